@@ -1,0 +1,52 @@
+"""Write one benchmark's section of docs/benchmarks.md, replacing the previous result of the same benchmark."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import platform
+import re
+from pathlib import Path
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
+HEADER = (
+    "# Benchmarks\n\n"
+    "Each section is written by the script named in it (`python -m benchmarks.NAME`); rerun the script to refresh.\n"
+    "Speed is reported as ratios against a baseline measured in the same run where one exists.\n"
+)
+
+
+def machine() -> str:
+    """A one-line description of the machine the numbers come from."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f", {kib / 2**20:.0f} GiB RAM"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}"
+
+
+def write_section(name: str, title: str, body: str) -> None:
+    """Replace (or append) the section `name` of docs/benchmarks.md with `body`, stamped with machine and date."""
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else HEADER
+    stamp = (
+        f"_Measured {_dt.date.today().isoformat()} on {machine()}; command: `python -m benchmarks.{name}`._"
+    )
+    section = f"<!-- bench:{name} -->\n## {title}\n\n{stamp}\n\n{body.strip()}\n<!-- /bench:{name} -->"
+    pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->", re.S)
+    text = (
+        pattern.sub(lambda _: section, text)
+        if pattern.search(text)
+        else text.rstrip() + "\n\n" + section + "\n"
+    )
+    DOC.write_text(text, encoding="utf-8")

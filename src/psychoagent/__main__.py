@@ -1,0 +1,3 @@
+from psychoagent.cli import main
+
+main()

@@ -1,0 +1,57 @@
+"""The `psychoagent` command. Each subsystem contributes its own Typer app or commands here."""
+
+from __future__ import annotations
+
+import typer
+
+from psychoagent.memory.cli import app as memory_app
+
+app = typer.Typer(
+    name="psychoagent",
+    help="Affect-sensitive, conflict-aware memory and evolving personas for LLM agents, with an economic sandbox.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(memory_app, name="memory")
+
+
+@app.command()
+def demo(
+    db: str = typer.Option("", help="memory file to use (default: in memory)"),
+    embedder: str = typer.Option("e5", help="embedder spec (e5, hash, ...)"),
+) -> None:
+    """Observe a few events (English and Chinese), supersede one, and print what recall returns."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from psychoagent.memory.core import Memory
+
+    console = Console()
+    with Memory(db or None, namespace="demo", embedder=embedder) as mem:
+        budget = mem.observe(
+            "The user set the total equipment budget to 2000 yuan.", timestamp="2024-05-01T09:00:00Z",
+            goals=["Keep the total budget under 2000 yuan"],
+        )  # fmt: skip
+        mem.observe("The user prefers short, concise answers.", timestamp="2024-05-02T10:00:00Z")
+        mem.observe("用户说下周要去上海出差。", timestamp="2024-05-03T11:00:00Z")
+        mem.observe("The user confirmed buying headphones for 1500 yuan.", timestamp="2024-05-04T12:00:00Z")
+        mem.supersede(budget.id, "The user raised the equipment budget from 2000 to 3000 yuan.",
+                      timestamp="2024-05-05T08:00:00Z", reason="new instruction")  # fmt: skip
+        for query in ("What budget does the user want?", "用户要去哪里出差？"):
+            table = Table(title=f"recall: {query}")
+            for col in ("score", "content", "valid", "parts"):
+                table.add_column(col)
+            for hit in mem.recall(query, k=3, now="2024-05-06T00:00:00Z"):
+                parts = " ".join(f"{k}={v:.2f}" for k, v in hit.parts.items())
+                valid = "current" if hit.unit.is_current else f"superseded {hit.unit.invalid_at:%Y-%m-%d}"
+                table.add_row(f"{hit.score:.3f}", hit.unit.content, valid, parts)
+            console.print(table)
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

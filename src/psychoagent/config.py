@@ -1,0 +1,87 @@
+"""Tuning knobs of the memory core, each with its documented default and, where one exists, its source.
+
+Subsystems with many knobs of their own (affect, persona, llm, econ) keep their config models next to their code
+and are re-exported here so that `psychoagent.config` is the one place to look.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class StoreConfig(_Config):
+    """How the SQLite store trades durability for speed."""
+
+    synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = Field(
+        "NORMAL",
+        description=(
+            "SQLite synchronous level with WAL. NORMAL: a committed batch survives a crash or kill of the process "
+            "(the WAL is in the OS page cache) but the last commits may be lost on power failure or OS crash; the "
+            "file is never corrupted. FULL also survives power failure at the cost of an fsync per commit."
+        ),
+    )
+    busy_timeout_ms: int = Field(
+        5000, ge=0, description="how long a writer waits for another connection's lock"
+    )
+    cache_size_kib: int = Field(65536, ge=1024, description="SQLite page cache per connection (KiB)")
+
+
+class RecallConfig(_Config):
+    """Weights of the hybrid recall pipeline (dense + keyword fused, then optional recency and access factors)."""
+
+    candidates: int = Field(
+        100,
+        ge=1,
+        description="how many candidates each retriever (dense, keyword) contributes before scoring",
+    )
+    fusion: Literal["convex", "rrf"] = Field(
+        "convex",
+        description=(
+            "how dense and keyword scores are fused. convex: weighted sum of min-max-normalised scores "
+            "(Bruch et al. 2023, 'An Analysis of Fusion Functions for Hybrid Retrieval', found it beats RRF); "
+            "rrf: reciprocal rank fusion (Cormack et al. 2009)."
+        ),
+    )
+    dense_weight: float = Field(
+        0.6, ge=0.0, le=1.0, description="weight of the dense part in convex fusion; keyword gets 1 - this"
+    )
+    rrf_k: float = Field(60.0, gt=0, description="RRF constant k from Cormack et al. 2009")
+    recency_weight: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="max share of the score recency can remove: factor = 1 - w + w * 0.5 ** (age / half-life)",
+    )
+    recency_half_life_days: float = Field(30.0, gt=0, description="age at which the recency bonus halves")
+    access_weight: float = Field(
+        0.05, ge=0.0, le=1.0, description="access reinforcement: factor = 1 + w * log1p(access count), capped"
+    )
+    access_cap: float = Field(1.2, ge=1.0, description="upper bound of the access reinforcement factor")
+    track_access: bool = Field(True, description="count each returned unit as accessed (persisted)")
+    include_superseded: bool = Field(
+        True, description="superseded units stay retrievable (marked by invalid_at); False drops them"
+    )
+    superseded_factor: float = Field(
+        0.85,
+        ge=0.0,
+        le=1.0,
+        description="score factor applied to superseded units so the current fact ranks first",
+    )
+
+
+class MemoryConfig(_Config):
+    """All knobs of a `Memory`: store durability and recall weights."""
+
+    store: StoreConfig = Field(default_factory=StoreConfig)
+    recall: RecallConfig = Field(default_factory=RecallConfig)
+    embed_cache_size: int = Field(
+        10000,
+        ge=0,
+        description="texts whose embeddings are kept in process memory (the SQLite cache is unbounded)",
+    )

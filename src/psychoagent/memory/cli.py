@@ -1,0 +1,236 @@
+"""`psychoagent memory ...`: ingest JSONL into a memory file and answer JSONL queries."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from psychoagent.types import to_datetime
+
+_M = TypeVar("_M", bound=BaseModel)
+
+app = typer.Typer(help="Store events in a memory file and recall them.", no_args_is_help=True)
+
+
+class InputError(ValueError):
+    """A malformed input line; the message names the line number and the field."""
+
+
+class IngestLine(BaseModel):
+    """One line of `memory ingest` input."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(..., min_length=1)
+    id: str | None = None
+    namespace: str | None = None
+    timestamp: str | float | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    goals: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    kind: str = "episodic"
+
+    @field_validator("timestamp")
+    @classmethod
+    def _timestamp(cls, value: str | float | None) -> str | float | None:
+        to_datetime(value)
+        return value
+
+
+class QueryLine(BaseModel):
+    """One line of `memory recall` input."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(..., min_length=1)
+    id: str | int | None = None
+    namespace: str | None = None
+    k: int | None = Field(None, ge=1, le=1000)
+    where: dict[str, Any] | str | None = None
+    context: str | None = None
+    now: str | float | None = None
+
+
+def read_jsonl(path: Path, model: type[_M]) -> Iterator[tuple[int, _M]]:
+    """Yield (line number, parsed line); blank lines are skipped; raises InputError naming line and field."""
+    stream = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+    try:
+        for number, raw in enumerate(stream, start=1):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+            if not isinstance(data, dict):
+                raise InputError(f"line {number}: expected a JSON object, got {type(data).__name__}")
+            try:
+                yield number, model.model_validate(data)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                field = ".".join(str(p) for p in err["loc"]) or "(line)"
+                raise InputError(f"line {number}: field {field!r}: {err['msg']}") from exc
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+DbOpt = Annotated[Path, typer.Option("--db", help="memory file (SQLite); created if missing")]
+EmbOpt = Annotated[
+    str,
+    typer.Option(
+        "--embedder", help="e5 (default, multilingual), hash, static, sentence-transformers:NAME, openai:M"
+    ),
+]
+
+
+@app.command()
+def ingest(
+    db: DbOpt,
+    input: Annotated[Path, typer.Option("--input", "-i", help="JSONL file, '-' for stdin")],
+    namespace: Annotated[str, typer.Option(help="namespace for lines that name none")] = "default",
+    embedder: EmbOpt = "e5",
+    batch: Annotated[int, typer.Option(help="units per transaction")] = 1000,
+    skip_invalid: Annotated[
+        bool,
+        typer.Option("--skip-invalid", help="skip malformed lines (reported) instead of writing nothing"),
+    ] = False,
+) -> None:
+    """Store one memory per JSONL line.
+
+    Each line is an object with `text` (required) and optional `id` (kept as the unit id and returned by recall),
+    `namespace`, `timestamp` (ISO 8601 or epoch seconds), `metadata` (object), `goals` (list of strings),
+    `sources` (ids it derives from), `kind`.
+
+    The whole input is validated before anything is written: a malformed line stops the command with its line
+    number and field, and nothing from this input is stored. With --skip-invalid the good lines are stored and
+    each bad one is reported. Writes go in transactions of --batch lines; an interrupted run keeps whole batches.
+    """
+    from rich.progress import Progress
+
+    from psychoagent.memory.core import Memory
+
+    lines: list[tuple[int, IngestLine]] = []
+    bad: list[str] = []
+    try:
+        for item in read_jsonl(input, IngestLine):
+            lines.append(item)
+    except InputError as exc:
+        if not skip_invalid:
+            typer.echo(f"error: {exc}; nothing was written", err=True)
+            raise typer.Exit(2) from exc
+        bad.append(str(exc))
+    if skip_invalid and bad:
+        # Re-read line by line so every bad line is reported, not only the first.
+        lines, bad = _tolerant_read(input)
+    by_ns: dict[str, list[IngestLine]] = {}
+    for _, line in lines:
+        by_ns.setdefault(line.namespace or namespace, []).append(line)
+    mem = Memory(db, namespace=namespace, embedder=embedder)
+    written = 0
+    try:
+        with Progress(transient=True, disable=len(lines) < 200) as progress:
+            task = progress.add_task("ingesting", total=len(lines))
+            for ns, items in by_ns.items():
+                view = mem.for_namespace(ns)
+                for start in range(0, len(items), batch):
+                    chunk = items[start : start + batch]
+                    view.observe_many(
+                        {"text": x.text, "id": x.id, "timestamp": x.timestamp, "metadata": x.metadata,
+                         "goals": x.goals, "sources": x.sources, "kind": x.kind}
+                        for x in chunk
+                    )  # fmt: skip
+                    written += len(chunk)
+                    progress.advance(task, len(chunk))
+    except ValueError as exc:
+        typer.echo(f"error: {exc}; {written} units were written before it", err=True)
+        raise typer.Exit(2) from exc
+    finally:
+        mem.close()
+    for message in bad:
+        typer.echo(f"skipped: {message}", err=True)
+    typer.echo(json.dumps({"written": written, "skipped": len(bad), "namespaces": sorted(by_ns)}))
+
+
+def _tolerant_read(path: Path) -> tuple[list[tuple[int, IngestLine]], list[str]]:
+    good: list[tuple[int, IngestLine]] = []
+    bad: list[str] = []
+    with path.open(encoding="utf-8") as stream:
+        for number, raw in enumerate(stream, start=1):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+                if not isinstance(data, dict):
+                    raise InputError(f"line {number}: expected a JSON object")
+                good.append((number, IngestLine.model_validate(data)))
+            except json.JSONDecodeError as exc:
+                bad.append(f"line {number}: not valid JSON ({exc.msg})")
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                bad.append(f"line {number}: field {'.'.join(str(p) for p in err['loc'])!r}: {err['msg']}")
+            except InputError as exc:
+                bad.append(str(exc))
+    return good, bad
+
+
+@app.command()
+def recall(
+    db: DbOpt,
+    input: Annotated[Path, typer.Option("--input", "-i", help="JSONL queries, '-' for stdin")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="JSONL results (default stdout)")
+    ] = None,
+    k: Annotated[int, typer.Option(help="hits per query unless the line sets k")] = 5,
+    namespace: Annotated[str, typer.Option(help="namespace for lines that name none")] = "default",
+    embedder: EmbOpt = "e5",
+) -> None:
+    """Answer one query per JSONL line, in input order.
+
+    Query lines: `query` (required), optional `id`, `namespace`, `k`, `where` (filter object or string, e.g.
+    "conflict_intensity > 2 AND valence < 0"), `context`, `now` (ISO 8601: the time recency is measured from).
+    Output lines: {"id": <query id>, "hits": [{"id", "score", "parts", "text", "metadata"}, ...]}.
+    An unknown namespace gives an empty hit list. A malformed line stops with its line number and field.
+    """
+    from psychoagent.memory.core import Memory
+
+    if not db.exists():
+        typer.echo(f"error: memory file {db} does not exist", err=True)
+        raise typer.Exit(2)
+    mem = Memory(db, namespace=namespace, embedder=embedder)
+    out = sys.stdout if output is None else output.open("w", encoding="utf-8")
+    views: dict[str, Memory] = {namespace: mem}
+    try:
+        for _, line in read_jsonl(input, QueryLine):
+            ns = line.namespace or namespace
+            view = views.setdefault(ns, mem.for_namespace(ns))
+            hits = view.recall(
+                line.query, k=line.k or k, where=line.where, context=line.context, now=line.now
+            )
+            record = {
+                "id": line.id,
+                "hits": [
+                    {
+                        "id": h.unit.id,
+                        "score": round(h.score, 6),
+                        "parts": {p: round(v, 6) for p, v in h.parts.items()},
+                        "text": h.unit.content,
+                        "metadata": h.unit.metadata,
+                    }
+                    for h in hits
+                ],
+            }
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    except (InputError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        mem.close()

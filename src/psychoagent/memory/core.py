@@ -1,0 +1,418 @@
+"""`Memory`: the facade that ties store, embedder, index, graph and the recall pipeline together."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from psychoagent.config import MemoryConfig
+from psychoagent.memory.embed import Embedder, EmbeddingCache, content_hash, get_embedder, normalise
+from psychoagent.memory.filters import parse_where
+from psychoagent.memory.graph import build_graph, neighbourhood
+from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.retrieve import (
+    Candidates,
+    RecallContext,
+    Stage,
+    default_pipeline,
+    finite_or_zero,
+    gather_candidates,
+    top_k,
+)
+from psychoagent.memory.store import SQLiteStore
+from psychoagent.types import Affect, Edge, EdgeType, MemoryUnit, Recall, to_datetime, utcnow
+
+log = logging.getLogger(__name__)
+
+Selector = Callable[[Candidates, NamespaceIndex, RecallContext], np.ndarray]
+"""Picks the final k positions from scored candidates (default: top-k by score)."""
+
+
+class Appraiser(Protocol):
+    """Labels an event with an Affect given the agent's goals (see psychoagent.affect)."""
+
+    def appraise(self, event: str, goals: Sequence[str] = (), context: Any = None) -> Affect: ...
+
+
+class _Shared:
+    """State shared by every namespace view of one Memory: store, embedder, caches, per-namespace indexes."""
+
+    def __init__(self, store: SQLiteStore, embedder: Embedder, config: MemoryConfig) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.config = config
+        self.cache = EmbeddingCache(config.embed_cache_size)
+        self.indexes: dict[str, NamespaceIndex] = {}
+        self.graphs: dict[str, Any] = {}
+        self.seq: dict[str, int] = {}
+
+
+class Memory:
+    """Affect-aware long-term memory of one agent (namespace) in one SQLite file (or in memory with path=None).
+
+    >>> m = Memory(embedder="hash")
+    >>> unit = m.observe("Alice moved to Berlin")
+    >>> m.recall("Where does Alice live?", k=1)[0].unit.content
+    'Alice moved to Berlin'
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        namespace: str = "default",
+        embedder: str | Embedder | None = None,
+        config: MemoryConfig | None = None,
+        appraiser: Appraiser | None = None,
+        *,
+        _shared: _Shared | None = None,
+    ) -> None:
+        if not namespace or not isinstance(namespace, str):
+            raise ValueError("namespace must be a non-empty string")
+        self.namespace = namespace
+        if _shared is None:
+            config = config or MemoryConfig()
+            _shared = _Shared(SQLiteStore(path, config.store), get_embedder(embedder), config)
+        self._shared = _shared
+        self.appraiser = appraiser
+        self.pipeline: list[Stage] = default_pipeline()
+        self.selector: Selector = lambda cands, index, ctx: top_k(cands, ctx.k)
+        self._check_embedder()
+
+    # -- plumbing -------------------------------------------------------------------------------------------
+    @property
+    def store(self) -> SQLiteStore:
+        return self._shared.store
+
+    @property
+    def embedder(self) -> Embedder:
+        return self._shared.embedder
+
+    @property
+    def config(self) -> MemoryConfig:
+        return self._shared.config
+
+    def _check_embedder(self) -> None:
+        """Remember which embedder wrote the file; a different one later re-embeds lazily (vectors keyed by model)."""
+        if self.store.get_meta("embedder") is None:
+            self.store.set_meta("embedder", self.embedder.name)
+
+    def for_namespace(self, namespace: str) -> Memory:
+        """Another agent's view of the same file, sharing store, embedder and caches."""
+        view = Memory(namespace=namespace, appraiser=self.appraiser, _shared=self._shared)
+        view.pipeline = list(self.pipeline)
+        view.selector = self.selector
+        return view
+
+    def namespaces(self) -> list[str]:
+        return self.store.namespaces()
+
+    def __len__(self) -> int:
+        return self.store.count(self.namespace)
+
+    def close(self) -> None:
+        """Close the file; the object cannot be used afterwards."""
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- embedding ------------------------------------------------------------------------------------------
+    def embed_documents(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
+        """Content hashes and unit vectors for texts, served from the LRU, then SQLite, then the embedder."""
+        hashes = [content_hash(t) for t in texts]
+        model = self.embedder.name
+        found: dict[str, np.ndarray] = {}
+        missing: list[str] = []
+        for h in hashes:
+            vec = self._shared.cache.get(h)
+            if vec is not None:
+                found[h] = vec
+            elif h not in found:
+                missing.append(h)
+        if missing:
+            stored = self.store.get_vectors(model, missing)
+            found.update(stored)
+            todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
+            if todo:
+                fresh = normalise(self.embedder.embed_documents(list(todo.values())))
+                for h, vec in zip(todo, fresh, strict=True):
+                    found[h] = vec
+        for h in set(hashes):
+            self._shared.cache.put(h, found[h])
+        dim = self.embedder.dim or (len(next(iter(found.values()))) if found else 0)
+        matrix = np.stack([found[h] for h in hashes]) if hashes else np.zeros((0, dim), np.float32)
+        return hashes, matrix
+
+    def _index(self) -> NamespaceIndex:
+        """The namespace's in-memory index, loaded from the store on first use."""
+        index = self._shared.indexes.get(self.namespace)
+        if index is not None:
+            return index
+        model = self.embedder.name
+        rows = self.store.load_namespace(self.namespace, model)
+        missing = [i for i, v in enumerate(rows.vectors) if v is None]
+        if missing:
+            log.info("embedding %d units of %r with %s", len(missing), self.namespace, model)
+            _, fresh = self.embed_documents([rows.contents[i] for i in missing])
+            self.store.put_vectors(model, [(rows.content_hashes[i], fresh[j]) for j, i in enumerate(missing)])
+            for j, i in enumerate(missing):
+                rows.vectors[i] = fresh[j].tobytes()
+        dim = self.embedder.dim or (len(rows.vectors[0] or b"") // 4 if rows.vectors else 0)
+        vectors = (
+            np.frombuffer(b"".join(v for v in rows.vectors if v is not None), dtype=np.float32).reshape(
+                -1, dim
+            )
+            if rows.vectors
+            else np.zeros((0, dim), np.float32)
+        )
+        index = NamespaceIndex.from_rows(rows, vectors, dim)
+        self._shared.indexes[self.namespace] = index
+        return index
+
+    def _new_id(self, content: str, created: datetime) -> str:
+        seq = self._shared.seq.get(self.namespace)
+        if seq is None:
+            seq = self.store.count(self.namespace)
+        self._shared.seq[self.namespace] = seq + 1
+        digest = hashlib.blake2b(
+            f"{self.namespace}|{seq}|{created.isoformat()}|{content}".encode(), digest_size=8
+        ).hexdigest()
+        return f"mem_{digest}"
+
+    # -- writing --------------------------------------------------------------------------------------------
+    def _build_unit(
+        self,
+        text: str,
+        *,
+        goals: Sequence[str] = (),
+        timestamp: datetime | str | float | None = None,
+        sources: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+        id: str | None = None,
+        kind: str = "episodic",
+        affect: Affect | None = None,
+    ) -> MemoryUnit:
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("text must be a non-empty string")
+        created = to_datetime(timestamp) or utcnow()
+        if affect is None:
+            affect = self.appraiser.appraise(text, goals) if self.appraiser else Affect.neutral()
+        meta = dict(metadata or {})
+        if goals:
+            meta.setdefault("goals", list(goals))
+        return MemoryUnit(
+            id=id if id is not None else self._new_id(text, created),
+            namespace=self.namespace,
+            content=text,
+            kind=kind,
+            affect=affect,
+            conflict_context=" vs ".join(affect.conflict_parties) if affect.conflict_intensity else "",
+            sources=list(sources),
+            created_at=created,
+            valid_at=created,
+            metadata=meta,
+        )
+
+    def add_units(self, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
+        """Store fully built units in one transaction (all or nothing) and index them."""
+        if not units:
+            return []
+        for unit in units:
+            if unit.namespace != self.namespace:
+                raise ValueError(f"unit {unit.id!r} belongs to {unit.namespace!r}, not {self.namespace!r}")
+        ids = [u.id for u in units]
+        if len(set(ids)) != len(ids):
+            raise ValueError("duplicate ids within one batch")
+        index = self._index()
+        hashes, vectors = self.embed_documents([u.content for u in units])
+        self.store.add_units(units, hashes, self.embedder.name, vectors)
+        pk_rows = self.store.execute(
+            f"SELECT id, pk FROM units WHERE namespace = ? AND id IN ({','.join('?' * len(ids))})",
+            (self.namespace, *ids),
+        ).fetchall()
+        pk_of = dict(pk_rows)
+        index.append([pk_of[u.id] for u in units], units, vectors)
+        edges = [
+            Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at)
+            for u in units
+            for s in u.sources
+        ]
+        if edges:
+            self.add_edges(edges)
+        return list(units)
+
+    def observe(
+        self,
+        text: str,
+        *,
+        goals: Sequence[str] = (),
+        timestamp: datetime | str | float | None = None,
+        sources: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+        id: str | None = None,
+        kind: str = "episodic",
+        affect: Affect | None = None,
+    ) -> MemoryUnit:
+        """Appraise (if an appraiser is set), encode and store one event; returns the stored unit."""
+        unit = self._build_unit(
+            text, goals=goals, timestamp=timestamp, sources=sources, metadata=metadata, id=id, kind=kind,
+            affect=affect,
+        )  # fmt: skip
+        return self.add_units([unit])[0]
+
+    def observe_many(self, items: Iterable[str | Mapping[str, Any]]) -> list[MemoryUnit]:
+        """Observe a batch in one transaction: each item is a text or a dict of `observe` keyword arguments."""
+        units: list[MemoryUnit] = []
+        for item in items:
+            if isinstance(item, str):
+                units.append(self._build_unit(item))
+            else:
+                kwargs = dict(item)
+                text = kwargs.pop("text", None)
+                if text is None:
+                    raise ValueError("each item needs a 'text'")
+                units.append(self._build_unit(text, **kwargs))
+        return self.add_units(units)
+
+    def update(self, unit: MemoryUnit) -> MemoryUnit:
+        """Persist changed mutable fields of a stored unit (affect, tier, validity, metadata...)."""
+        self.store.update_unit(unit)
+        self._index().update(unit)
+        return unit
+
+    def supersede(
+        self,
+        old_id: str,
+        new: str | MemoryUnit,
+        *,
+        timestamp: datetime | str | float | None = None,
+        reason: str = "",
+    ) -> MemoryUnit:
+        """Mark `old_id` as no longer valid from the time of `new` (a text to observe, or an existing unit id);
+        both units are kept and linked by a `supersedes` edge. Returns the new unit."""
+        old = self.get(old_id)
+        if old is None:
+            raise KeyError(f"no unit {old_id!r} in namespace {self.namespace!r}")
+        if isinstance(new, MemoryUnit):
+            new_unit = new
+        else:
+            existing = self.get(new)
+            new_unit = existing if existing is not None else self.observe(new, timestamp=timestamp)
+        when = new_unit.valid_at or new_unit.created_at
+        old.invalid_at = when
+        if reason:
+            old.metadata["superseded_reason"] = reason
+        old.metadata["superseded_by"] = new_unit.id
+        self.update(old)
+        self.add_edges([Edge(src=new_unit.id, dst=old.id, type="supersedes", created_at=when)])
+        return new_unit
+
+    # -- graph ----------------------------------------------------------------------------------------------
+    def add_edges(self, edges: Sequence[Edge]) -> None:
+        self.store.add_edges(self.namespace, edges)
+        self._shared.graphs.pop(self.namespace, None)
+
+    def link(
+        self, src: str, dst: str, type: EdgeType = "related", weight: float = 1.0, **metadata: Any
+    ) -> None:
+        """Add one typed edge src -> dst."""
+        self.add_edges([Edge(src=src, dst=dst, type=type, weight=weight, metadata=metadata)])
+
+    def edges(self, node: str | None = None) -> list[Edge]:
+        return self.store.edges(self.namespace, node)
+
+    def graph(self) -> Any:
+        """The namespace's edges as a networkx MultiDiGraph (cached until the next edge write)."""
+        graph = self._shared.graphs.get(self.namespace)
+        if graph is None:
+            graph = build_graph(self.store.edges(self.namespace))
+            self._shared.graphs[self.namespace] = graph
+        return graph
+
+    def neighbours(
+        self, node: str | Sequence[str], depth: int = 2, types: Sequence[str] | None = None
+    ) -> dict[str, int]:
+        """Ids within `depth` hops of `node` in the provenance graph -> hop count."""
+        return neighbourhood(self.graph(), node, depth, types)
+
+    # -- reading --------------------------------------------------------------------------------------------
+    def get(self, id: str) -> MemoryUnit | None:
+        units = self.store.get_units(self.namespace, [id])
+        return units[0] if units else None
+
+    def get_many(self, ids: Sequence[str]) -> list[MemoryUnit]:
+        return self.store.get_units(self.namespace, ids)
+
+    def units(self) -> list[MemoryUnit]:
+        """Every unit of the namespace in insertion order."""
+        return list(self.store.iter_units(self.namespace))
+
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int = 5,
+        where: dict[str, Any] | str | None = None,
+        context: str | None = None,
+        now: datetime | str | float | None = None,
+        affect_state: Affect | None = None,
+        persona: Any = None,
+        policy: str | None = None,
+        rng: np.random.Generator | None = None,
+        **extras: Any,
+    ) -> list[Recall]:
+        """Hybrid recall: dense + BM25 candidates, filtered by `where`, scored by the pipeline, best first.
+
+        Every result carries `parts`, the named components of its score. An unknown namespace returns [].
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("query must be a non-empty string")
+        if k <= 0:
+            return []
+        conditions = parse_where(where)
+        index = self._index()
+        if len(index) == 0:
+            return []
+        when = to_datetime(now) or utcnow()
+        qvec = normalise(self.embedder.embed_queries([query]))[0]
+        ctx = RecallContext(
+            query=query, query_vector=qvec, k=k, now=when.timestamp(), conditions=conditions, context=context,
+            affect_state=affect_state, persona=persona, policy=policy, rng=rng, extras=extras,
+        )  # fmt: skip
+        meta_conds = [c for c in conditions if c.field.startswith("metadata.")]
+        meta_pks = self.store.metadata_pks(self.namespace, meta_conds) if meta_conds else None
+        mask = index.mask(conditions, meta_pks)
+        cfg = self.config.recall
+        n = max(cfg.candidates, k)
+        keyword_hits = self.store.keyword_search(self.namespace, query, n * 2 if mask is not None else n)
+        cands = gather_candidates(index, ctx, keyword_hits, mask, n)
+        if len(cands.rows) == 0:
+            return []
+        for stage in self.pipeline:
+            stage(cands, index, ctx, cfg)
+        chosen = self.selector(cands, index, ctx)
+        rows = cands.rows[chosen]
+        ids = [index.ids[int(r)] for r in rows]
+        units = {u.id: u for u in self.get_many(ids)}
+        results = [
+            Recall(
+                unit=units[uid],
+                score=finite_or_zero(float(cands.score[pos])),
+                parts={name: finite_or_zero(float(values[pos])) for name, values in cands.parts.items()},
+            )
+            for uid, pos in zip(ids, chosen, strict=True)
+            if uid in units
+        ]
+        if cfg.track_access and ids:
+            self.store.record_access(self.namespace, ids, ctx.now)
+            index.touch(rows, ctx.now)
+        return results

@@ -1,0 +1,161 @@
+"""In-memory columnar index of one namespace: a float32 vector matrix plus the columns filters and scores need.
+
+Exact cosine top-k is a matrix-vector product over unit vectors (3.4 ms at 100k x 384 here, FACTS.md), so no
+approximate index is needed at the scale of one agent's memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from psychoagent.memory.filters import (
+    NUMERIC_FIELDS,
+    TEXT_FIELDS,
+    TIME_FIELDS,
+    Condition,
+    FilterError,
+    compare,
+)
+from psychoagent.memory.store import NamespaceRows
+from psychoagent.types import MemoryUnit, to_epoch
+
+FLOAT_COLUMNS = (*NUMERIC_FIELDS, *TIME_FIELDS)
+
+
+class NamespaceIndex:
+    """Vectors and filter columns of one namespace; rows are appended in insertion order and never reordered."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self._n = 0
+        self._vectors = np.zeros((64, dim), dtype=np.float32)
+        self._float = {name: np.full(64, np.nan, dtype=np.float64) for name in FLOAT_COLUMNS}
+        self._text = {name: np.empty(64, dtype=object) for name in TEXT_FIELDS}
+        self.pks = np.zeros(64, dtype=np.int64)
+        self.ids: list[str] = []
+        self.row_of: dict[str, int] = {}
+        self.row_of_pk: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self._vectors[: self._n]
+
+    def column(self, name: str) -> np.ndarray:
+        if name in self._float:
+            return self._float[name][: self._n]
+        if name in self._text:
+            return self._text[name][: self._n]
+        raise FilterError(f"no column {name!r} in the index")
+
+    def _grow(self, need: int) -> None:
+        cap = self._vectors.shape[0]
+        if need <= cap:
+            return
+        new_cap = max(need, cap * 2)
+        vectors = np.zeros((new_cap, self.dim), dtype=np.float32)
+        vectors[: self._n] = self._vectors[: self._n]
+        self._vectors = vectors
+        for name, col in self._float.items():
+            grown = np.full(new_cap, np.nan, dtype=np.float64)
+            grown[: self._n] = col[: self._n]
+            self._float[name] = grown
+        for name, col in self._text.items():
+            grown_obj = np.empty(new_cap, dtype=object)
+            grown_obj[: self._n] = col[: self._n]
+            self._text[name] = grown_obj
+        pks = np.zeros(new_cap, dtype=np.int64)
+        pks[: self._n] = self.pks[: self._n]
+        self.pks = pks
+
+    def append(self, pks: Sequence[int], units: Sequence[MemoryUnit], vectors: np.ndarray) -> None:
+        """Add freshly stored units (same order as `vectors`)."""
+        start = self._n
+        self._grow(start + len(units))
+        self._vectors[start : start + len(units)] = vectors
+        for offset, (pk, unit) in enumerate(zip(pks, units, strict=True)):
+            row = start + offset
+            self.pks[row] = pk
+            self.ids.append(unit.id)
+            self.row_of[unit.id] = row
+            self.row_of_pk[int(pk)] = row
+            self._set_row(row, unit)
+        self._n = start + len(units)
+
+    def _set_row(self, row: int, unit: MemoryUnit) -> None:
+        values = {
+            "valence": unit.affect.valence,
+            "arousal": unit.affect.arousal,
+            "conflict_intensity": unit.affect.conflict_intensity,
+            "access_count": unit.access_count,
+            "created_at": to_epoch(unit.created_at),
+            "valid_at": to_epoch(unit.valid_at),
+            "invalid_at": to_epoch(unit.invalid_at),
+            "last_accessed_at": to_epoch(unit.last_accessed_at),
+        }
+        for name, value in values.items():
+            self._float[name][row] = np.nan if value is None else value
+        self._text["tier"][row] = unit.tier
+        self._text["kind"][row] = unit.kind
+
+    def update(self, unit: MemoryUnit) -> None:
+        """Refresh the columns of a unit whose affect, tier, validity or access changed."""
+        row = self.row_of.get(unit.id)
+        if row is not None:
+            self._set_row(row, unit)
+
+    def touch(self, rows: np.ndarray, when: float) -> None:
+        """Count one access for each row."""
+        self._float["access_count"][rows] += 1
+        self._float["last_accessed_at"][rows] = when
+
+    @classmethod
+    def from_rows(cls, rows: NamespaceRows, vectors: np.ndarray, dim: int) -> NamespaceIndex:
+        """Build from a store load (vectors already complete and normalised)."""
+        index = cls(dim)
+        n = len(rows.ids)
+        index._grow(n)
+        index._vectors[:n] = vectors
+        for name in FLOAT_COLUMNS:
+            index._float[name][:n] = rows.columns[name]
+        for name in TEXT_FIELDS:
+            index._text[name][:n] = rows.columns[name]
+        index.pks[:n] = rows.pks
+        index.ids = list(rows.ids)
+        index.row_of = {uid: i for i, uid in enumerate(rows.ids)}
+        index.row_of_pk = {int(pk): i for i, pk in enumerate(rows.pks)}
+        index._n = n
+        return index
+
+    def mask(
+        self, conditions: Sequence[Condition], metadata_pks: set[int] | None = None
+    ) -> np.ndarray | None:
+        """Boolean row mask for the filter conditions (None = no filter). Metadata conditions arrive as pk sets."""
+        if not conditions and metadata_pks is None:
+            return None
+        mask = np.ones(self._n, dtype=bool)
+        for cond in conditions:
+            if cond.field.startswith("metadata."):
+                continue
+            if cond.field == "current":
+                current = np.isnan(self.column("invalid_at"))
+                mask &= current if cond.value else ~current
+                continue
+            col = self.column(cond.field)
+            if cond.op == "in":
+                mask &= np.isin(col, np.asarray(cond.value, dtype=col.dtype))
+            elif cond.value is None:
+                is_null = np.isnan(col) if col.dtype.kind == "f" else col == None  # noqa: E711
+                mask &= is_null if cond.op == "==" else ~is_null
+            else:
+                with np.errstate(invalid="ignore"):
+                    mask &= np.asarray(compare(col, cond.op, cond.value), dtype=bool)
+        if metadata_pks is not None:
+            mask &= np.isin(
+                self.pks[: self._n], np.fromiter(metadata_pks, dtype=np.int64, count=len(metadata_pks))
+            )
+        return mask

@@ -1,0 +1,201 @@
+"""Recall as a pipeline of pure scoring functions over a candidate table.
+
+Candidates come from dense top-N and keyword (BM25) top-N. Each stage adds one named part to every candidate and
+either sets the base relevance or multiplies the score by a bounded factor, so a new signal (affect, persona,
+diversity) is one more stage. ``Recall.parts`` exposes every part.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from psychoagent.config import RecallConfig
+from psychoagent.memory.filters import Condition
+from psychoagent.memory.index import NamespaceIndex
+from psychoagent.types import Affect
+
+SECONDS_PER_DAY = 86400.0
+
+
+# ---- pure functions ----------------------------------------------------------------------------------------
+
+
+def minmax(values: np.ndarray) -> np.ndarray:
+    """Scale to [0, 1]; a constant vector maps to 1 where positive, else 0."""
+    if values.size == 0:
+        return values.astype(np.float64)
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo < 1e-12:
+        return np.where(values > 0, 1.0, 0.0)
+    return (values - lo) / (hi - lo)
+
+
+def convex_fusion(dense: np.ndarray, keyword: np.ndarray, dense_weight: float) -> np.ndarray:
+    """w * minmax(dense) + (1 - w) * keyword / max(keyword): candidates with no keyword hit get 0 there."""
+    kw_max = float(keyword.max()) if keyword.size else 0.0
+    kw = keyword / kw_max if kw_max > 0 else np.zeros_like(keyword, dtype=np.float64)
+    return dense_weight * minmax(dense) + (1.0 - dense_weight) * kw
+
+
+def ranks(values: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
+    """1-based rank of each value (highest first); absent entries get rank inf."""
+    order = np.argsort(-values, kind="stable")
+    out = np.empty(len(values), dtype=np.float64)
+    out[order] = np.arange(1, len(values) + 1)
+    if present is not None:
+        out[~present] = np.inf
+    return out
+
+
+def rrf_fusion(dense: np.ndarray, keyword: np.ndarray, k: float) -> np.ndarray:
+    """Reciprocal rank fusion: sum over retrievers of 1 / (k + rank), scaled so the best possible is 1."""
+    fused = 1.0 / (k + ranks(dense)) + 1.0 / (k + ranks(keyword, keyword > 0))
+    return fused / (2.0 / (k + 1.0))
+
+
+def recency_factor(age_seconds: np.ndarray, half_life_days: float, weight: float) -> np.ndarray:
+    """1 - w + w * 0.5 ** (age / half-life): in [1 - w, 1], geometric in age; future times count as age 0."""
+    age_days = np.clip(age_seconds, 0.0, None) / SECONDS_PER_DAY
+    return 1.0 - weight + weight * np.power(0.5, age_days / half_life_days)
+
+
+def access_factor(access_count: np.ndarray, weight: float, cap: float) -> np.ndarray:
+    """1 + w * log1p(count), capped: memories used often come back a little more easily."""
+    return np.minimum(1.0 + weight * np.log1p(np.clip(access_count, 0, None)), cap)
+
+
+def validity_factor(invalid_at: np.ndarray, now: float, factor: float) -> np.ndarray:
+    """`factor` for units superseded before `now`, 1 for current ones."""
+    superseded = ~np.isnan(invalid_at) & (invalid_at <= now)
+    return np.where(superseded, factor, 1.0)
+
+
+# ---- the candidate table and the pipeline ------------------------------------------------------------------
+
+
+@dataclass
+class RecallContext:
+    """Everything a scoring stage may read about the request."""
+
+    query: str
+    query_vector: np.ndarray
+    k: int
+    now: float
+    conditions: list[Condition] = field(default_factory=list)
+    context: str | None = None
+    affect_state: Affect | None = None
+    persona: Any = None
+    policy: str | None = None
+    rng: np.random.Generator | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Candidates:
+    """Rows of the namespace index under consideration, with their named score parts and running score."""
+
+    rows: np.ndarray
+    parts: dict[str, np.ndarray] = field(default_factory=dict)
+    score: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def multiply(self, name: str, factor: np.ndarray) -> None:
+        """Record a multiplicative part and apply it."""
+        self.parts[name] = factor
+        self.score = self.score * factor
+
+
+Stage = Callable[[Candidates, NamespaceIndex, RecallContext, RecallConfig], None]
+"""A scoring stage: reads the candidates, index and request, writes one or more parts and updates the score."""
+
+
+def gather_candidates(
+    index: NamespaceIndex,
+    ctx: RecallContext,
+    keyword_hits: list[tuple[int, float]],
+    mask: np.ndarray | None,
+    n: int,
+) -> Candidates:
+    """Union of dense top-n (within the mask) and keyword top-n, with raw dense and keyword parts."""
+    if len(index) == 0:
+        return Candidates(rows=np.zeros(0, dtype=np.int64), score=np.zeros(0))
+    sims = index.vectors @ ctx.query_vector
+    allowed = np.flatnonzero(mask) if mask is not None else None
+    pool = sims if allowed is None else sims[allowed]
+    take = min(n, len(pool))
+    if take == 0:
+        dense_rows = np.zeros(0, dtype=np.int64)
+    else:
+        top = np.argpartition(-pool, take - 1)[:take] if take < len(pool) else np.arange(len(pool))
+        dense_rows = top if allowed is None else allowed[top]
+    kw_score: dict[int, float] = {}
+    for pk, score in keyword_hits:
+        row = index.row_of_pk.get(pk)
+        if row is not None and (mask is None or mask[row]):
+            kw_score[row] = score
+    rows = np.unique(np.concatenate([dense_rows, np.fromiter(kw_score, dtype=np.int64, count=len(kw_score))]))
+    keyword = np.array([kw_score.get(int(r), 0.0) for r in rows], dtype=np.float64)
+    return Candidates(
+        rows=rows,
+        parts={"dense": sims[rows].astype(np.float64), "keyword": keyword},
+        score=np.zeros(len(rows)),
+    )
+
+
+def relevance_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:
+    """Fuse dense and keyword parts into the base relevance (convex or RRF, see RecallConfig.fusion)."""
+    dense, keyword = cands.parts["dense"], cands.parts["keyword"]
+    if cfg.fusion == "rrf":
+        fused = rrf_fusion(dense, keyword, cfg.rrf_k)
+    else:
+        fused = convex_fusion(dense, keyword, cfg.dense_weight)
+    cands.parts["relevance"] = fused
+    cands.score = fused.copy()
+
+
+def recency_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:
+    """Newer memories keep more of their score (geometric decay with a half-life)."""
+    if cfg.recency_weight > 0:
+        age = ctx.now - index.column("created_at")[cands.rows]
+        cands.multiply("recency", recency_factor(age, cfg.recency_half_life_days, cfg.recency_weight))
+
+
+def access_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:
+    """Memories recalled often are reinforced (bounded)."""
+    if cfg.access_weight > 0:
+        counts = index.column("access_count")[cands.rows]
+        cands.multiply("access", access_factor(counts, cfg.access_weight, cfg.access_cap))
+
+
+def validity_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:
+    """Superseded facts stay retrievable but rank below the fact that replaced them."""
+    invalid = index.column("invalid_at")[cands.rows]
+    if not cfg.include_superseded:
+        keep = np.isnan(invalid) | (invalid > ctx.now)
+        cands.rows = cands.rows[keep]
+        cands.parts = {name: values[keep] for name, values in cands.parts.items()}
+        cands.score = cands.score[keep]
+        invalid = invalid[keep]
+    cands.multiply("validity", validity_factor(invalid, ctx.now, cfg.superseded_factor))
+
+
+def default_pipeline() -> list[Stage]:
+    """The stages every recall runs, in order: relevance, recency, access, validity."""
+    return [relevance_stage, recency_stage, access_stage, validity_stage]
+
+
+def top_k(cands: Candidates, k: int) -> np.ndarray:
+    """Positions (into the candidate arrays) of the k best scores, best first, ties broken by row (older first)."""
+    if len(cands.rows) == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort((cands.rows, -cands.score))
+    return order[:k]
+
+
+def finite_or_zero(value: float) -> float:
+    """Parts are exported as plain floats; NaN never leaves the pipeline."""
+    return value if math.isfinite(value) else 0.0
