@@ -102,6 +102,11 @@ class Memory:
         if self.store.get_meta("embedder") is None:
             self.store.set_meta("embedder", self.embedder.name)
 
+    @property
+    def similarity_floor(self) -> float:
+        """Cosine similarity an unrelated text typically reaches with this embedder (normalisation floor)."""
+        return float(getattr(self.embedder, "similarity_floor", 0.0))
+
     def for_namespace(self, namespace: str) -> Memory:
         """Another agent's view of the same file, sharing store, embedder and caches."""
         view = Memory(namespace=namespace, appraiser=self.appraiser, _shared=self._shared)
@@ -385,7 +390,7 @@ class Memory:
         when = to_datetime(now) or utcnow()
         qvec = normalise(self.embedder.embed_queries([query]))[0]
         ctx = RecallContext(
-            query=query, query_vector=qvec, k=k, now=when.timestamp(), conditions=conditions, context=context,
+            query=query, query_vector=qvec, k=k, now=when.timestamp(), dense_floor=self.similarity_floor, conditions=conditions, context=context,
             affect_state=affect_state, persona=persona, policy=policy, rng=rng, extras=extras,
         )  # fmt: skip
         meta_conds = [c for c in conditions if c.field.startswith("metadata.")]

