@@ -1,0 +1,68 @@
+"""Render a persona as one or two plain sentences for an LLM prompt."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from psychoagent.persona.archetypes import ARCHETYPES
+
+if TYPE_CHECKING:
+    from psychoagent.persona.model import Persona
+
+# (upper bound, word) bands: the first band whose bound is >= the value names it.
+RISK_WORDS: tuple[tuple[float, str], ...] = (
+    (0.2, "very risk-averse"),
+    (0.4, "risk-averse"),
+    (0.6, "moderate about risk"),
+    (0.8, "risk-seeking"),
+    (1.0, "strongly risk-seeking"),
+)
+OPTIMISM_WORDS: tuple[tuple[float, str], ...] = (
+    (-0.6, "deeply pessimistic"),
+    (-0.2, "pessimistic"),
+    (0.2, "neutral in mood"),
+    (0.6, "optimistic"),
+    (1.0, "very optimistic"),
+)
+LEARNING_WORDS: tuple[tuple[float, str], ...] = (
+    (0.3, "slow to change its mind"),
+    (0.6, "learns at a steady pace"),
+    (1.0, "adapts quickly to experience"),
+)
+SOCIAL_WORDS: tuple[tuple[float, str], ...] = (
+    (0.3, "prefers to go it alone"),
+    (0.6, "cooperates when it pays"),
+    (1.0, "seeks cooperation"),
+)
+ALLOCATION_LABELS: dict[str, str] = {"consume": "consume", "save": "save", "invest": "invest", "rnd": "R&D"}
+
+
+def band(value: float, words: tuple[tuple[float, str], ...]) -> str:
+    """The word of the first band whose upper bound is at least `value` (the last band otherwise)."""
+    for bound, word in words:
+        if value <= bound:
+            return word
+    return words[-1][1]
+
+
+def describe_persona(persona: Persona) -> str:
+    """E.g. 'Speculator (a trader who ...): strongly risk-seeking (risk 0.90), optimistic (+0.40), ...'."""
+    head = persona.name[:1].upper() + persona.name[1:] if persona.name else "Agent"
+    portrait = ARCHETYPES.get(persona.name, {}).get("portrait")
+    if portrait:
+        head += f" ({portrait})"
+    parts = [
+        f"{band(persona.risk_preference, RISK_WORDS)} (risk preference {persona.risk_preference:.2f})",
+        f"{band(persona.optimism, OPTIMISM_WORDS)} (optimism {persona.optimism:+.2f})",
+        f"{band(persona.learning_rate, LEARNING_WORDS)} (learning rate {persona.learning_rate:.2f})",
+        f"{band(persona.social_tendency, SOCIAL_WORDS)} (social tendency {persona.social_tendency:.2f})",
+    ]
+    text = f"{head}: " + ", ".join(parts) + "."
+    views = [
+        f"{band(level, OPTIMISM_WORDS)} about {domain} ({level:+.2f})"
+        for domain, level in sorted(persona.domain_optimism.items())
+    ]
+    if views:
+        text += " Views: " + "; ".join(views) + "."
+    budget = ", ".join(f"{ALLOCATION_LABELS[k]} {w:.0%}" for k, w in persona.allocation.items())
+    return text + f" Default budget: {budget}."
