@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from psychoagent.llm.cli import app as llm_app
 from psychoagent.memory.cli import app as memory_app
 
 app = typer.Typer(
@@ -13,6 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(memory_app, name="memory")
+app.add_typer(llm_app, name="llm")
 
 
 @app.command()

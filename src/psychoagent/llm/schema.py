@@ -1,0 +1,169 @@
+"""From a pydantic model to a schema a small model can follow, and from messy model text back to a valid object."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+import json_repair
+from pydantic import BaseModel, ValidationError
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+
+
+def prepare_schema(model: type[BaseModel], max_enum_range: int = 101) -> dict[str, Any]:
+    """JSON schema of `model` with $refs inlined and small bounded integer ranges turned into enums.
+
+    llama.cpp grammars ignore integer minimum/maximum, so an enum is the only way to constrain them there.
+    """
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+    return _convert(_inline(schema, defs, 0), max_enum_range)
+
+
+def _inline(node: Any, defs: dict[str, Any], depth: int) -> Any:
+    if depth > 20:
+        raise ValueError("schema: $ref nesting deeper than 20 levels (recursive models are not supported)")
+    if isinstance(node, dict):
+        if "$ref" in node:
+            target = copy.deepcopy(defs[node["$ref"].rsplit("/", 1)[-1]])
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            return _inline({**target, **rest}, defs, depth + 1)
+        return {k: _inline(v, defs, depth) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs, depth) for v in node]
+    return node
+
+
+def _int_bounds(node: dict[str, Any]) -> tuple[int, int] | None:
+    lo = node.get("minimum", None if "exclusiveMinimum" not in node else node["exclusiveMinimum"] + 1)
+    hi = node.get("maximum", None if "exclusiveMaximum" not in node else node["exclusiveMaximum"] - 1)
+    if lo is None or hi is None:
+        return None
+    return int(lo), int(hi)
+
+
+def _convert(node: Any, max_enum_range: int) -> Any:
+    if isinstance(node, list):
+        return [_convert(v, max_enum_range) for v in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: _convert(v, max_enum_range) for k, v in node.items()}
+    if node.get("type") == "integer" and "enum" not in node:
+        bounds = _int_bounds(node)
+        if bounds and 0 < bounds[1] - bounds[0] + 1 <= max_enum_range:
+            keep = {k: v for k, v in node.items() if k in ("title", "description", "default")}
+            return {**keep, "type": "integer", "enum": list(range(bounds[0], bounds[1] + 1))}
+    return node
+
+
+def schema_instructions(schema: dict[str, Any]) -> str:
+    """The system-prompt text that asks for JSON matching `schema` (used by every mode as a hint)."""
+    return (
+        "Answer with one JSON object only, no prose and no code fences. It must match this JSON schema:\n"
+        + json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
+    )
+
+
+def extract_json(text: str) -> str:
+    """The most likely JSON object in `text`: inside a code fence, else from the first '{' to the last '}'."""
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1)
+    start, end = text.find("{"), text.rfind("}")
+    if start != -1 and end > start:
+        return text[start : end + 1]
+    return text.strip()
+
+
+def parse_strict(text: str) -> Any:
+    """json.loads that tolerates raw control characters in strings (llama.cpp emits raw newlines)."""
+    return json.loads(extract_json(text), strict=False)
+
+
+def parse_repaired(text: str) -> Any:
+    """Best-effort parse of broken JSON (missing quotes, trailing commas, cut-off output) via json-repair."""
+    return json_repair.loads(extract_json(text) if "{" in text else text)
+
+
+def clamp_out_of_range(data: Any, error: ValidationError) -> tuple[Any, bool]:
+    """Clamp numbers that broke a ge/le/gt/lt bound to the bound; returns (data, changed)."""
+    if not isinstance(data, dict):
+        return data, False
+    data = copy.deepcopy(data)
+    changed = False
+    for err in error.errors():
+        ctx = err.get("ctx") or {}
+        kind = err["type"]
+        if kind not in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+            continue
+        bound = next((ctx[k] for k in ("ge", "le", "gt", "lt") if k in ctx), None)
+        if not isinstance(bound, int | float):
+            continue
+        if kind in ("greater_than", "less_than"):
+            if not isinstance(bound, int):
+                continue  # a strict float bound has no nearest valid value
+            bound = bound + 1 if kind == "greater_than" else bound - 1
+        parent: Any = data
+        loc = list(err["loc"])
+        try:
+            for key in loc[:-1]:
+                parent = parent[key]
+            if isinstance(parent[loc[-1]], int | float) and not isinstance(parent[loc[-1]], bool):
+                parent[loc[-1]] = bound
+                changed = True
+        except (KeyError, IndexError, TypeError):
+            continue
+    return data, changed
+
+
+def short_error(error: Exception, limit: int = 600) -> str:
+    """A compact description of a parse or validation error, fed back to the model on retry."""
+    if isinstance(error, ValidationError):
+        parts = [
+            f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']} (got {e.get('input')!r})"
+            for e in error.errors()
+        ]
+        text = "; ".join(parts)
+    else:
+        text = f"{type(error).__name__}: {error}"
+    return text[:limit]
+
+
+def example_from_schema(schema: dict[str, Any]) -> Any:
+    """A deterministic value that satisfies simple schemas: defaults, first enum values, lower bounds."""
+    if "default" in schema:
+        return copy.deepcopy(schema["default"])
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    for key in ("anyOf", "oneOf", "allOf"):
+        if schema.get(key):
+            options = [s for s in schema[key] if s.get("type") != "null"] or schema[key]
+            return example_from_schema(options[0])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object" or "properties" in schema:
+        props = schema.get("properties", {})
+        return {name: example_from_schema(sub) for name, sub in props.items()}
+    if kind == "array":
+        item = schema.get("items", {})
+        return [example_from_schema(item) for _ in range(schema.get("minItems", 0))]
+    if kind in ("integer", "number"):
+        lo = schema.get("minimum", schema.get("exclusiveMinimum"))
+        hi = schema.get("maximum", schema.get("exclusiveMaximum"))
+        value: float = 0
+        if lo is not None and lo > value:
+            value = lo + (1 if "exclusiveMinimum" in schema and "minimum" not in schema else 0)
+        if hi is not None and hi < value:
+            value = hi - (1 if "exclusiveMaximum" in schema and "maximum" not in schema else 0)
+        return int(value) if kind == "integer" else float(value)
+    if kind == "boolean":
+        return False
+    if kind == "null":
+        return None
+    return "x" * int(schema.get("minLength", 0))
