@@ -3,6 +3,30 @@
 from __future__ import annotations
 
 from psychoagent.persona.archetypes import ALLOCATION_KEYS, list_archetypes
+from psychoagent.persona.array import PersonaArray
+from psychoagent.persona.config import (
+    AllocationDynamics,
+    EvolutionConfig,
+    TraitDynamics,
+    list_presets,
+)
+from psychoagent.persona.engine import BatchOutcome, EvolutionEngine
+from psychoagent.persona.events import Explanation, OutcomeEvent
 from psychoagent.persona.model import Allocation, Baseline, Persona
 
-__all__ = ["ALLOCATION_KEYS", "Allocation", "Baseline", "Persona", "list_archetypes"]
+__all__ = [
+    "ALLOCATION_KEYS",
+    "Allocation",
+    "AllocationDynamics",
+    "Baseline",
+    "BatchOutcome",
+    "EvolutionConfig",
+    "EvolutionEngine",
+    "Explanation",
+    "OutcomeEvent",
+    "Persona",
+    "PersonaArray",
+    "TraitDynamics",
+    "list_archetypes",
+    "list_presets",
+]
