@@ -12,7 +12,9 @@ from psychoagent.persona.config import (
 )
 from psychoagent.persona.engine import BatchOutcome, EvolutionEngine
 from psychoagent.persona.events import Explanation, OutcomeEvent
+from psychoagent.persona.history import HistoryEntry, PersonaHistories, PersonaHistory
 from psychoagent.persona.model import Allocation, Baseline, Persona
+from psychoagent.persona.plot import plot_persona_history
 
 __all__ = [
     "ALLOCATION_KEYS",
@@ -23,10 +25,14 @@ __all__ = [
     "EvolutionConfig",
     "EvolutionEngine",
     "Explanation",
+    "HistoryEntry",
     "OutcomeEvent",
     "Persona",
     "PersonaArray",
+    "PersonaHistories",
+    "PersonaHistory",
     "TraitDynamics",
     "list_archetypes",
     "list_presets",
+    "plot_persona_history",
 ]
