@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from psychoagent.affect.cli import appraise as appraise_command
 from psychoagent.llm.cli import app as llm_app
 from psychoagent.memory.cli import app as memory_app
 
@@ -14,6 +15,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(memory_app, name="memory")
+app.command("appraise")(appraise_command)
 app.add_typer(llm_app, name="llm")
 
 

@@ -1,0 +1,33 @@
+"""Appraisal: event or text -> Affect (valence, arousal, conflict intensity, conflict parties, reason)."""
+
+from psychoagent.affect.config import AffectConfig, HeuristicConfig, LLMAppraiserConfig, OutcomeConfig
+from psychoagent.affect.heuristic import HeuristicAppraiser
+from psychoagent.affect.llm import ChatModel, LLMAppraiser, affect_schema, parse_affect
+from psychoagent.affect.outcome import OutcomeEvent, appraise_outcome
+from psychoagent.affect.scheme import SCHEMES, Appraiser, LabelScheme, Rule, get_scheme, quantise
+from psychoagent.affect.slots import Slot, extract_slots
+from psychoagent.affect.stabilise import StabilisedAppraiser, majority
+
+__all__ = [
+    "SCHEMES",
+    "AffectConfig",
+    "Appraiser",
+    "ChatModel",
+    "HeuristicAppraiser",
+    "HeuristicConfig",
+    "LLMAppraiser",
+    "LLMAppraiserConfig",
+    "LabelScheme",
+    "OutcomeConfig",
+    "OutcomeEvent",
+    "Rule",
+    "Slot",
+    "StabilisedAppraiser",
+    "affect_schema",
+    "appraise_outcome",
+    "extract_slots",
+    "get_scheme",
+    "majority",
+    "parse_affect",
+    "quantise",
+]

@@ -1,0 +1,221 @@
+"""Slot extraction: (entity, attribute, value) triples a sentence states, so contradictions can be found by key.
+
+Two memories contradict when they give the same entity and attribute different values ("the user's budget is
+2000" vs "the user raised the budget to 3000"). Extraction is rule-based and deliberately conservative: a value
+must follow the attribute mention (or be the target of a 'from X to Y' change), so a number merely near an
+attribute word is not read as its value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from psychoagent.affect.lexicon import change, has_cjk, numbers
+
+# canonical attribute -> (English regex alternatives, Chinese words). Longer phrases first.
+ATTRIBUTES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "budget": (r"budget", ("预算",)),
+    "price": (r"price|cost|fee", ("价格", "价钱", "售价", "费用", "报价")),
+    "salary": (r"salary|wage", ("工资", "薪水", "薪资", "月薪")),
+    "rent": (r"rent", ("房租", "租金")),
+    "deadline": (r"deadline|due date", ("截止日期", "截止时间", "截止", "期限", "交付日期")),
+    "meeting": (r"meeting|appointment", ("会议", "会面", "例会", "约会")),
+    "flight": (r"flight", ("航班", "机票")),
+    "trip": (r"business trip|trip", ("出差", "旅行")),
+    "residence": (
+        r"lives in|live in|living in|moved to|moves to|relocated to|is based in|address",
+        ("住在", "搬到", "搬去", "住址", "定居在"),
+    ),
+    "colour": (r"favou?rite colou?r", ("最喜欢的颜色", "喜欢的颜色")),
+    "language": (r"preferred language|working language", ("首选语言", "工作语言")),
+    "headcount": (r"team size|headcount|number of (?:guests|people|participants)", ("人数", "参加人数")),
+    "quantity": (r"order quantity|quantity", ("数量", "订购数量")),
+    "delivery": (r"delivery date|delivery address|shipping address", ("送货地址", "配送地址", "发货日期")),
+    "phone": (r"phone number", ("电话号码", "手机号")),
+    "hotel": (r"hotel", ("酒店",)),
+    "restaurant": (r"restaurant", ("餐厅", "饭店")),
+    "vendor": (r"vendor|supplier", ("供应商",)),
+    "target": (r"sales target|target", ("销售目标", "目标值")),
+}
+_OBJECT_ATTRS = {"residence"}  # the value follows the pattern directly ("moved to Berlin")
+
+_EN_PATTERNS = [(name, re.compile(rf"\b(?:{en})s?\b", re.I)) for name, (en, _) in ATTRIBUTES.items()]
+_PREFER_EN = re.compile(r"\bprefer(?:s|red)?\s+(.+?)\s*(?:[.;!?]|$)", re.I)
+_PREFER_ZH = re.compile(r"(?:喜欢|偏好|倾向于|更想要)(.+?)的?(回答|回复|风格|方式|座位|饮料|颜色|餐|口味)")
+_MARKER_EN = re.compile(r"\b(?:to|is|are|was|were|be|at|on|in|into|as|for|now)\s+", re.I)
+_MARKER_ZH = re.compile(r"(改成|改为|改到|换成|换到|定为|定在|变成|是|为|在|到|去|成)")
+_STOP_VALUE = frozenset("the a an now actually instead be been being".split())
+_ENTITY_SKIP = frozenset(
+    "the a an actually now later also so but and then today yesterday tomorrow instead please note on in at "
+    "after before update correction meanwhile however keep make ensure set stay plan buy book use let try limit "
+    "spend hold maintain remember total don't do not never always".split()
+)
+_USER_WORDS = re.compile(r"\b(user|users|i|my|me|customer|client)\b|用户|我|客户", re.I)
+_TEAM_WORDS = re.compile(r"\b(we|our|us|team|company)\b|我们|团队|公司", re.I)
+_ZH_NAME = re.compile(r"^([\u4e00-\u9fff]{2,3}?)(?:的|把|说|要|搬|住|将|已|在|决定|已经)")
+_CLAUSE_END = re.compile(r"[.;!?。；！？\n]|,\s|，")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One stated value: who (entity), what (attribute), which value (normalised text and, if any, number)."""
+
+    entity: str
+    attribute: str
+    value: str
+    number: float | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.entity}|{self.attribute}"
+
+    def contradicts(self, other: Slot) -> bool:
+        """Same key, different value (numbers compared as numbers; a text contained in the other is no clash)."""
+        if self.key != other.key:
+            return False
+        if self.number is not None and other.number is not None:
+            return abs(self.number - other.number) > 1e-9 * max(1.0, abs(self.number))
+        if self.number is not None or other.number is not None:
+            return False
+        a, b = self.value, other.value
+        return bool(a and b) and a not in b and b not in a
+
+
+def _norm_number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _entity_en(prefix: str) -> str:
+    if _USER_WORDS.search(prefix):
+        return "user"
+    for word in re.findall(r"[A-Za-z][\w'-]*", prefix):
+        base = word.removesuffix("'s")
+        if base[:1].isupper() and base.lower() not in _ENTITY_SKIP:
+            return base.lower()
+    if _TEAM_WORDS.search(prefix):
+        return "team"
+    return "user"
+
+
+def _entity_zh(text: str, prefix: str) -> str:
+    if _USER_WORDS.search(prefix):
+        return "user"
+    if _TEAM_WORDS.search(prefix):
+        return "team"
+    m = _ZH_NAME.match(text.strip())
+    if m and m.group(1) not in _ATTR_WORDS_ZH and len(m.group(1)) <= 3 and m.start(1) < len(prefix) + 1:
+        return m.group(1)
+    return "user"
+
+
+_ATTR_WORDS_ZH = frozenset(w for _, zh in ATTRIBUTES.values() for w in zh)
+
+
+def _clause(text: str) -> str:
+    m = _CLAUSE_END.search(text)
+    return text[: m.start()] if m else text
+
+
+def _value_en(rest: str, direct: bool) -> str:
+    clause = _clause(rest)
+    if direct:
+        # "moved to New York last year" -> "new york": the object is the leading capitalised words (at least one)
+        words = re.findall(r"[\w'-]+", clause)
+        taken = words[:1] + [w for w in _leading_capitalised(words[1:3])]
+        return " ".join(w.lower() for w in taken)
+    if not direct:
+        markers = list(_MARKER_EN.finditer(clause))
+        if not markers:
+            return ""
+        clause = clause[markers[-1].end() :]
+    words = [w for w in re.findall(r"[\w'-]+", clause.lower()) if w not in _STOP_VALUE]
+    return " ".join(words[:3])
+
+
+def _leading_capitalised(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        if not word[:1].isupper():
+            break
+        out.append(word)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _jieba_cut():  # type: ignore[no-untyped-def]
+    from psychoagent.memory.text import _jieba
+
+    return _jieba().lcut
+
+
+def _value_zh(rest: str) -> str:
+    clause = _clause(rest)
+    markers = list(_MARKER_ZH.finditer(clause))
+    if markers:
+        clause = clause[markers[-1].end() :]
+    words = [w for w in _jieba_cut()(clause) if w.strip() and w not in ("了", "的", "将", "已", "也")]
+    return words[0] if words else ""
+
+
+def _numeric(text: str, rest: str) -> float | None:
+    moved = change(text)
+    if moved is not None:
+        return moved[1]
+    after = numbers(_clause(rest))
+    return after[-1] if after else None
+
+
+def extract_slots(text: str) -> list[Slot]:
+    """The slots a sentence states (at most one per attribute); [] when it states none."""
+    out: list[Slot] = []
+    seen: set[str] = set()
+    zh = has_cjk(text)
+    mentions: list[tuple[int, int, str]] = []
+    if zh:
+        for name, (_, words) in ATTRIBUTES.items():
+            for word in words:
+                pos = text.find(word)
+                if pos >= 0:
+                    mentions.append((pos, pos + len(word), name))
+                    break
+    for name, pattern in _EN_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            mentions.append((m.start(), m.end(), name))
+    for start, end, name in sorted(mentions)[:1]:  # one fact per sentence: its first attribute
+        if name in seen:
+            continue
+        rest = text[end:]
+        number = _numeric(text, rest)
+        if number is not None:
+            value = _norm_number(number)
+        elif zh:
+            value = _value_zh(rest)
+        else:
+            value = _value_en(rest, direct=name in _OBJECT_ATTRS)
+        if not value:
+            continue
+        entity = _entity_zh(text, text[:start]) if zh else _entity_en(text[:start])
+        out.append(Slot(entity, name, value, number))
+        seen.add(name)
+    return out or _preferences(text, zh)
+
+
+def _preferences(text: str, zh: bool) -> list[Slot]:
+    """'prefers short answers' -> (user, preference:answers, short): the object names the slot."""
+    if zh:
+        m = _PREFER_ZH.search(text)
+        value = m.group(1).strip().strip("的") if m else ""
+        if not m or not value:
+            return []
+        return [Slot(_entity_zh(text, text[: m.start()]), f"preference:{m.group(2)}", value)]
+    m = _PREFER_EN.search(text)
+    if not m:
+        return []
+    words = re.findall(r"[\w'-]+", m.group(1).lower())
+    words = [w for w in words if w not in _STOP_VALUE]
+    if len(words) < 2:
+        return []
+    return [Slot(_entity_en(text[: m.start()]), f"preference:{words[-1]}", " ".join(words[:-1]))]
