@@ -115,6 +115,20 @@ class PersonaArray:
             miss_streak=int(self.miss_streak[i]),
         )
 
+    def evolved(self, i: int, persona: Persona) -> Persona:
+        """`persona` (row i's ancestor) with row i's current traits; baseline and name are reused, not rebuilt."""
+        return persona.model_copy(
+            update={
+                "risk_preference": float(self.risk_preference[i]),
+                "optimism": float(self.optimism[i]),
+                "domain_optimism": dict(self.domain_optimism[i]),
+                "learning_rate": float(self.learning_rate[i]),
+                "social_tendency": float(self.social_tendency[i]),
+                "allocation": _allocation(self.allocation[i]),
+                "miss_streak": int(self.miss_streak[i]),
+            }
+        )
+
     def to_personas(self) -> list[Persona]:
         """All rows as Personas."""
         return [self.persona(i) for i in range(len(self))]

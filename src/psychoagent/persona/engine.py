@@ -30,8 +30,9 @@ class BatchOutcome:
 
 
 def _vector(values: ArrayLike, n: int, name: str) -> Array:
-    out = np.ascontiguousarray(np.broadcast_to(np.asarray(values, dtype=np.float64), (n,)))
-    if not np.all(np.isfinite(out)):
+    out = np.asarray(values, dtype=np.float64)
+    out = np.full(n, out) if out.ndim == 0 else np.ascontiguousarray(np.broadcast_to(out, (n,)))
+    if not np.isfinite(out).all():
         raise ValueError(f"{name} must be finite numbers")
     return out
 
@@ -75,7 +76,7 @@ class EvolutionEngine:
             _vector(actual, n, "actual"),
             _vector(stake, n, "stake"),
         )
-        if np.any(stake_ < 0):
+        if (stake_ < 0).any():
             raise ValueError("stake must be >= 0 (share of liquid wealth involved)")
         error = dyn.prediction_error(exp_, act_)
         weight = dyn.importance(stake_, cfg)
@@ -155,7 +156,7 @@ class EvolutionEngine:
         arrays, out = self.update_many(
             PersonaArray.from_personas([persona]), event.expected, event.actual, event.stake, domains
         )
-        new = arrays.persona(0)
+        new = arrays.evolved(0, persona)
         before, after = _snapshot(persona, event.domain), _snapshot(new, event.domain)
         explanation = Explanation(
             event=event,
@@ -174,7 +175,7 @@ class EvolutionEngine:
 
     def tick(self, persona: Persona, dt: float = 1.0) -> Persona:
         """One persona after dt ticks without events."""
-        return self.tick_many(PersonaArray.from_personas([persona]), dt).persona(0)
+        return self.tick_many(PersonaArray.from_personas([persona]), dt).evolved(0, persona)
 
 
 def _snapshot(persona: Persona, domain: str | None) -> dict[str, float]:
