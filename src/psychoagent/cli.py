@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from psychoagent.affect.cli import appraise as appraise_command
+from psychoagent.econ.cli import register as register_econ
 from psychoagent.llm.cli import app as llm_app
 from psychoagent.memory.cli import app as memory_app
 
@@ -15,6 +16,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(memory_app, name="memory")
+register_econ(app)
 app.command("appraise")(appraise_command)
 app.add_typer(llm_app, name="llm")
 

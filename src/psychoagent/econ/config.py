@@ -1,0 +1,211 @@
+"""Every coefficient of the economy, with its default, a one-line reason and, where one exists, its source.
+
+Sources: Li et al. 2024, "EconAgent" (ACL 2024, arXiv 2310.10436) for the macro core; Taylor 1993, "Discretion
+versus policy rules in practice" for the central bank; IRS 2019 single-filer brackets for taxes.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class HouseholdConfig(_Config):
+    """Skills, hours and starting balances of households."""
+
+    pareto_shape: float = Field(8.0, gt=1.0, description="skill ~ Pareto(shape) (EconAgent, Li et al. 2024)")
+    skill_cap: float = Field(
+        5.0,
+        ge=1.0,
+        description="skills are clipped to [1, cap] so one draw cannot dominate (EconAgent clips)",
+    )
+    hours: float = Field(168.0, gt=0, description="hours of a working month (EconAgent: 168 = 21 days x 8 h)")
+    initial_wealth_months: float = Field(
+        2.0,
+        ge=0,
+        description="starting deposits = this many months of potential wage: avoids a zero-wealth start",
+    )
+    personas: dict[str, float] = Field(
+        default_factory=lambda: {
+            "cautious household": 0.4,
+            "neutral": 0.3,
+            "retiree": 0.1,
+            "moderately optimistic investor": 0.1,
+            "speculator": 0.1,
+        },
+        description="archetype mix households start from (weights, normalised); a population, not one type",
+    )
+    persona_jitter: float = Field(
+        0.05,
+        ge=0,
+        le=0.5,
+        description="s.d. of Gaussian noise on scalar traits so no two households are clones",
+    )
+
+
+class SectorConfig(_Config):
+    """One production sector, run by one representative firm."""
+
+    name: str
+    final: bool = Field(True, description="sold to households (True) or only used as an input (False)")
+    budget_share: float = Field(0.0, ge=0, le=1, description="share of household spending on this good")
+    labour_share: float = Field(gt=0, le=1, description="share of households attached to this sector's firm")
+    productivity: float = Field(
+        1.0, gt=0, description="units per hour worked (EconAgent: 1 unit per hour, no skill weighting)"
+    )
+    input_sector: str | None = Field(None, description="sector whose good is needed as an input")
+    input_per_unit: float = Field(0.0, ge=0, description="units of input good per unit of output")
+    markup: float = Field(
+        0.05, ge=0, description="initial price = unit cost x (1 + markup); phi rule thereafter"
+    )
+
+
+def _default_sectors() -> list[SectorConfig]:
+    return [
+        SectorConfig(name="consumer_goods", budget_share=0.8, labour_share=0.65, input_sector="steel",
+                     input_per_unit=0.2),
+        SectorConfig(name="steel", final=False, labour_share=0.1, productivity=1.5),
+        SectorConfig(name="tech", budget_share=0.2, labour_share=0.25),
+    ]  # fmt: skip
+
+
+class MarketConfig(_Config):
+    """Price, wage and hiring adjustment by the demand gap phi = (demand - supply) / max(demand, supply)."""
+
+    initial_wage: float = Field(
+        20.0, gt=0, description="hourly wage of skill 1: monthly pay then spans the 10-24 % tax brackets"
+    )
+    wage_step: float = Field(0.05, ge=0, description="wage *= 1 + U(0, wage_step * phi) (EconAgent)")
+    price_step: float = Field(0.10, ge=0, description="price *= 1 + U(0, price_step * phi) (EconAgent)")
+    price_floor: float = Field(1.0, gt=0, description="prices never fall below this (EconAgent floors at 1)")
+    wage_floor: float = Field(
+        1.0, gt=0, description="hourly wage never falls below this (EconAgent floors at 1)"
+    )
+    hiring_step: float = Field(
+        0.1, ge=0, le=1, description="job-offer rate += hiring_step * phi: firms hire on excess demand"
+    )
+    min_offer_rate: float = Field(
+        0.5, ge=0, le=1, description="firms always offer at least this share of their workforce jobs"
+    )
+    dividend_rate: float = Field(
+        0.5, ge=0, le=1, description="share of cash above the reserve paid out monthly"
+    )
+    reserve_months: float = Field(1.0, ge=0, description="firms keep this many months of wage bill as cash")
+
+
+class BankConfig(_Config):
+    """Central bank: yearly Taylor rule and interest on deposits (Taylor 1993; parameters from EconAgent)."""
+
+    natural_rate: float = Field(0.01, description="real natural rate r_n (EconAgent)")
+    inflation_target: float = Field(0.02, description="pi_target (Taylor 1993; EconAgent)")
+    natural_unemployment: float = Field(0.04, ge=0, le=1, description="u_n (EconAgent)")
+    inflation_weight: float = Field(0.5, description="weight on (pi - pi_target) (Taylor 1993)")
+    unemployment_weight: float = Field(0.5, description="weight on (u_n - u) (EconAgent's Okun form)")
+    initial_rate: float = Field(
+        0.03, ge=0, description="rate in force before the first decision: r at target"
+    )
+    review_months: int = Field(12, ge=1, description="the rule is applied yearly (EconAgent)")
+    interest_months: int = Field(12, ge=1, description="deposit interest credited yearly (EconAgent)")
+
+
+US_2019_EDGES = (0.0, 9700.0, 39475.0, 84200.0, 160725.0, 204100.0, 510300.0)
+US_2019_RATES = (0.10, 0.12, 0.22, 0.24, 0.32, 0.35, 0.37)
+
+
+class TaxConfig(_Config):
+    """Progressive income tax with equal lump-sum redistribution (EconAgent; IRS 2019 single filer)."""
+
+    annual_edges: tuple[float, ...] = Field(
+        US_2019_EDGES, description="lower bracket edges per year (US 2019)"
+    )
+    rates: tuple[float, ...] = Field(US_2019_RATES, description="marginal rates of the brackets (US 2019)")
+    periods_per_year: int = Field(12, ge=1, description="edges are divided by this: monthly brackets")
+    redistribute: bool = Field(True, description="all revenue returned as an equal lump sum (budget neutral)")
+
+    @model_validator(mode="after")
+    def _brackets(self) -> TaxConfig:
+        if len(self.annual_edges) != len(self.rates):
+            raise ValueError("annual_edges and rates must have the same length")
+        if list(self.annual_edges) != sorted(self.annual_edges) or self.annual_edges[0] != 0:
+            raise ValueError("annual_edges must start at 0 and increase")
+        if any(not 0 <= r <= 1 for r in self.rates):
+            raise ValueError("tax rates must lie in [0, 1]")
+        return self
+
+
+class PolicyConfig(_Config):
+    """Coefficients of the rule policies (composite baseline and persona heuristic)."""
+
+    composite_exponent: float = Field(
+        0.1,
+        gt=0,
+        description="c = (P / (wealth + income))^e, work = (income / (wealth (1 + r)))^e (EconAgent)",
+    )
+    consume_base: float = Field(
+        0.35, ge=0, le=1, description="persona: spending share of a neutral household"
+    )
+    consume_alloc: float = Field(0.6, ge=0, description="persona: + this x (allocation.consume - 0.4)")
+    consume_optimism: float = Field(
+        0.15, ge=0, description="persona: + this x mood (optimism + news), in [-1, 1]"
+    )
+    consume_inflation: float = Field(
+        0.1, ge=0, description="persona: + this x (inflation - target): buy ahead"
+    )
+    consume_unemployment: float = Field(
+        0.3, ge=0, description="persona: - this x (1 - risk) x (u - u_n): precautionary saving"
+    )
+    work_base: float = Field(
+        0.75, ge=0, le=1, description="persona: work propensity of a household with a buffer"
+    )
+    work_need: float = Field(0.25, ge=0, description="persona: + this x shortfall of the savings buffer")
+    buffer_months: float = Field(
+        3.0, ge=0, description="persona: buffer = (this + 9 x allocation.save) months"
+    )
+    work_optimism: float = Field(0.1, ge=0, description="persona: - this x mood: optimists take time off")
+    social_weight: float = Field(
+        0.5, ge=0, le=1, description="persona: social_tendency x this = herding weight"
+    )
+    news_weight: float = Field(
+        0.5, ge=0, le=1, description="persona: weight of today's news sentiment in mood"
+    )
+    min_learning: float = Field(0.05, gt=0, le=1, description="persona: smallest adjustment speed per month")
+    consume_range: tuple[float, float] = Field((0.05, 0.95), description="bounds of the spending share")
+
+
+class EconomyConfig(_Config):
+    """All parameters of one economy; scenarios override parts of it."""
+
+    households: int = Field(100, ge=1, description="number of households (EconAgent: 100)")
+    sectors: list[SectorConfig] = Field(default_factory=_default_sectors)
+    household: HouseholdConfig = Field(default_factory=HouseholdConfig)
+    market: MarketConfig = Field(default_factory=MarketConfig)
+    bank: BankConfig = Field(default_factory=BankConfig)
+    tax: TaxConfig = Field(default_factory=TaxConfig)
+    policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    news_threshold: float = Field(
+        0.01, ge=0, description="the statistics office reports a monthly move in prices or jobs beyond this"
+    )
+    household_events: bool = Field(
+        False, description="publish one action.result event per household per tick (large journals)"
+    )
+    record_agents: bool = Field(True, description="collect the per-household table (agents.csv)")
+    mode: Literal["monthly"] = Field("monthly", description="one tick is one month (EconAgent)")
+
+    @model_validator(mode="after")
+    def _sectors_valid(self) -> EconomyConfig:
+        names = [s.name for s in self.sectors]
+        if len(set(names)) != len(names) or not names:
+            raise ValueError(f"sector names must be unique and non-empty, got {names}")
+        for s in self.sectors:
+            if s.input_sector is not None and (s.input_sector not in names or s.input_sector == s.name):
+                raise ValueError(
+                    f"sector {s.name!r}: input_sector must be another sector, got {s.input_sector!r}"
+                )
+        if not any(s.final and s.budget_share > 0 for s in self.sectors):
+            raise ValueError("at least one final sector needs a positive budget_share")
+        return self

@@ -1,0 +1,387 @@
+"""The economy as a Mesa 3 model: households, sector firms, labour and goods markets, bank, government, news.
+
+One tick is one month. Order within a tick (all randomness from `model.rng`):
+shocks and news -> snapshot -> policy decides (one batch) -> labour market -> production (inputs bought) ->
+wages, dividends, deposit interest -> taxes and lump-sum transfers -> goods market (random-order rationing) ->
+saving -> prices, wages and hiring by the demand gap -> central bank review -> indicators, events, data.
+
+Money enters only as deposit interest (paid by the central bank, counted in `money_created`); every other flow
+moves money between households, firms and the government, so the total is conserved otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import mesa
+import numpy as np
+
+from psychoagent.agent.bus import EventBus
+from psychoagent.econ.agents import Firm, Household, make_households
+from psychoagent.econ.collect import agent_rows, make_collector
+from psychoagent.econ.config import EconomyConfig
+from psychoagent.econ.indicators import Indicators
+from psychoagent.econ.news import NewsGenerator
+from psychoagent.econ.policies import HouseholdView, IntentBatch, Policy, make_policy
+from psychoagent.econ.rules import clear_goods, progressive_tax, taylor_rate
+from psychoagent.econ.scenario import Scenario
+from psychoagent.econ.shocks import Levers, RateShock
+from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
+
+log = logging.getLogger(__name__)
+
+
+def _production_order(cfg: EconomyConfig) -> list[int]:
+    """Sector indices with every input sector before the sectors that use it."""
+    names = [s.name for s in cfg.sectors]
+    order: list[int] = []
+    while len(order) < len(names):
+        progressed = False
+        for i, s in enumerate(cfg.sectors):
+            if i not in order and (s.input_sector is None or names.index(s.input_sector) in order):
+                order.append(i)
+                progressed = True
+        if not progressed:
+            raise ValueError("sector inputs form a cycle; production needs an order")
+    return order
+
+
+class EconomyModel(mesa.Model):
+    """EconAgent's macro core (Li et al. 2024) extended with sector firms, job offers, shocks and news."""
+
+    def __init__(
+        self,
+        config: EconomyConfig | None = None,
+        *,
+        seed: int,
+        policy: Policy | str = "persona",
+        scenario: Scenario | None = None,
+        households: int | None = None,
+        events_path: str | Path | None = None,
+        bus: EventBus | None = None,
+    ) -> None:
+        super().__init__(seed=seed)
+        cfg = config or EconomyConfig()
+        if scenario is not None:
+            cfg = scenario.apply(cfg)
+            scenario.check(cfg)
+        if households is not None:
+            cfg = cfg.model_copy(update={"households": households})
+        self.config = cfg
+        self.scenario = scenario or Scenario()
+        self.policy: Policy = make_policy(policy, cfg.policy) if isinstance(policy, str) else policy
+        self.bus = bus or EventBus(journal=events_path)
+        self.news_generator = NewsGenerator(cfg.news_threshold)
+        self.sector_names = tuple(s.name for s in cfg.sectors)
+        self._order = _production_order(cfg)
+        final = np.array([s.budget_share if s.final else 0.0 for s in cfg.sectors])
+        self.basket = final / final.sum()
+        mean_skill = cfg.household.pareto_shape / (cfg.household.pareto_shape - 1.0)
+        self.firms: list[Firm] = []
+        prices = np.zeros(len(cfg.sectors))
+        for k in self._order:
+            s = cfg.sectors[k]
+            cost = mean_skill * cfg.market.initial_wage / s.productivity
+            if s.input_sector is not None:
+                cost += s.input_per_unit * prices[self.sector_names.index(s.input_sector)]
+            prices[k] = max(cost * (1.0 + s.markup), cfg.market.price_floor)
+        for k, s in enumerate(cfg.sectors):
+            self.firms.append(Firm(self, k, s, float(prices[k]), cfg.market.initial_wage))
+        self.base_prices = prices.copy()
+        wages = np.array([f.wage for f in self.firms])
+        self.households, personas = make_households(
+            cfg.households, cfg.household, cfg.sectors, wages, self.rng
+        )
+        self.members = [Household(self, i, p) for i, p in enumerate(personas)]
+        self.personas = tuple(personas)
+        hh = self.households
+        for f in self.firms:
+            mask = hh.sector == f.index
+            f.wage_bill = float(cfg.household.hours * f.wage * hh.skill[mask].sum())
+            f.cash = cfg.market.reserve_months * f.wage_bill
+        self.interest_rate = cfg.bank.initial_rate
+        self.money_created = 0.0
+        self.gov_balance = 0.0
+        self.fallbacks = 0
+        self.levers = Levers()
+        self.indicators = Indicators(self)
+        self.metrics: dict[str, float] = self.indicators.initial()
+        self._history: list[dict[str, float]] = [dict(self.metrics)]
+        self._news: tuple[NewsItem, ...] = ()
+        self._snapshot: Snapshot | None = None
+        self.agent_table: list[tuple[object, ...]] = []
+        self.datacollector = make_collector(self)
+
+    # -- public view -------------------------------------------------------------------------------------------
+
+    @property
+    def tick(self) -> int:
+        """Ticks (months) completed so far."""
+        return int(self.steps)
+
+    def total_money(self) -> float:
+        """Household cash and deposits + firm cash + government balance."""
+        hh = self.households
+        return float(hh.cash.sum() + hh.deposits.sum() + sum(f.cash for f in self.firms) + self.gov_balance)
+
+    def snapshot(self) -> Snapshot:
+        """The immutable public view decisions read: last tick's indicators plus this tick's news."""
+        if self._snapshot is not None:
+            return self._snapshot
+        m = self.metrics
+        actions = [PublicAction(f"firm:{f.name}", "set_price", f.price) for f in self.firms]
+        actions += [PublicAction(f"firm:{f.name}", "post_jobs", float(f.offers)) for f in self.firms]
+        actions.append(PublicAction("households", "spend_share", m["mean_consumption_share"]))
+        actions.append(PublicAction("households", "work", 1.0 - m["unemployment"]))
+        target = self.levers.inflation_target
+        self._snapshot = Snapshot(
+            tick=self.tick + 1, prices={f.name: f.price for f in self.firms},
+            wages={f.name: f.wage for f in self.firms}, interest_rate=self.interest_rate,
+            price_level=m["price_level"], inflation=m["inflation"], wage=m["wage"],
+            wage_inflation=m["wage_inflation"], nominal_gdp=m["nominal_gdp"], real_gdp=m["real_gdp"],
+            gdp_growth=m["gdp_growth"], unemployment=m["unemployment"], tax_revenue=m["tax_revenue"],
+            mean_consumption_share=m["mean_consumption_share"],
+            shortages={f.name: m[f"shortage_{f.name}"] for f in self.firms}, news=self._news,
+            public_actions=tuple(actions),
+            inflation_target=self.config.bank.inflation_target if target is None else target,
+            natural_unemployment=self.config.bank.natural_unemployment,
+        )  # fmt: skip
+        return self._snapshot
+
+    def view(self) -> HouseholdView:
+        """Households' private state as read-only arrays (what `Policy.decide_batch` receives)."""
+        hh, cfg = self.households, self.config
+        wages = np.array([f.wage for f in self.firms])
+
+        def ro(a: np.ndarray) -> np.ndarray:
+            b = a.view()
+            b.flags.writeable = False
+            return b
+
+        return HouseholdView(
+            ids=ro(np.array([m.unique_id for m in self.members], dtype=np.int64)), sectors=self.sector_names,
+            sector=ro(hh.sector), skill=ro(hh.skill), cash=ro(hh.cash), deposits=ro(hh.deposits),
+            potential_income=cfg.household.hours * hh.skill * wages[hh.sector], last_income=ro(hh.income),
+            worked=ro(hh.worked), consume_share=ro(hh.consume_share), risk_preference=ro(hh.traits[:, 0]),
+            optimism=ro(hh.traits[:, 1]), learning_rate=ro(hh.traits[:, 2]), social_tendency=ro(hh.traits[:, 3]),
+            allocation=ro(hh.allocation), personas=self.personas,
+        )  # fmt: skip
+
+    # -- the tick ----------------------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """Advance one month (Mesa increments `steps` before calling this)."""
+        t = self.tick
+        shocks = self.scenario.shocks
+        self.levers = Levers.fold(shocks, t)
+        self._snapshot = None
+        self._publish_news(t)
+        snap = self.snapshot()
+        self.bus.emit(t, "decision.point", {"decision": "work_consume_save", "households": self.households.n,
+                                            "policy": self.policy.name}, "model")  # fmt: skip
+        intents = self._guard(self.policy.decide_batch(snap, self.view()), t)
+        flows = self._labour_and_production(intents, t)
+        self._incomes(flows, t)
+        self._goods_market(intents, t)
+        self._adjust_firms(t)
+        self.metrics = self.indicators.compute(t, flows)
+        self._history.append(dict(self.metrics))
+        self._central_bank(t)
+        self.bus.emit(t, "env.updated", dict(self.metrics), "model")
+        if self.config.record_agents:
+            self.agent_table = agent_rows(self)
+        self.datacollector.collect(self)
+
+    def run(self, ticks: int, progress: object | None = None) -> None:
+        """Run `ticks` months; `progress(tick)` is called after each if given."""
+        for _ in range(ticks):
+            self.step()
+            if callable(progress):
+                progress(self.tick)
+        self.bus.flush()
+
+    def _publish_news(self, t: int) -> None:
+        items: list[NewsItem] = []
+        for s in self.scenario.shocks:
+            if s.start == t:
+                items.append(s.news(t))
+                if isinstance(s, RateShock):
+                    self.interest_rate = max(self.interest_rate + s.delta, 0.0)
+            elif s.ends_at() == t:
+                items.append(s.news(t, ending=True))
+        before = self._history[-2] if len(self._history) > 1 else self._history[-1]
+        items += self.news_generator.generate(t, self._history[-1], before)
+        for item in items:
+            self.bus.emit(t, "news.published", {"headline": item.headline, "sentiment": item.sentiment,
+                                                "topic": item.topic, "source": item.source}, item.source)  # fmt: skip
+        self._news = tuple(items)
+
+    def _guard(self, intents: IntentBatch, t: int) -> IntentBatch:
+        """Replace non-finite intents by last month's values, clip to [0, 1]; count and log replacements."""
+        hh = self.households
+        n = hh.n
+        arrays = []
+        for name, prev in (("work", hh.work_prob), ("consume", hh.consume_share), ("save", np.ones(n))):
+            a = np.asarray(getattr(intents, name), dtype=float)
+            if a.shape != (n,):
+                log.warning(
+                    "policy %s returned %s of shape %s; using last month's", self.policy.name, name, a.shape
+                )
+                a = prev.copy()
+                bad = n
+            else:
+                mask = ~np.isfinite(a)
+                bad = int(mask.sum())
+                a = np.where(mask, prev, a)
+            if bad:
+                self.fallbacks += bad
+                log.warning("tick %d: %d non-finite %s intents replaced by last month's", t, bad, name)
+                self.bus.emit(t, "guard.fallback", {"field": name, "count": bad}, "model")
+            arrays.append(np.clip(a, 0.0, 1.0))
+        consume = np.clip(arrays[1] * self.levers.demand_factor, 0.0, 1.0)
+        hh.work_prob, hh.consume_share = arrays[0], arrays[1]
+        return IntentBatch(arrays[0], consume, arrays[2])
+
+    def _labour_and_production(self, intents: IntentBatch, t: int) -> dict[str, np.ndarray]:
+        hh, cfg = self.households, self.config
+        for f in self.firms:
+            f.demand = f.sold = f.produced = 0.0
+            f.market_price = f.price
+        willing = self.rng.random(hh.n) < intents.work
+        worked = np.zeros(hh.n, dtype=bool)
+        labour = []
+        for f in self.firms:
+            members = np.flatnonzero(hh.sector == f.index)
+            applicants = members[willing[members]]
+            f.offers = f.post_offers(members.size, self.levers.offer_cap.get(f.name, 1.0))
+            hired = self.rng.permutation(applicants)[: f.offers]
+            worked[hired] = True
+            labour.append({"sector": f.name, "offers": f.offers, "applicants": int(applicants.size),
+                           "hired": int(hired.size)})  # fmt: skip
+        self.bus.emit(t, "labour.matched", {"sectors": labour}, "model")
+        hh.worked = worked
+        wages = np.array([f.wage for f in self.firms])
+        pay = np.where(worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
+        for k in self._order:
+            f = self.firms[k]
+            mask = worked & (hh.sector == k)
+            f.wage_bill = float(pay[mask].sum())
+            f.cash -= f.wage_bill
+            hours = cfg.household.hours * int(mask.sum())
+            potential = hours * f.cfg.productivity * self.levers.productivity.get(f.name, 1.0)
+            output = potential
+            if f.cfg.input_sector is not None and f.cfg.input_per_unit > 0:
+                supplier = self.firms[self.sector_names.index(f.cfg.input_sector)]
+                need = potential * f.cfg.input_per_unit
+                bought = min(need, supplier.inventory)
+                supplier.demand += need
+                supplier.inventory -= bought
+                supplier.sold += bought
+                supplier.cash += bought * supplier.price
+                f.cash -= bought * supplier.price
+                output = bought / f.cfg.input_per_unit
+                self.bus.emit(t, "market.cleared", {"market": supplier.name, "buyer": f.name, "demand": need,
+                                                    "sold": bought, "price": supplier.price,
+                                                    "shortage": need - bought}, "model")  # fmt: skip
+            f.produced = output
+            f.inventory += output
+        return {"wages": pay, "involuntary": willing & ~worked}
+
+    def _incomes(self, flows: dict[str, np.ndarray], t: int) -> None:
+        hh, cfg = self.households, self.config
+        dividends = np.zeros(hh.n)
+        for f in self.firms:
+            payout = f.dividend(cfg.market)
+            f.cash -= payout
+            dividends += payout * hh.equity
+        interest = np.zeros(hh.n)
+        if t % cfg.bank.interest_months == 0:
+            interest = hh.deposits * self.interest_rate * cfg.bank.interest_months / 12.0
+            self.money_created += float(interest.sum())
+            self.bus.emit(t, "bank.interest_paid", {"total": float(interest.sum()), "rate": self.interest_rate},
+                          "central_bank")  # fmt: skip
+        gross = flows["wages"] + dividends + interest
+        tax_cfg = cfg.tax
+        if self.levers.tax_scale != 1.0:
+            rates = tuple(min(r * self.levers.tax_scale, 1.0) for r in tax_cfg.rates)
+            tax_cfg = tax_cfg.model_copy(update={"rates": rates})
+        tax = progressive_tax(gross, tax_cfg)
+        revenue = float(tax.sum())
+        transfer = np.full(hh.n, revenue / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
+        self.gov_balance += revenue - float(transfer.sum())
+        hh.cash += gross - tax + transfer
+        hh.wage_income = flows["wages"]
+        hh.income = gross - tax + transfer
+        flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer)
+        self.bus.emit(t, "tax.collected", {"revenue": revenue, "redistributed": float(transfer.sum()),
+                                           "balance": self.gov_balance}, "government")  # fmt: skip
+
+    def _goods_market(self, intents: IntentBatch, t: int) -> None:
+        hh = self.households
+        budget = intents.consume * np.maximum(hh.wealth, 0.0)
+        spent = np.zeros(hh.n)
+        for f in self.firms:
+            share = self.basket[f.index]
+            if share <= 0:
+                continue
+            demand = budget * share / f.price
+            c = clear_goods(demand, f.inventory, self.rng)
+            f.demand += c.demand
+            f.inventory -= c.sold
+            f.sold += c.sold
+            f.cash += c.sold * f.price
+            spent += c.served * f.price
+            self.bus.emit(t, "market.cleared", {"market": f.name, "buyer": "households", "demand": c.demand,
+                                                "sold": c.sold, "price": f.price, "shortage": c.shortage,
+                                                "rationed": c.rationed}, "model")  # fmt: skip
+        from_cash = np.minimum(hh.cash, spent)
+        hh.cash -= from_cash
+        hh.deposits -= spent - from_cash
+        hh.consumption = spent
+        wealth = hh.cash + hh.deposits
+        hh.deposits = intents.save * wealth
+        hh.cash = wealth - hh.deposits
+        self.bus.emit(t, "action.result", {"intended_work": float(intents.work.mean()),
+                                           "worked": float(hh.worked.mean()), "spent": float(spent.sum()),
+                                           "budget": float(budget.sum())}, "model")  # fmt: skip
+        if self.config.household_events:
+            for i in range(hh.n):
+                self.bus.emit(t, "action.result", {"work_intent": float(intents.work[i]),
+                                                   "worked": bool(hh.worked[i]), "budget": float(budget[i]),
+                                                   "spent": float(spent[i])}, f"household:{i}")  # fmt: skip
+
+    def _adjust_firms(self, t: int) -> None:
+        draws = self.rng.random((len(self.firms), 2))
+        for f in self.firms:
+            stock = f.inventory + f.sold
+            f.phi = 0.0 if f.demand == 0 and stock == 0 else (f.demand - stock) / max(f.demand, stock)
+            price, wage = f.adjust(self.config.market, float(draws[f.index, 0]), float(draws[f.index, 1]))
+            if not (np.isfinite(price) and np.isfinite(wage)):
+                self.fallbacks += 1
+                log.warning("tick %d: non-finite price/wage for %s; kept last month's", t, f.name)
+                self.bus.emit(t, "guard.fallback", {"field": f"{f.name}.price_wage"}, "model")
+                continue
+            f.price, f.wage = price, wage
+
+    def _central_bank(self, t: int) -> None:
+        bank = self.config.bank
+        if t % bank.review_months:
+            return
+        n = bank.review_months
+        months = self._history[-n:]
+        prev = self._history[-2 * n : -n] if len(self._history) > 2 * n else self._history[:1]
+        inflation = float(
+            np.mean([m["price_level"] for m in months]) / np.mean([m["price_level"] for m in prev])
+        )
+        inflation -= 1.0
+        unemployment = float(np.mean([m["unemployment"] for m in months]))
+        target = self.levers.inflation_target
+        rule = bank if target is None else bank.model_copy(update={"inflation_target": target})
+        self.interest_rate = taylor_rate(inflation, unemployment, rule)
+        self.bus.emit(t, "bank.rate_set", {"rate": self.interest_rate, "inflation": inflation,
+                                           "unemployment": unemployment}, "central_bank")  # fmt: skip
+
+    def close(self) -> None:
+        """Flush and close the event journal."""
+        self.bus.close()

@@ -1,0 +1,67 @@
+"""One simulation run on disk: config.json, events.jsonl, macro.csv, agents.csv in an output folder."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from psychoagent.econ.collect import AGENT_COLUMNS, write_tables
+from psychoagent.econ.model import EconomyModel
+from psychoagent.econ.policies import make_policy
+from psychoagent.econ.scenario import Scenario, load_scenario
+
+RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv")
+_URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
+
+
+def check_llm(llm: str | None) -> str | None:
+    """Validate the --llm value: None, 'local' or an http(s) URL of an OpenAI-compatible server."""
+    if llm is None or llm == "local" or _URL.match(llm):
+        return llm
+    raise ValueError(f"--llm must be 'local' or an http(s):// URL, got {llm!r}")
+
+
+def simulate(
+    out: str | Path,
+    *,
+    agents: int = 100,
+    ticks: int | None = None,
+    seed: int = 42,
+    policy: str = "persona",
+    scenario: str | Path | Scenario | None = "baseline",
+    llm: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> EconomyModel:
+    """Run the economy and write the run files into `out` (replacing earlier ones); returns the model.
+
+    `ticks` defaults to the scenario's suggestion, else 240 months (EconAgent's 20 years). `llm` is validated
+    and stored in config.json for cognitive policies; the rule policies do not call a model.
+    """
+    llm = check_llm(llm)
+    scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    n_ticks = ticks if ticks is not None else scen.ticks or 240
+    if n_ticks < 1 or agents < 1:
+        raise ValueError(f"need agents >= 1 and ticks >= 1, got agents={agents}, ticks={n_ticks}")
+    pol = make_policy(policy)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in RUN_FILES:
+        (folder / name).unlink(missing_ok=True)
+    model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
+                         events_path=folder / "events.jsonl")  # fmt: skip
+    config: dict[str, Any] = {
+        "seed": seed, "agents": agents, "ticks": n_ticks, "policy": pol.name, "llm": llm,
+        "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
+        "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
+                  "events.jsonl": "one bus event per line"},
+    }  # fmt: skip
+    (folder / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    try:
+        model.run(n_ticks, progress)
+    finally:
+        model.close()
+    write_tables(model, folder)
+    return model

@@ -1,0 +1,92 @@
+"""Scenarios: a TOML or YAML file of parameter overrides and scheduled shocks; a few ship with the package."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from psychoagent.econ.config import EconomyConfig
+from psychoagent.econ.shocks import Shock
+
+_SUFFIXES = (".toml", ".yaml", ".yml")
+
+
+class Scenario(BaseModel):
+    """A named setting: overrides of `EconomyConfig` (nested tables, partial) plus a shock schedule."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = "baseline"
+    description: str = ""
+    ticks: int | None = Field(None, ge=1, description="suggested run length in months (the CLI may override)")
+    economy: dict[str, Any] = Field(default_factory=dict, description="overrides of EconomyConfig fields")
+    shocks: list[Shock] = Field(default_factory=list)
+
+    def apply(self, base: EconomyConfig | None = None) -> EconomyConfig:
+        """`base` (default config when None) with this scenario's overrides deep-merged in and validated."""
+        data = (base or EconomyConfig()).model_dump()
+        return EconomyConfig.model_validate(_merge(data, self.economy))
+
+    def check(self, cfg: EconomyConfig) -> None:
+        """Raise ValueError when a shock names a sector the economy does not have."""
+        names = {s.name for s in cfg.sectors}
+        for shock in self.shocks:
+            sector = getattr(shock, "sector", None)
+            if sector is not None and sector not in names:
+                raise ValueError(
+                    f"scenario {self.name!r}: shock {shock.kind} names sector {sector!r}; sectors: {sorted(names)}"
+                )
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def builtin_scenarios() -> list[str]:
+    """Names of the scenarios shipped in `psychoagent/econ/scenarios/`."""
+    folder = resources.files("psychoagent.econ") / "scenarios"
+    return sorted(Path(p.name).stem for p in folder.iterdir() if p.name.endswith(_SUFFIXES))
+
+
+def parse_scenario(text: str, fmt: str, origin: str = "<text>") -> Scenario:
+    """Parse scenario text in 'toml' or 'yaml'; errors name the origin and the offending field."""
+    try:
+        data = tomllib.loads(text) if fmt == "toml" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        raise ValueError(f"{origin}: not valid {fmt.upper()}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"{origin}: a scenario is a table/mapping at the top level")
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(f"{origin}: invalid scenario: {exc}") from exc
+
+
+def load_scenario(name_or_path: str | Path | None) -> Scenario:
+    """A scenario from a file path, or by built-in name; None or 'baseline' gives the built-in baseline."""
+    if name_or_path is None:
+        name_or_path = "baseline"
+    path = Path(name_or_path)
+    if path.suffix in _SUFFIXES and path.exists():
+        fmt = "toml" if path.suffix == ".toml" else "yaml"
+        return parse_scenario(path.read_text(encoding="utf-8"), fmt, str(path))
+    folder = resources.files("psychoagent.econ") / "scenarios"
+    for suffix in _SUFFIXES:
+        res = folder / f"{name_or_path}{suffix}"
+        if res.is_file():
+            fmt = "toml" if suffix == ".toml" else "yaml"
+            return parse_scenario(res.read_text(encoding="utf-8"), fmt, f"scenario {name_or_path!r}")
+    raise ValueError(
+        f"unknown scenario {str(name_or_path)!r}: not a .toml/.yaml file and not one of {builtin_scenarios()}"
+    )

@@ -1,0 +1,161 @@
+"""Scheduled shocks: data that changes the economy for a while and publishes news when it starts and ends.
+
+Active shocks are folded into `Levers` every tick (factors multiply, overrides take the latest), so a shock
+that ends is undone exactly. A rate shock is a one-off move of the policy rate; the Taylor rule takes over again
+at its next review.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from psychoagent.econ.snapshot import NewsItem
+
+
+class _Shock(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    start: int = Field(ge=1, description="first tick (month) the shock is in force")
+    duration: int = Field(0, ge=0, description="months in force; 0 = permanent")
+    headline: str = Field("", description="news headline at the start (a default is written when empty)")
+    sentiment: float | None = Field(None, ge=-1, le=1, description="news sentiment; default per kind")
+
+    def active(self, tick: int) -> bool:
+        """Whether the shock is in force at `tick`."""
+        return tick >= self.start and (self.duration == 0 or tick < self.start + self.duration)
+
+    def ends_at(self) -> int | None:
+        """First tick after the shock, or None when permanent."""
+        return self.start + self.duration if self.duration else None
+
+    def news(self, tick: int, ending: bool = False) -> NewsItem:
+        """The news item announcing the start (or the end) of this shock."""
+        text, mood, topic = self._describe()
+        if ending:
+            return NewsItem(tick, f"Ended: {text}", -0.5 * mood, topic, f"shock:{self.kind_name()}")
+        headline = self.headline or text
+        sentiment = self.sentiment if self.sentiment is not None else mood
+        return NewsItem(tick, headline, sentiment, topic, f"shock:{self.kind_name()}")
+
+    def kind_name(self) -> str:
+        return str(getattr(self, "kind", "shock"))
+
+    def _describe(self) -> tuple[str, float, str]:
+        raise NotImplementedError
+
+
+class PolicyChange(_Shock):
+    """Fiscal or monetary policy change: scale every tax rate, and/or move the inflation target."""
+
+    kind: Literal["policy_change"] = "policy_change"
+    tax_scale: float = Field(1.0, ge=0, description="multiplies every bracket rate (capped at 100 %)")
+    inflation_target: float | None = Field(None, ge=-0.1, le=0.5, description="new pi_target while in force")
+
+    def _describe(self) -> tuple[str, float, str]:
+        parts = []
+        if self.tax_scale != 1.0:
+            parts.append(
+                f"income tax rates {'raised' if self.tax_scale > 1 else 'cut'} by {abs(self.tax_scale - 1):.0%}"
+            )
+        if self.inflation_target is not None:
+            parts.append(f"inflation target set to {self.inflation_target:.1%}")
+        mood = -0.4 if self.tax_scale > 1 else 0.3 if self.tax_scale < 1 else 0.0
+        return "Government announces policy change: " + ("; ".join(parts) or "no change"), mood, "policy"
+
+
+class SupplyShock(_Shock):
+    """A sector's productivity drops (or rises): e.g. a steel supply shock."""
+
+    kind: Literal["supply_shock"] = "supply_shock"
+    sector: str = "steel"
+    productivity_factor: float = Field(0.5, gt=0, description="multiplies the sector's units per hour")
+
+    def _describe(self) -> tuple[str, float, str]:
+        change = self.productivity_factor - 1.0
+        word = "collapses" if change < 0 else "surges"
+        return (
+            f"{self.sector} output {word}: capacity {change:+.0%}",
+            -0.7 if change < 0 else 0.4,
+            self.sector,
+        )
+
+
+class DemandShock(_Shock):
+    """Households' spending shares are scaled (a confidence shock or a boom)."""
+
+    kind: Literal["demand_shock"] = "demand_shock"
+    factor: float = Field(0.8, gt=0, le=5, description="multiplies every household's spending share")
+
+    def _describe(self) -> tuple[str, float, str]:
+        change = self.factor - 1.0
+        word = "slumps" if change < 0 else "booms"
+        return f"Consumer demand {word} ({change:+.0%})", -0.6 if change < 0 else 0.5, "demand"
+
+
+class Regulation(_Shock):
+    """A sector is regulated: its firm may employ at most a share of its workforce and/or loses productivity."""
+
+    kind: Literal["regulation"] = "regulation"
+    sector: str = "tech"
+    offer_cap: float = Field(0.7, ge=0, le=1, description="max share of the sector's workforce employed")
+    productivity_factor: float = Field(1.0, gt=0, description="compliance cost as lost productivity")
+
+    def _describe(self) -> tuple[str, float, str]:
+        return (
+            f"New regulation caps {self.sector} employment at {self.offer_cap:.0%} of its workforce",
+            -0.4,
+            self.sector,
+        )
+
+
+class RateShock(_Shock):
+    """The central bank moves the policy rate off its rule (until the next yearly review)."""
+
+    kind: Literal["rate_shock"] = "rate_shock"
+    delta: float = Field(0.02, ge=-0.5, le=0.5, description="change of the annual policy rate (floored at 0)")
+
+    def _describe(self) -> tuple[str, float, str]:
+        word = "raises" if self.delta > 0 else "cuts"
+        return (
+            f"Central bank {word} rates by {abs(self.delta) * 100:.1f} points",
+            -0.5 if self.delta > 0 else 0.4,
+            "rates",
+        )
+
+
+Shock = Annotated[
+    PolicyChange | SupplyShock | DemandShock | Regulation | RateShock, Field(discriminator="kind")
+]
+
+
+@dataclass
+class Levers:
+    """What active shocks change this tick; neutral values mean no shock."""
+
+    productivity: dict[str, float] = field(default_factory=dict)
+    offer_cap: dict[str, float] = field(default_factory=dict)
+    demand_factor: float = 1.0
+    tax_scale: float = 1.0
+    inflation_target: float | None = None
+
+    @classmethod
+    def fold(cls, shocks: list[Shock], tick: int) -> Levers:
+        """Combine the shocks in force at `tick` (in schedule order)."""
+        lev = cls()
+        for s in shocks:
+            if not s.active(tick):
+                continue
+            if isinstance(s, SupplyShock | Regulation):
+                lev.productivity[s.sector] = lev.productivity.get(s.sector, 1.0) * s.productivity_factor
+            if isinstance(s, Regulation):
+                lev.offer_cap[s.sector] = min(lev.offer_cap.get(s.sector, 1.0), s.offer_cap)
+            elif isinstance(s, DemandShock):
+                lev.demand_factor *= s.factor
+            elif isinstance(s, PolicyChange):
+                lev.tax_scale *= s.tax_scale
+                if s.inflation_target is not None:
+                    lev.inflation_target = s.inflation_target
+        return lev
