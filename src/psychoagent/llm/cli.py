@@ -21,6 +21,11 @@ class CheckAnswer(BaseModel):
     reason: str = Field(description="a short reason", max_length=120)
 
 
+@app.callback()
+def _group() -> None:
+    """LLM backends: check an endpoint, the bundled local model or the offline model."""
+
+
 @app.command()
 def check(
     llm: str = typer.Option("offline", "--llm", help=SPEC_HELP),

@@ -103,7 +103,10 @@ class OpenAIBackend:
                 raise TransientLLMError(detail) from exc
             raise LLMError(detail) from exc
         except (openai.APIError, ValueError, json.JSONDecodeError) as exc:
-            raise LLMError(f"{self.base_url}: unreadable response: {type(exc).__name__}: {exc}") from exc
+            # a garbled body is most often a proxy or server hiccup: worth another try
+            raise TransientLLMError(
+                f"{self.base_url}: unreadable response: {type(exc).__name__}: {exc}"
+            ) from exc
         choices = getattr(resp, "choices", None)
         if not choices:
             raise LLMError(f"{self.base_url}: response without choices")
