@@ -126,7 +126,8 @@ class EconomyModel(mesa.Model):
         return float(hh.cash.sum() + hh.deposits.sum() + sum(f.cash for f in self.firms) + self.gov_balance)
 
     def snapshot(self) -> Snapshot:
-        """The immutable public view decisions read: last tick's indicators plus this tick's news."""
+        """The immutable public view the decisions of the current tick read (last tick's indicators plus this
+        tick's news); after a step it stays the view that step's decisions read, before the first it is tick 0."""
         if self._snapshot is not None:
             return self._snapshot
         m = self.metrics
@@ -136,7 +137,7 @@ class EconomyModel(mesa.Model):
         actions.append(PublicAction("households", "work", 1.0 - m["unemployment"]))
         target = self.levers.inflation_target
         self._snapshot = Snapshot(
-            tick=self.tick + 1, prices={f.name: f.price for f in self.firms},
+            tick=self.tick, prices={f.name: f.price for f in self.firms},
             wages={f.name: f.wage for f in self.firms}, interest_rate=self.interest_rate,
             price_level=m["price_level"], inflation=m["inflation"], wage=m["wage"],
             wage_inflation=m["wage_inflation"], nominal_gdp=m["nominal_gdp"], real_gdp=m["real_gdp"],

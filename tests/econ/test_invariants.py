@@ -1,0 +1,107 @@
+"""Invariants of seeded runs: goods and money conservation, budget neutrality, floors, rate >= 0, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from psychoagent.econ.config import EconomyConfig, MarketConfig
+from psychoagent.econ.run import RUN_FILES, simulate
+
+from .conftest import run, scenario
+
+SHOCKS = [
+    {"kind": "supply_shock", "sector": "steel", "start": 5, "duration": 6, "productivity_factor": 0.3},
+    {"kind": "demand_shock", "start": 8, "duration": 6, "factor": 0.5},
+    {"kind": "regulation", "sector": "tech", "start": 10, "offer_cap": 0.5},
+    {"kind": "policy_change", "start": 12, "duration": 6, "tax_scale": 1.5, "inflation_target": 0.03},
+    {"kind": "rate_shock", "start": 14, "delta": -0.5},
+]
+
+
+@pytest.mark.parametrize("policy", ["persona", "composite"])
+def test_goods_are_conserved(policy: str) -> None:
+    model, df = run(ticks=30, policy=policy, scenario=scenario(shocks=SHOCKS))
+    for name in model.sector_names:
+        inv = df[f"inventory_{name}"].to_numpy()
+        prev = np.concatenate([[0.0], inv[:-1]])
+        flow = df[f"produced_{name}"].to_numpy() - df[f"sold_{name}"].to_numpy()
+        np.testing.assert_allclose(inv, prev + flow, rtol=1e-9, atol=1e-6)
+        assert (inv >= -1e-6).all()
+        assert (df[f"sold_{name}"] <= df[f"demand_{name}"] + 1e-6).all()
+
+
+@pytest.mark.parametrize("policy", ["persona", "composite"])
+def test_money_only_enters_as_deposit_interest(policy: str) -> None:
+    model, df = run(ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS))
+    start = df["total_money"].iloc[0] - df["money_created"].iloc[0]
+    np.testing.assert_allclose(df["total_money"], start + df["money_created"], rtol=1e-10)
+    created = df["money_created"].to_numpy()
+    # interest is credited yearly (EconAgent): created money changes only at ticks 12 and 24
+    changes = df["tick"].to_numpy()[np.flatnonzero(np.diff(np.concatenate([[0.0], created])))]
+    assert set(changes) <= {12, 24} and created[-1] > 0
+    assert model.total_money() == pytest.approx(start + model.money_created, rel=1e-10)
+
+
+def test_taxes_are_budget_neutral_every_month() -> None:
+    model, df = run(ticks=20, scenario=scenario(shocks=SHOCKS))
+    events = []
+    model.bus.subscribe("tax.collected", events.append)
+    model.run(4)
+    assert (df["tax_revenue"] > 0).all()
+    np.testing.assert_allclose(df["gov_balance"], 0.0, atol=1e-6 * df["tax_revenue"].max())
+    for e in events:
+        assert e.payload["redistributed"] == pytest.approx(e.payload["revenue"], rel=1e-12)
+
+
+def test_prices_and_wages_never_below_floor() -> None:
+    cfg = EconomyConfig(market=MarketConfig(initial_wage=1.2, price_floor=1.0, wage_floor=1.0))
+    slump = scenario(shocks=[{"kind": "demand_shock", "start": 2, "factor": 0.05}])
+    model, df = run(ticks=40, config=cfg, scenario=slump, policy="composite")
+    for name in model.sector_names:
+        assert (df[f"price_{name}"] >= 1.0).all() and (df[f"wage_{name}"] >= 1.0).all()
+    assert any(f.price == pytest.approx(1.0) or f.wage == pytest.approx(1.0) for f in model.firms)
+
+
+def test_interest_rate_never_negative() -> None:
+    cut = scenario(shocks=[{"kind": "rate_shock", "start": 3, "delta": -0.5}])
+    _model, df = run(ticks=24, scenario=cut)
+    assert (df["interest_rate"] >= 0).all()
+    assert df.loc[df["tick"] == 3, "interest_rate"].item() == 0.0
+
+
+def test_same_seed_gives_identical_files(tmp_path) -> None:
+    kw = {"agents": 20, "ticks": 14, "seed": 3, "scenario": "steel_shock"}
+    simulate(tmp_path / "a", **kw)  # type: ignore[arg-type]
+    simulate(tmp_path / "b", **kw)  # type: ignore[arg-type]
+    simulate(tmp_path / "c", **{**kw, "seed": 4})  # type: ignore[arg-type]
+    for name in RUN_FILES:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    assert (tmp_path / "a" / "macro.csv").read_bytes() != (tmp_path / "c" / "macro.csv").read_bytes()
+
+
+def test_run_files_have_the_documented_columns(tmp_path) -> None:
+    import json
+
+    import pandas as pd
+
+    simulate(tmp_path, agents=12, ticks=3, seed=1, policy="composite", llm="http://localhost:8000/v1")
+    macro = pd.read_csv(tmp_path / "macro.csv")
+    for col in ("tick", "price_level", "inflation", "wage", "wage_inflation", "unemployment", "nominal_gdp",
+                "real_gdp", "interest_rate", "tax_revenue", "gini"):  # fmt: skip
+        assert col in macro.columns
+    assert macro["tick"].tolist() == [1, 2, 3]
+    agents = pd.read_csv(tmp_path / "agents.csv")
+    assert len(agents) == 36
+    for col in ("tick", "agent_id", "wealth", "income", "worked", "consumption", "risk_preference", "optimism",
+                "learning_rate", "social_tendency", "alloc_consume"):  # fmt: skip
+        assert col in agents.columns
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert (
+        config["llm"] == "http://localhost:8000/v1"
+        and config["seed"] == 1
+        and config["policy"] == "composite"
+    )
+    lines = (tmp_path / "events.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    assert {"tick", "type", "payload"} <= set(first)

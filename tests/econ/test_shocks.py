@@ -1,0 +1,85 @@
+"""Shocks change what they should and publish news; scenarios load from files and built-ins."""
+
+from __future__ import annotations
+
+import pytest
+
+from psychoagent.econ.scenario import builtin_scenarios, load_scenario, parse_scenario
+from psychoagent.econ.shocks import Levers
+
+from .conftest import run, scenario
+
+
+def test_steel_supply_shock_raises_steel_and_consumer_goods_prices() -> None:
+    shock = scenario(shocks=[{"kind": "supply_shock", "sector": "steel", "start": 7, "duration": 18,
+                              "productivity_factor": 0.3}])  # fmt: skip
+    _, base = run(ticks=24, households=40, seed=11, policy="composite")
+    _model, hit = run(ticks=24, households=40, seed=11, policy="composite", scenario=shock)
+    window = hit["tick"] >= 12
+    assert (hit.loc[window, "price_steel"].mean()) > base.loc[window, "price_steel"].mean()
+    assert (hit.loc[window, "price_consumer_goods"].mean()) > base.loc[window, "price_consumer_goods"].mean()
+    assert (
+        hit.loc[hit["tick"] >= 7, "shortage_steel"].sum()
+        > base.loc[base["tick"] >= 7, "shortage_steel"].sum()
+    )
+    assert (hit["tick"] < 7).sum() and (
+        hit[hit["tick"] < 7]["price_steel"] == base[base["tick"] < 7]["price_steel"]
+    ).all()
+
+
+def test_shock_publishes_news_into_the_snapshot() -> None:
+    shock = scenario(shocks=[{"kind": "demand_shock", "start": 3, "duration": 2, "factor": 0.5}])
+    model, _ = run(ticks=2, scenario=shock)
+    news = []
+    model.bus.subscribe("news.published", news.append)
+    model.run(1)
+    snap = model.snapshot()
+    assert snap.tick == 3 and any(n.source == "shock:demand_shock" for n in snap.news)
+    assert [n.sentiment < 0 for n in snap.news if n.source == "shock:demand_shock"] == [True]
+    model.run(2)
+    shock_news = [e for e in news if e.payload["source"] == "shock:demand_shock"]
+    assert [e.tick for e in shock_news] == [3, 5]
+    assert shock_news[1].payload["headline"].startswith("Ended:")
+
+
+def test_levers_fold_and_undo() -> None:
+    s = scenario(shocks=[
+        {"kind": "supply_shock", "sector": "steel", "start": 2, "duration": 3, "productivity_factor": 0.5},
+        {"kind": "regulation", "sector": "steel", "start": 3, "offer_cap": 0.4, "productivity_factor": 0.5},
+        {"kind": "demand_shock", "start": 1, "duration": 1, "factor": 0.8},
+    ])  # fmt: skip
+    assert Levers.fold(s.shocks, 1).demand_factor == 0.8
+    assert Levers.fold(s.shocks, 3).productivity["steel"] == 0.25
+    assert Levers.fold(s.shocks, 3).offer_cap["steel"] == 0.4
+    assert Levers.fold(s.shocks, 5).productivity["steel"] == 0.5  # supply shock over, regulation stays
+
+
+def test_builtin_scenarios_load_and_match_sectors() -> None:
+    names = builtin_scenarios()
+    assert {"baseline", "steel_shock", "demand_slump", "tech_regulation", "policy_black_swan"} <= set(names)
+    for name in names:
+        scen = load_scenario(name)
+        scen.check(scen.apply())
+
+
+def test_scenario_files_toml_and_yaml(tmp_path) -> None:
+    toml = tmp_path / "s.toml"
+    toml.write_text('name = "t"\n[economy]\nhouseholds = 7\n[economy.bank]\ninitial_rate = 0.05\n'
+                    '[[shocks]]\nkind = "rate_shock"\nstart = 2\ndelta = 0.01\n')  # fmt: skip
+    s = load_scenario(toml)
+    cfg = s.apply()
+    assert cfg.households == 7 and cfg.bank.initial_rate == 0.05 and cfg.bank.natural_rate == 0.01
+    yml = tmp_path / "s.yaml"
+    yml.write_text("name: y\nshocks:\n  - kind: demand_shock\n    start: 4\n    factor: 1.2\n")
+    assert load_scenario(yml).shocks[0].kind == "demand_shock"
+
+
+def test_bad_scenarios_give_clear_errors(tmp_path) -> None:
+    with pytest.raises(ValueError, match=r"unknown scenario 'nope'.*baseline"):
+        load_scenario("nope")
+    with pytest.raises(ValueError, match="invalid scenario"):
+        parse_scenario('[[shocks]]\nkind = "meteor"\nstart = 1\n', "toml")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        parse_scenario("= broken", "toml")
+    with pytest.raises(ValueError, match="sector 'oil'"):
+        run(ticks=1, scenario=scenario(shocks=[{"kind": "supply_shock", "sector": "oil", "start": 1}]))
