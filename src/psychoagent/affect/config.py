@@ -139,3 +139,206 @@ class AffectConfig(_Config):
     outcome: OutcomeConfig = Field(default_factory=OutcomeConfig)
     llm: LLMAppraiserConfig = Field(default_factory=LLMAppraiserConfig)
     stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)
+
+
+# ---- affect inside memory: conflicts, modulated recall, feedback-loop safety, briefings, consolidation ----------
+
+
+class ConflictConfig(_Config):
+    """How new units are checked against stored ones and goals."""
+
+    detect: bool = Field(True, description="check every new unit for slot and goal conflicts")
+    supersede_slots: bool = Field(
+        True, description="a newer value for the same slot supersedes the older unit (invalid_at set, kept)"
+    )
+    record_goal_conflicts: bool = Field(True, description="write a ConflictRecord for goal conflicts >= min")
+    min_goal_intensity: int = Field(2, ge=0, le=4, description="weakest goal conflict that gets a record")
+
+
+class ModulationConfig(_Config):
+    """Bounded multiplicative affect factors of recall (seed 2.3, 3.3). Every factor stays in [1/max, max]."""
+
+    policy: Literal["conflict-first", "lessons", "mood-congruent", "none"] = Field(
+        "conflict-first",
+        description="policy used when a recall has an affect state (given or appraised from context) but no policy",
+    )
+    pool_factor: int = Field(
+        3, ge=1, description="candidate pool is at least k * this before modulation (seed 3.3: top_k * 3)"
+    )
+    conflict_state_threshold: int = Field(
+        3,
+        ge=0,
+        le=4,
+        description="state conflict from which high-conflict memories are boosted (seed 3.3: >= 3)",
+    )
+    conflict_weight: float = Field(
+        0.8, ge=0, description="factor = 1 + w * memory_conflict / 4 (seed 3.3: +0.2 per conflict level)"
+    )
+    lesson_weight: float = Field(
+        0.3, ge=0, description="negative state: factor = 1 + w * max(0, -memory_valence) / 2 (seed 3.3: +0.1)"
+    )
+    congruence_weight: float = Field(
+        0.2, ge=0, le=0.9, description="mood congruence: factor in [1 - w, 1 + w] by valence distance"
+    )
+    arousal_congruence_weight: float = Field(
+        0.1, ge=0, le=0.9, description="arousal congruence: factor in [1 - w, 1 + w] by arousal distance"
+    )
+    max_factor: float = Field(2.0, ge=1, description="upper bound of any single affect factor")
+    working_boost: float = Field(
+        1.1,
+        ge=1,
+        description="working-tier units come first among equals (seed 5.3: search working memory first)",
+    )
+
+
+class DecayConfig(_Config):
+    """Affect intensity fades with time and with later successes on the same subject (seed 5.4)."""
+
+    half_life_days: float = Field(
+        30.0, gt=0, description="age at which a memory's affect counts half in modulation"
+    )
+    success_half_count: float = Field(
+        2.0, gt=0, description="later successes on the same subject that halve a memory's affect"
+    )
+
+
+class SafetyConfig(_Config):
+    """Feedback-loop safety: diversity, exploration and the recent-recall negativity tracker (seed 5.4)."""
+
+    mmr_lambda: float = Field(
+        0.75, ge=0, le=1, description="MMR trade-off: lambda * relevance - (1 - lambda) * max similarity"
+    )
+    mmr_pool: int = Field(3, ge=1, description="MMR picks from the best k * this candidates")
+    epsilon: float = Field(0.1, ge=0, le=1, description="probability of an exploratory recall")
+    explore_slots: int = Field(1, ge=0, description="results replaced by exploration picks")
+    negative_window: int = Field(
+        10, ge=1, description="recent modulated recalls the negativity tracker remembers"
+    )
+    negative_share: float = Field(
+        0.6, ge=0, le=1, description="share of negative memories in recent recalls that forces exploration"
+    )
+    seed: int = Field(0, description="seed of the default exploration generator when recall gets no rng")
+
+
+class MonitorConfig(_Config):
+    """Affect baseline monitor: warns when stored affect drifts negative."""
+
+    window: int = Field(50, ge=2, description="recent units whose affect forms the current distribution")
+    min_units: int = Field(10, ge=1, description="units needed before the monitor judges a drift")
+    mean_threshold: float = Field(
+        -0.5, le=0, description="warn when the window's mean valence falls below this"
+    )
+    drift_threshold: float = Field(
+        0.75, gt=0, description="warn when the window's mean valence is this far below the baseline"
+    )
+    negative_share: float = Field(
+        0.6, ge=0, le=1, description="warn when this share of the window is negative"
+    )
+
+
+class StrategyTemplate(_Config):
+    """A conflict-resolution strategy (seed 5.2), chosen when its keywords appear on both sides."""
+
+    name: str
+    text: str
+    side_a_words: tuple[str, ...] = ()
+    side_b_words: tuple[str, ...] = ()
+    min_intensity: int = Field(0, ge=0, le=4)
+
+
+DEFAULT_STRATEGIES: tuple[StrategyTemplate, ...] = (
+    StrategyTemplate(
+        name="cost_vs_quality",
+        text="Cost vs quality: state the cost of each option against the quality it buys, then pick the cheapest "
+        "option that meets the stated need, or ask which matters more.",
+        side_a_words=("budget", "cost", "cheap", "price", "save", "预算", "成本", "便宜", "省钱", "价格"),
+        side_b_words=(
+            "quality",
+            "best",
+            "premium",
+            "high-end",
+            "performance",
+            "质量",
+            "最好",
+            "高端",
+            "性能",
+        ),
+    ),
+    StrategyTemplate(
+        name="speed_vs_accuracy",
+        text="Speed vs accuracy: deliver a fast first version that is clearly marked as preliminary and schedule "
+        "the careful check.",
+        side_a_words=("fast", "quick", "deadline", "urgent", "asap", "快", "尽快", "截止", "紧急"),
+        side_b_words=(
+            "accurate",
+            "accuracy",
+            "thorough",
+            "careful",
+            "correct",
+            "准确",
+            "仔细",
+            "全面",
+            "正确",
+        ),
+    ),
+    StrategyTemplate(
+        name="ask_clarification",
+        text="Ask for clarification: the two sides are equally recent or fundamental; confirm which one holds "
+        "before acting.",
+        min_intensity=4,
+    ),
+    StrategyTemplate(
+        name="prefer_latest",
+        text="Prefer the latest instruction, but record the deviation from the earlier one and mention it.",
+    ),
+)
+
+
+class FusionConfig(_Config):
+    """How a briefing is written (seed 2.3 fusion, 5.2 strategies)."""
+
+    strategies: tuple[StrategyTemplate, ...] = Field(
+        DEFAULT_STRATEGIES, description="tried in order; the first whose words match both sides wins"
+    )
+    clarify_window_seconds: float = Field(
+        60.0, ge=0, description="two conflicting instructions closer in time than this call for clarification"
+    )
+    include_partners: bool = Field(
+        True, description="pull the other side of a recalled conflict into the briefing if recall missed it"
+    )
+    summary_words: int = Field(120, ge=10, description="word limit of the optional LLM summary")
+
+
+class ConsolidationConfig(_Config):
+    """Tiers and summarisation (seed 5.3)."""
+
+    working_capacity: int = Field(50, ge=1, description="most units the working tier holds")
+    working_recent_days: float = Field(
+        1.0, ge=0, description="units younger than this are working candidates"
+    )
+    working_min_conflict: int = Field(
+        2, ge=0, le=4, description="conflict from which a unit is working memory"
+    )
+    working_min_arousal: int = Field(3, ge=1, le=3, description="arousal from which a unit is working memory")
+    routine_max_arousal: int = Field(1, ge=1, le=3, description="routine: arousal at most this")
+    routine_max_conflict: int = Field(0, ge=0, le=4, description="routine: conflict at most this")
+    min_age_days: float = Field(7.0, ge=0, description="only units older than this are summarised")
+    min_group: int = Field(3, ge=2, description="smallest group of similar routine units worth a summary")
+    similarity: float = Field(
+        0.5,
+        ge=-1,
+        le=1,
+        description="cosine to a group's first unit needed to join it (calibrate per embedder)",
+    )
+
+
+class AffectiveMemoryConfig(_Config):
+    """Everything affect-related a `Memory` uses."""
+
+    conflicts: ConflictConfig = Field(default_factory=ConflictConfig)
+    modulation: ModulationConfig = Field(default_factory=ModulationConfig)
+    decay: DecayConfig = Field(default_factory=DecayConfig)
+    safety: SafetyConfig = Field(default_factory=SafetyConfig)
+    monitor: MonitorConfig = Field(default_factory=MonitorConfig)
+    fusion: FusionConfig = Field(default_factory=FusionConfig)
+    consolidation: ConsolidationConfig = Field(default_factory=ConsolidationConfig)

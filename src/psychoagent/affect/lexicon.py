@@ -118,7 +118,6 @@ def to_number(digits: str, suffix: str | None = None) -> float:
 
 def numbers(text: str) -> list[float]:
     """All numbers written in a text, in order (with k / 千 / 万 multipliers)."""
-    out: list[float] = []
     return [to_number(m.group(1), m.group(2)) for m in NUMBER.finditer(text)]
 
 

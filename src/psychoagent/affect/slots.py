@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from psychoagent.affect.lexicon import change, has_cjk, numbers
 
@@ -144,7 +145,7 @@ def _leading_capitalised(words: list[str]) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def _jieba_cut():  # type: ignore[no-untyped-def]
+def _jieba_cut() -> Any:
     from psychoagent.memory.text import _jieba
 
     return _jieba().lcut

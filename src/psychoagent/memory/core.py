@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import MemoryConfig
 from psychoagent.memory.embed import Embedder, EmbeddingCache, content_hash, get_embedder, normalise
 from psychoagent.memory.filters import parse_where
@@ -26,7 +27,17 @@ from psychoagent.memory.retrieve import (
     top_k,
 )
 from psychoagent.memory.store import SQLiteStore
-from psychoagent.types import Affect, Edge, EdgeType, MemoryUnit, Recall, to_datetime, utcnow
+from psychoagent.types import (
+    Affect,
+    Briefing,
+    ConflictRecord,
+    Edge,
+    EdgeType,
+    MemoryUnit,
+    Recall,
+    to_datetime,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +62,7 @@ class _Shared:
         self.indexes: dict[str, NamespaceIndex] = {}
         self.graphs: dict[str, Any] = {}
         self.seq: dict[str, int] = {}
+        self.affect: dict[str, Any] = {}
 
 
 class Memory:
@@ -68,8 +80,9 @@ class Memory:
         namespace: str = "default",
         embedder: str | Embedder | None = None,
         config: MemoryConfig | None = None,
-        appraiser: Appraiser | None = None,
+        appraiser: Appraiser | str | None = "heuristic",
         *,
+        affect_config: AffectiveMemoryConfig | None = None,
         _shared: _Shared | None = None,
     ) -> None:
         if not namespace or not isinstance(namespace, str):
@@ -79,9 +92,11 @@ class Memory:
             config = config or MemoryConfig()
             _shared = _Shared(SQLiteStore(path, config.store), get_embedder(embedder), config)
         self._shared = _shared
-        self.appraiser = appraiser
+        self.appraiser: Appraiser | None = _resolve_appraiser(appraiser)
+        self.affect_config = affect_config or AffectiveMemoryConfig()
         self.pipeline: list[Stage] = default_pipeline()
         self.selector: Selector = lambda cands, index, ctx: top_k(cands, ctx.k)
+        self._install_affect()
         self._check_embedder()
 
     # -- plumbing -------------------------------------------------------------------------------------------
@@ -109,9 +124,15 @@ class Memory:
 
     def for_namespace(self, namespace: str) -> Memory:
         """Another agent's view of the same file, sharing store, embedder and caches."""
-        view = Memory(namespace=namespace, appraiser=self.appraiser, _shared=self._shared)
+        view = Memory(
+            namespace=namespace,
+            appraiser=self.appraiser,
+            affect_config=self.affect_config,
+            _shared=self._shared,
+        )
         view.pipeline = list(self.pipeline)
         view.selector = self.selector
+        view._install_affect()
         return view
 
     def namespaces(self) -> list[str]:
@@ -238,6 +259,7 @@ class Memory:
         if len(set(ids)) != len(ids):
             raise ValueError("duplicate ids within one batch")
         index = self._index()
+        plan = affective.before_store(self, units)
         hashes, vectors = self.embed_documents([u.content for u in units])
         self.store.add_units(units, hashes, self.embedder.name, vectors)
         pk_rows = self.store.execute(
@@ -253,6 +275,7 @@ class Memory:
         ]
         if edges:
             self.add_edges(edges)
+        affective.after_store(self, units, plan)
         return list(units)
 
     def observe(
@@ -311,7 +334,8 @@ class Memory:
             new_unit = new
         else:
             existing = self.get(new)
-            new_unit = existing if existing is not None else self.observe(new, timestamp=timestamp)
+            with affective.detection_off(self):  # the caller states the supersession; no second detection
+                new_unit = existing if existing is not None else self.observe(new, timestamp=timestamp)
         when = new_unit.valid_at or new_unit.created_at
         old.invalid_at = when
         if reason:
@@ -397,7 +421,8 @@ class Memory:
         meta_pks = self.store.metadata_pks(self.namespace, meta_conds) if meta_conds else None
         mask = index.mask(conditions, meta_pks)
         cfg = self.config.recall
-        n = max(cfg.candidates, k)
+        check_policy(policy)
+        n = max(cfg.candidates, k * self.affect_config.modulation.pool_factor)
         keyword_hits = self.store.keyword_search(self.namespace, query, n * 2 if mask is not None else n)
         cands = gather_candidates(index, ctx, keyword_hits, mask, n)
         if len(cands.rows) == 0:
@@ -421,3 +446,70 @@ class Memory:
             self.store.record_access(self.namespace, ids, ctx.now)
             index.touch(rows, ctx.now)
         return results
+
+    # -- affect: conflicts, modulation, briefings, consolidation --------------------------------------------
+    def _install_affect(self) -> None:
+        """Bind the affect stage and the safety selector to this view (replacing copies bound to another)."""
+        self.pipeline = [s for s in self.pipeline if not isinstance(s, AffectStage)] + [AffectStage(self)]
+        if isinstance(self.selector, AffectSelector) or getattr(self.selector, "__name__", "") == "<lambda>":
+            self.selector = AffectSelector(self)
+
+    def affect_state_of_namespace(self) -> NamespaceAffect:
+        """In-process affect state of this namespace (slot index, successes, monitor, recall tracker)."""
+        return affective.namespace_state(self)
+
+    @property
+    def monitor(self) -> AffectMonitor:
+        """The affect baseline monitor of this namespace; `monitor.subscribe(fn)` to get warnings."""
+        monitor = self.affect_state_of_namespace().monitor
+        assert monitor is not None
+        return monitor
+
+    def exploration_rng(self) -> np.random.Generator:
+        """Seeded generator used for exploration when a recall gets no rng (SafetyConfig.seed)."""
+        state = self.affect_state_of_namespace()
+        if state.rng is None:
+            state.rng = np.random.default_rng(self.affect_config.safety.seed)
+        return state.rng
+
+    def appraise(self, event: Any, goals: Sequence[str] = (), context: Any = None) -> Affect:
+        """Appraise an event with this memory's appraiser (neutral if it has none)."""
+        return self.appraiser.appraise(event, goals, context) if self.appraiser else Affect.neutral()
+
+    def conflicts(self, ids: Sequence[str] | None = None, status: str | None = None) -> list[ConflictRecord]:
+        """Stored conflict records (oldest first), optionally those touching `ids` or with a status."""
+        return ConflictLog(self.store).list(self.namespace, ids=ids, status=status)
+
+    def resolve_conflict(self, conflict_id: str, resolution: str) -> ConflictRecord:
+        """Mark a conflict resolved with how; both sides stay stored."""
+        return ConflictLog(self.store).resolve(self.namespace, conflict_id, resolution, utcnow())
+
+    def brief(self, query: str, *, k: int = 5, context: str | None = None, **kwargs: Any) -> Briefing:
+        """Conflict-aware briefing: recalled memories, conflicts with both sides (newest current), a strategy
+        and a step-by-step prompt section. kwargs: affect_state, policy, now, rng, model, max_words."""
+        return affective.brief(self, query, k=k, context=context, **kwargs)
+
+    def consolidate(self, now: datetime | str | float | None = None) -> ConsolidationReport:
+        """Re-tier units (bounded working memory) and summarise routine ones, keeping and linking originals."""
+        return affective.consolidate(self, now)
+
+
+def _resolve_appraiser(appraiser: Appraiser | str | None) -> Appraiser | None:
+    """'heuristic' (default) -> HeuristicAppraiser; None -> no appraisal; an object is used as is."""
+    if isinstance(appraiser, str):
+        if appraiser != "heuristic":
+            raise ValueError(
+                f"unknown appraiser {appraiser!r}; pass 'heuristic', None or an Appraiser object"
+            )
+        from psychoagent.affect.heuristic import HeuristicAppraiser
+
+        return HeuristicAppraiser()
+    return appraiser
+
+
+from psychoagent.memory import affective  # noqa: E402  (affective imports Memory for typing only)
+from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect  # noqa: E402
+from psychoagent.memory.consolidate import ConsolidationReport  # noqa: E402
+from psychoagent.memory.modulate import AffectStage, check_policy  # noqa: E402
+from psychoagent.memory.monitor import AffectMonitor  # noqa: E402
+from psychoagent.memory.safety import AffectSelector  # noqa: E402

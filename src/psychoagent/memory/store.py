@@ -24,7 +24,7 @@ from psychoagent.memory.filters import Condition, FilterError
 from psychoagent.memory.text import fts_query, segment
 from psychoagent.types import Affect, Edge, MemoryUnit, to_datetime, to_epoch
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Each entry upgrades the schema from version i to i + 1. Never edit a released entry: append a new one.
 MIGRATIONS: list[str] = [
@@ -72,6 +72,26 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (namespace, src, dst, type)
     );
     CREATE INDEX edges_dst ON edges (namespace, dst);
+    """,
+    """
+    CREATE TABLE conflicts (
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        side_a TEXT NOT NULL,
+        side_b TEXT NOT NULL,
+        description_a TEXT NOT NULL DEFAULT '',
+        description_b TEXT NOT NULL DEFAULT '',
+        intensity INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'unresolved',
+        resolution TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL,
+        resolved_at REAL,
+        metadata_json TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (namespace, id)
+    );
+    CREATE INDEX conflicts_side_a ON conflicts (namespace, side_a);
+    CREATE INDEX conflicts_side_b ON conflicts (namespace, side_b);
     """,
 ]
 

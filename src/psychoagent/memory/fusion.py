@@ -1,0 +1,138 @@
+"""Conflict-aware fusion (seed 2.3, 4, 5.2): a briefing that shows both sides of each conflict instead of merging.
+
+Conflicts among the recalled memories come from stored records and from comparing their slots. Each side is shown
+with its affect, time and source, ordered by time, the newest marked current; a strategy template is suggested and
+the model is asked to weigh both sides step by step. Rendering is plain templating (offline); an LLM summary with
+a word limit is optional.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from psychoagent.affect.config import FusionConfig, StrategyTemplate
+from psychoagent.affect.slots import extract_slots
+from psychoagent.memory.conflicts import conflict_id
+from psychoagent.types import ConflictRecord, MemoryUnit, Recall
+
+log = logging.getLogger(__name__)
+
+WEIGH_PROMPT = (
+    "Some recalled memories conflict. For each conflict, step by step: (1) state what each side says and how "
+    "reliable and recent it is; (2) consider the affect recorded with each side (a negative, high-conflict "
+    "memory may have been a special case); (3) decide which side to act on, following the suggested strategy "
+    "unless there is a reason not to; (4) say what you will record or ask about the other side."
+)
+
+
+def slot_conflicts(units: Sequence[MemoryUnit], known: set[frozenset[str]]) -> list[ConflictRecord]:
+    """Transient records for recalled units whose slots clash and that no stored record links yet."""
+    found: list[ConflictRecord] = []
+    slots = [(u, extract_slots(u.content)) for u in units if u.kind not in ("summary", "reflection")]
+    for i, (a, sa) in enumerate(slots):
+        for b, sb in slots[i + 1 :]:
+            if frozenset((a.id, b.id)) in known:
+                continue
+            for x in sa:
+                clash = next((y for y in sb if x.contradicts(y)), None)
+                if clash is None:
+                    continue
+                old, new = (a, b) if a.created_at <= b.created_at else (b, a)
+                found.append(
+                    ConflictRecord(
+                        id=conflict_id(old.id, new.id, "slot"), namespace=a.namespace, kind="slot", side_a=old.id,
+                        side_b=new.id, description_a=old.content, description_b=new.content, intensity=3,
+                        created_at=new.created_at, metadata={"slot": x.key, "detected": "briefing"},
+                    )
+                )  # fmt: skip
+                known.add(frozenset((a.id, b.id)))
+                break
+    return found
+
+
+def choose_strategy(
+    record: ConflictRecord, sides: Sequence[MemoryUnit | None], cfg: FusionConfig
+) -> StrategyTemplate:
+    """First template whose words match both sides (either way round) and whose intensity applies."""
+    text_a, text_b = record.description_a.lower(), record.description_b.lower()
+    times = [s.created_at.timestamp() for s in sides if s is not None]
+    close = len(times) == 2 and abs(times[0] - times[1]) < cfg.clarify_window_seconds
+    for template in cfg.strategies:
+        if template.side_a_words or template.side_b_words:
+            hit_a = any(w in text_a for w in template.side_a_words) or any(
+                w in text_b for w in template.side_a_words
+            )
+            hit_b = any(w in text_a for w in template.side_b_words) or any(
+                w in text_b for w in template.side_b_words
+            )
+            if hit_a and hit_b and record.intensity >= template.min_intensity:
+                return template
+        elif template.name == "ask_clarification":
+            if close and record.intensity >= template.min_intensity:
+                return template
+        elif record.intensity >= template.min_intensity:
+            return template
+    return cfg.strategies[-1]
+
+
+def _affect(unit: MemoryUnit | None) -> str:
+    if unit is None:
+        return "affect n/a"
+    a = unit.affect
+    return f"valence {a.valence:+d}, arousal {a.arousal}, conflict {a.conflict_intensity}"
+
+
+def render(
+    query: str,
+    hits: Sequence[Recall],
+    conflicts: Sequence[ConflictRecord],
+    units: dict[str, MemoryUnit],
+    cfg: FusionConfig,
+) -> tuple[str, list[dict[str, Any]]]:
+    """The briefing text and, per conflict, the sides in time order (newest current) and the strategy chosen."""
+    lines = [f"Briefing for: {query}", "", "Relevant memories:"]
+    for i, hit in enumerate(hits, 1):
+        u = hit.unit
+        status = "current" if u.is_current else f"superseded {u.invalid_at:%Y-%m-%d %H:%M}"
+        lines.append(f"{i}. [{u.created_at:%Y-%m-%d %H:%M}, {status}, {_affect(u)}] {u.content}")
+    details: list[dict[str, Any]] = []
+    if conflicts:
+        lines += ["", "Conflicts (both sides kept, oldest first):"]
+    for n, record in enumerate(conflicts, 1):
+        sides = [(record.side_a, record.description_a), (record.side_b, record.description_b)]
+        ordered = sorted(sides, key=lambda s: units[s[0]].created_at.timestamp() if s[0] in units else -1.0)
+        newest = ordered[-1][0]
+        template = choose_strategy(record, [units.get(s[0]) for s in ordered], cfg)
+        label = f"{record.kind}: {record.metadata['slot']}" if "slot" in record.metadata else record.kind
+        lines.append(f"Conflict {n} ({label}, intensity {record.intensity}/4, {record.status.value}):")
+        for sid, text in ordered:
+            unit = units.get(sid)
+            when = f"{unit.created_at:%Y-%m-%d %H:%M}" if unit else "standing goal"
+            mark = "CURRENT" if sid == newest and unit is not None else "earlier"
+            source = ", ".join(unit.sources) if unit and unit.sources else sid
+            lines.append(f"  - [{mark}] {when} | {_affect(unit)} | source: {source} | {text}")
+        lines.append(f"  Suggested strategy ({template.name}): {template.text}")
+        details.append({"id": record.id, "sides": [s[0] for s in ordered], "current": newest,
+                        "strategy": template.name})  # fmt: skip
+    if conflicts:
+        lines += ["", WEIGH_PROMPT]
+    return "\n".join(lines), details
+
+
+def summarise(model: Any, text: str, words: int) -> str | None:
+    """An LLM summary of the briefing within `words` words (None if the model fails; the template stands)."""
+    from psychoagent.affect.llm import _call
+
+    prompt = (
+        f"Summarise this briefing for a decision in at most {words} words. Keep every conflict with both sides, "
+        f"their times and which one is current.\n\n{text}"
+    )
+    try:
+        answer = _call(model, [{"role": "user", "content": prompt}]).strip()
+    except Exception as exc:  # the template briefing is always there to fall back on
+        log.warning("briefing summary failed: %s", exc)
+        return None
+    tokens = answer.split()
+    return " ".join(tokens[:words]) if tokens else None
