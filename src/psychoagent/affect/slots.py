@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from psychoagent.affect.lexicon import change, has_cjk, numbers
+from psychoagent.affect.lexicon import NUMBER, change, has_cjk, to_number
 
 # canonical attribute -> (English regex alternatives, Chinese words). Longer phrases first.
 ATTRIBUTES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -40,7 +40,17 @@ ATTRIBUTES: dict[str, tuple[str, tuple[str, ...]]] = {
     "vendor": (r"vendor|supplier", ("供应商",)),
     "target": (r"sales target|target", ("销售目标", "目标值")),
 }
-_OBJECT_ATTRS = {"residence"}  # the value follows the pattern directly ("moved to Berlin")
+_MAX_VALUE_DISTANCE = 8  # words between an attribute and its numeric value
+_OBJECT_ATTRS = {"residence"}
+_NUMERIC_ATTRS = {
+    "budget",
+    "price",
+    "salary",
+    "rent",
+    "headcount",
+    "quantity",
+    "target",
+}  # the value follows the pattern directly ("moved to Berlin")
 
 _EN_PATTERNS = [(name, re.compile(rf"\b(?:{en})s?\b", re.I)) for name, (en, _) in ATTRIBUTES.items()]
 _PREFER_EN = re.compile(r"\bprefer(?:s|red)?\s+(.+?)\s*(?:[.;!?]|$)", re.I)
@@ -160,12 +170,25 @@ def _value_zh(rest: str) -> str:
     return words[0] if words else ""
 
 
+_ORDINAL_BEFORE = re.compile(
+    r"(?:number|no\.?|#|version|v|round|phase|step|item|room|floor|第|编号)\s*$", re.I
+)
+
+
 def _numeric(text: str, rest: str) -> float | None:
+    """The value of a numeric attribute: the target of a change, else the last number within a few words after
+    the attribute that is not an ordinal ('review number 2', '#3')."""
     moved = change(text)
     if moved is not None:
         return moved[1]
-    after = numbers(_clause(rest))
-    return after[-1] if after else None
+    clause = _clause(rest)
+    found: list[float] = []
+    for m in NUMBER.finditer(clause):
+        before = clause[: m.start()]
+        if len(re.findall(r"\w+", before)) > _MAX_VALUE_DISTANCE or _ORDINAL_BEFORE.search(before):
+            continue
+        found.append(to_number(m.group(1), m.group(2)))
+    return found[-1] if found else None
 
 
 def extract_slots(text: str) -> list[Slot]:
@@ -189,7 +212,9 @@ def extract_slots(text: str) -> list[Slot]:
         if name in seen:
             continue
         rest = text[end:]
-        number = _numeric(text, rest)
+        number = _numeric(text, rest) if name in _NUMERIC_ATTRS else None
+        if name in _NUMERIC_ATTRS and number is None:
+            continue
         if number is not None:
             value = _norm_number(number)
         elif zh:
