@@ -10,8 +10,10 @@ import pytest
 from psychoagent.econ.policies import (
     AgentState,
     CompositePolicy,
+    HouseholdView,
     Intent,
     IntentBatch,
+    Outcomes,
     PerAgentPolicy,
     PersonaHeuristicPolicy,
     Policy,
@@ -134,3 +136,33 @@ def test_batch_and_single_decisions_agree() -> None:
         for i in range(len(view)):
             one = pol.decide(s, view.agent(i))
             assert one.work == pytest.approx(batch.work[i]) and one.consume == pytest.approx(batch.consume[i])
+
+
+class Learning(Frugal):
+    """A policy that learns: after each tick it lowers the optimism of households that were rationed or idle."""
+
+    name = "learning"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[Outcomes] = []
+
+    def feedback(self, outcomes: Outcomes, view: HouseholdView) -> dict[int, Persona]:
+        self.seen.append(outcomes)
+        return {
+            i: view.personas[i].model_copy(update={"optimism": -1.0}) for i in range(len(view)) if i % 2 == 0
+        }
+
+
+def test_feedback_receives_outcomes_and_can_install_personas() -> None:
+    pol = Learning()
+    model, _ = run(ticks=3, households=10, policy=pol)
+    assert [o.tick for o in pol.seen] == [1, 2, 3]
+    last = pol.seen[-1]
+    assert last.worked.shape == (10,) and (last.spent <= last.budget + 1e-9).all()
+    assert last.metrics["tick"] == 3 and last.rationed.dtype == bool
+    opt = model.households.traits[:, 1]
+    assert (opt[::2] == -1.0).all() and (opt[1::2] > -1.0).all()
+    assert model.members[0].persona.optimism == -1.0
+    with pytest.raises(ValueError, match="persona update"):
+        model.set_personas({99: Persona()})

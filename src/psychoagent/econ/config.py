@@ -209,3 +209,18 @@ class EconomyConfig(_Config):
         if not any(s.final and s.budget_share > 0 for s in self.sectors):
             raise ValueError("at least one final sector needs a positive budget_share")
         return self
+
+    def production_order(self) -> list[int]:
+        """Sector indices with every input sector before the sectors that use it."""
+        names = [s.name for s in self.sectors]
+        order: list[int] = []
+        while len(order) < len(names):
+            ready = [
+                i
+                for i, s in enumerate(self.sectors)
+                if i not in order and (s.input_sector is None or names.index(s.input_sector) in order)
+            ]
+            if not ready:
+                raise ValueError("sector inputs form a cycle; production needs an order")
+            order.extend(ready)
+        return order

@@ -12,39 +12,26 @@ moves money between households, firms and the government, so the total is conser
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 
 import mesa
 import numpy as np
 
 from psychoagent.agent.bus import EventBus
-from psychoagent.econ.agents import Firm, Household, make_households
+from psychoagent.econ.agents import TRAIT_COLUMNS, Firm, Household, make_households
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.indicators import Indicators
 from psychoagent.econ.news import NewsGenerator
-from psychoagent.econ.policies import HouseholdView, IntentBatch, Policy, make_policy
+from psychoagent.econ.policies import HouseholdView, IntentBatch, Learner, Outcomes, Policy, make_policy
 from psychoagent.econ.rules import clear_goods, progressive_tax, taylor_rate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers, RateShock
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
+from psychoagent.persona import Persona
 
 log = logging.getLogger(__name__)
-
-
-def _production_order(cfg: EconomyConfig) -> list[int]:
-    """Sector indices with every input sector before the sectors that use it."""
-    names = [s.name for s in cfg.sectors]
-    order: list[int] = []
-    while len(order) < len(names):
-        progressed = False
-        for i, s in enumerate(cfg.sectors):
-            if i not in order and (s.input_sector is None or names.index(s.input_sector) in order):
-                order.append(i)
-                progressed = True
-        if not progressed:
-            raise ValueError("sector inputs form a cycle; production needs an order")
-    return order
 
 
 class EconomyModel(mesa.Model):
@@ -74,7 +61,7 @@ class EconomyModel(mesa.Model):
         self.bus = bus or EventBus(journal=events_path)
         self.news_generator = NewsGenerator(cfg.news_threshold)
         self.sector_names = tuple(s.name for s in cfg.sectors)
-        self._order = _production_order(cfg)
+        self._order = cfg.production_order()
         final = np.array([s.budget_share if s.final else 0.0 for s in cfg.sectors])
         self.basket = final / final.sum()
         mean_skill = cfg.household.pareto_shape / (cfg.household.pareto_shape - 1.0)
@@ -184,12 +171,20 @@ class EconomyModel(mesa.Model):
         intents = self._guard(self.policy.decide_batch(snap, self.view()), t)
         flows = self._labour_and_production(intents, t)
         self._incomes(flows, t)
-        self._goods_market(intents, t)
+        flows["budget"] = self._goods_market(intents, t)
         self._adjust_firms(t)
         self.metrics = self.indicators.compute(t, flows)
         self._history.append(dict(self.metrics))
         self._central_bank(t)
         self.bus.emit(t, "env.updated", dict(self.metrics), "model")
+        if isinstance(self.policy, Learner):
+            outcomes = Outcomes(
+                tick=t, wanted_work=flows["willing"], worked=self.households.worked.copy(),
+                wage_income=self.households.wage_income.copy(), income=self.households.income.copy(),
+                budget=flows["budget"], spent=self.households.consumption.copy(),
+                wealth=self.households.wealth, metrics=dict(self.metrics),
+            )  # fmt: skip
+            self.set_personas(self.policy.feedback(outcomes, self.view()) or {})
         if self.config.record_agents:
             self.agent_table = agent_rows(self)
         self.datacollector.collect(self)
@@ -287,7 +282,7 @@ class EconomyModel(mesa.Model):
                                                     "shortage": need - bought}, "model")  # fmt: skip
             f.produced = output
             f.inventory += output
-        return {"wages": pay, "involuntary": willing & ~worked}
+        return {"wages": pay, "involuntary": willing & ~worked, "willing": willing}
 
     def _incomes(self, flows: dict[str, np.ndarray], t: int) -> None:
         hh, cfg = self.households, self.config
@@ -318,7 +313,7 @@ class EconomyModel(mesa.Model):
         self.bus.emit(t, "tax.collected", {"revenue": revenue, "redistributed": float(transfer.sum()),
                                            "balance": self.gov_balance}, "government")  # fmt: skip
 
-    def _goods_market(self, intents: IntentBatch, t: int) -> None:
+    def _goods_market(self, intents: IntentBatch, t: int) -> np.ndarray:
         hh = self.households
         budget = intents.consume * np.maximum(hh.wealth, 0.0)
         spent = np.zeros(hh.n)
@@ -351,6 +346,7 @@ class EconomyModel(mesa.Model):
                 self.bus.emit(t, "action.result", {"work_intent": float(intents.work[i]),
                                                    "worked": bool(hh.worked[i]), "budget": float(budget[i]),
                                                    "spent": float(spent[i])}, f"household:{i}")  # fmt: skip
+        return budget
 
     def _adjust_firms(self, t: int) -> None:
         draws = self.rng.random((len(self.firms), 2))
@@ -382,6 +378,23 @@ class EconomyModel(mesa.Model):
         self.interest_rate = taylor_rate(inflation, unemployment, rule)
         self.bus.emit(t, "bank.rate_set", {"rate": self.interest_rate, "inflation": inflation,
                                            "unemployment": unemployment}, "central_bank")  # fmt: skip
+
+    def set_personas(self, updates: Mapping[int, Persona]) -> None:
+        """Install new personas (household index -> Persona), e.g. evolved from outcomes; traits follow."""
+        if not updates:
+            return
+        hh = self.households
+        personas = list(self.personas)
+        for i, persona in updates.items():
+            if not isinstance(persona, Persona) or not 0 <= int(i) < hh.n:
+                raise ValueError(
+                    f"persona update needs an index in [0, {hh.n}) and a Persona, got {i!r}: {persona!r}"
+                )
+            personas[i] = persona
+            self.members[i].persona = persona
+            hh.traits[i] = [getattr(persona, name) for name in TRAIT_COLUMNS]
+            hh.allocation[i] = persona.allocation.as_tuple()
+        self.personas = tuple(personas)
 
     def close(self) -> None:
         """Flush and close the event journal."""

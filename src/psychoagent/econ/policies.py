@@ -9,7 +9,7 @@ LLM request per tick there; rule policies vectorise it with numpy. Subclass `Per
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -131,6 +131,37 @@ class IntentBatch:
             np.array([x.consume for x in intents], dtype=float),
             np.array([x.save for x in intents], dtype=float),
         )
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """What happened to each household this tick (arrays aligned with the `HouseholdView`) plus the macro row.
+
+    A learning policy turns these into memories and persona updates (prediction error = outcome - intent).
+    """
+
+    tick: int
+    wanted_work: NDArray[np.bool_]
+    worked: NDArray[np.bool_]
+    wage_income: FloatArray
+    income: FloatArray
+    budget: FloatArray
+    spent: FloatArray
+    wealth: FloatArray
+    metrics: Mapping[str, float]
+
+    @property
+    def rationed(self) -> NDArray[np.bool_]:
+        """Households that could not buy all they wanted (a shortage hit them)."""
+        return np.asarray(self.spent < self.budget * (1.0 - 1e-9) - 1e-9)
+
+
+@runtime_checkable
+class Learner(Protocol):
+    """Optional second face of a policy: called after each tick with the outcomes; may return new personas
+    (household index -> Persona) that the model installs before the next decision."""
+
+    def feedback(self, outcomes: Outcomes, view: HouseholdView) -> Mapping[int, Persona] | None: ...
 
 
 @runtime_checkable
