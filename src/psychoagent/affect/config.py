@@ -206,7 +206,11 @@ class SafetyConfig(_Config):
     """Feedback-loop safety: diversity, exploration and the recent-recall negativity tracker (seed 5.4)."""
 
     mmr_lambda: float = Field(
-        0.75, ge=0, le=1, description="MMR trade-off: lambda * relevance - (1 - lambda) * max similarity"
+        0.6,
+        ge=0,
+        le=1,
+        description="MMR trade-off: lambda * relevance / max - (1 - lambda) * max similarity to earlier picks; "
+        "0.6 lets a result 20% less relevant but half as similar beat an exact duplicate",
     )
     mmr_pool: int = Field(3, ge=1, description="MMR picks from the best k * this candidates")
     epsilon: float = Field(0.1, ge=0, le=1, description="probability of an exploratory recall")
@@ -285,7 +289,7 @@ DEFAULT_STRATEGIES: tuple[StrategyTemplate, ...] = (
         name="ask_clarification",
         text="Ask for clarification: the two sides are equally recent or fundamental; confirm which one holds "
         "before acting.",
-        min_intensity=4,
+        min_intensity=3,
     ),
     StrategyTemplate(
         name="prefer_latest",

@@ -118,9 +118,10 @@ class Memory:
             self.store.set_meta("embedder", self.embedder.name)
 
     @property
-    def similarity_floor(self) -> float:
+    def similarity_floor(self) -> float | None:
         """Cosine similarity an unrelated text typically reaches with this embedder (normalisation floor)."""
-        return float(getattr(self.embedder, "similarity_floor", 0.0))
+        floor = getattr(self.embedder, "similarity_floor", None)
+        return None if floor is None else float(floor)
 
     def for_namespace(self, namespace: str) -> Memory:
         """Another agent's view of the same file, sharing store, embedder and caches."""

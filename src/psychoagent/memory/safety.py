@@ -25,9 +25,8 @@ def mmr(relevance: np.ndarray, vectors: np.ndarray, k: int, lam: float) -> tuple
     n = len(relevance)
     if n == 0 or k <= 0:
         return [], np.zeros(n)
-    rel = relevance - relevance.min()
-    top = rel.max()
-    rel = rel / top if top > 0 else np.ones(n)
+    top = float(relevance.max())
+    rel = relevance / top if top > 0 else np.ones(n)
     sims = vectors @ vectors.T
     chosen: list[int] = []
     max_sim = np.zeros(n)
