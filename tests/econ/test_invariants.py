@@ -105,3 +105,25 @@ def test_run_files_have_the_documented_columns(tmp_path) -> None:
     lines = (tmp_path / "events.jsonl").read_text().splitlines()
     first = json.loads(lines[0])
     assert {"tick", "type", "payload"} <= set(first)
+
+
+def test_household_events_and_bad_numbers_in_config(tmp_path) -> None:
+    import json
+
+    from pydantic import ValidationError
+
+    from psychoagent.econ.model import EconomyModel
+
+    model = EconomyModel(
+        EconomyConfig(households=4, household_events=True), seed=1, events_path=tmp_path / "e.jsonl"
+    )
+    model.run(2)
+    model.close()
+    events = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
+    per_household = [
+        e for e in events if e["type"] == "action.result" and e["source"].startswith("household:")
+    ]
+    assert len(per_household) == 8 and [e["seq"] for e in events] == list(range(len(events)))
+    for bad in ({"initial_wage": float("nan")}, {"initial_wage": float("inf")}, {"price_step": -0.1}):
+        with pytest.raises(ValidationError):
+            MarketConfig(**bad)  # type: ignore[arg-type]

@@ -117,7 +117,11 @@ class Household(mesa.Agent):
 
 
 class Firm(mesa.Agent):
-    """The representative firm of one sector: produces, holds inventory and cash, sets price and wage."""
+    """The representative firm of one sector: produces, holds inventory and cash, sets price and wage.
+
+    Wages are always paid: cash may go negative (an interest-free overdraft), which keeps money conserved and
+    lets a loss-making firm keep producing while the demand-gap rule moves its price and hiring.
+    """
 
     model: EconomyModel
 

@@ -6,13 +6,11 @@ versus policy rules in practice" for the central bank; IRS 2019 single-filer bra
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class HouseholdConfig(_Config):
@@ -194,7 +192,6 @@ class EconomyConfig(_Config):
         False, description="publish one action.result event per household per tick (large journals)"
     )
     record_agents: bool = Field(True, description="collect the per-household table (agents.csv)")
-    mode: Literal["monthly"] = Field("monthly", description="one tick is one month (EconAgent)")
 
     @model_validator(mode="after")
     def _sectors_valid(self) -> EconomyConfig:

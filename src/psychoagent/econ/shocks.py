@@ -16,7 +16,7 @@ from psychoagent.econ.snapshot import NewsItem
 
 
 class _Shock(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     start: int = Field(ge=1, description="first tick (month) the shock is in force")
     duration: int = Field(0, ge=0, description="months in force; 0 = permanent")
