@@ -104,6 +104,17 @@ def test_slots() -> None:
     assert (slot.key, slot.number) == ("user|budget", 3000.0)
     assert extract_slots("The user confirmed buying headphones for 1500 yuan within the budget.") == []
     assert extract_slots("会议改到周五。")[0].value == "周五"
+    laptop, coffee = (
+        extract_slots("The price of the laptop is 5000 yuan."),
+        extract_slots("The price of the coffee is 30."),
+    )
+    assert not laptop[0].contradicts(coffee[0])  # qualified by what it is the price of
+    trip = extract_slots("Alice raised the trip budget to 800 dollars.")[0]
+    assert (trip.attribute, trip.qualifier) == ("budget", "trip")
+    assert trip.contradicts(extract_slots("Alice set the budget for the trip to 500 dollars.")[0])
+    assert extract_slots("用户把设备预算定为2000元。")[0].contradicts(
+        extract_slots("用户将预算提高到3000元。")[0]
+    )
 
 
 def test_task_failure_rule_forces_negative_alarm(appraiser: HeuristicAppraiser) -> None:

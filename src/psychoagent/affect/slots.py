@@ -77,14 +77,18 @@ class Slot:
     attribute: str
     value: str
     number: float | None = None
+    qualifier: str = ""
 
     @property
     def key(self) -> str:
         return f"{self.entity}|{self.attribute}"
 
     def contradicts(self, other: Slot) -> bool:
-        """Same key, different value (numbers compared as numbers; a text contained in the other is no clash)."""
+        """Same key and compatible qualifier ('trip budget' vs 'party budget' differ; a missing one matches),
+        different value (numbers compared as numbers; a text contained in the other is no clash)."""
         if self.key != other.key:
+            return False
+        if self.qualifier and other.qualifier and self.qualifier != other.qualifier:
             return False
         if self.number is not None and other.number is not None:
             return abs(self.number - other.number) > 1e-9 * max(1.0, abs(self.number))
@@ -143,6 +147,45 @@ def _value_en(rest: str, direct: bool) -> str:
         clause = clause[markers[-1].end() :]
     words = [w for w in re.findall(r"[\w'-]+", clause.lower()) if w not in _STOP_VALUE]
     return " ".join(words[:3])
+
+
+_QUAL_AFTER = re.compile(
+    r"^\s+(?:of|for)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?([a-z][\w-]*)"
+)
+_QUAL_SKIP_EN = frozenset(
+    "the a an my our your his her their its this that total overall new current whole entire final same "
+    "to of for and or is was be".split()
+)
+_QUAL_SKIP_ZH = frozenset(
+    "的 把 将 了 和 与 说 用户 我 我们 总 整体 新 目前 当前 全部 控制 严格控制 要求 明确 也 都 在".split()
+)
+
+
+def _qualifier_en(before: str, after: str) -> str:
+    """What the attribute is of: 'budget for the trip' / 'trip budget' -> 'trip' ('' if unqualified)."""
+    m = _QUAL_AFTER.match(after)
+    if m and m.group(1) not in _QUAL_SKIP_EN:
+        return m.group(1)
+    words = re.findall(r"[\w'-]+", before)
+    if not words:
+        return ""
+    word = words[-1]
+    if not word.islower() or word in _QUAL_SKIP_EN or word.endswith(("'s", "ed", "ing")) or word.isdigit():
+        return ""
+    return word
+
+
+def _qualifier_zh(before: str, entity: str) -> str:
+    """The noun right before a Chinese attribute ('设备预算' -> '设备'), skipping 的 and function words."""
+    tokens = [t for t in _jieba_cut()(before) if t.strip()]
+    while tokens and tokens[-1] == "的":
+        tokens.pop()
+    if not tokens:
+        return ""
+    token = tokens[-1]
+    if token in _QUAL_SKIP_ZH or token == entity or len(token) < 2 or not has_cjk(token):
+        return ""
+    return token
 
 
 def _leading_capitalised(words: list[str]) -> list[str]:
@@ -208,7 +251,10 @@ def extract_slots(text: str) -> list[Slot]:
         m = pattern.search(text)
         if m:
             mentions.append((m.start(), m.end(), name))
-    for start, end, name in sorted(mentions)[:1]:  # one fact per sentence: its first attribute
+    ordered = sorted(mentions)
+    while len(ordered) > 1 and ordered[1][0] - ordered[0][1] <= 1:
+        ordered.pop(0)  # "trip budget": the head noun is the attribute, the modifier its qualifier
+    for start, end, name in ordered[:1]:  # one fact per sentence: its first attribute
         if name in seen:
             continue
         rest = text[end:]
@@ -224,7 +270,8 @@ def extract_slots(text: str) -> list[Slot]:
         if not value:
             continue
         entity = _entity_zh(text, text[:start]) if zh else _entity_en(text[:start])
-        out.append(Slot(entity, name, value, number))
+        qualifier = _qualifier_zh(text[:start], entity) if zh else _qualifier_en(text[:start], rest)
+        out.append(Slot(entity, name, value, number, qualifier))
         seen.add(name)
     return out or _preferences(text, zh)
 
