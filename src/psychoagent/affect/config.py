@@ -222,6 +222,13 @@ class SafetyConfig(_Config):
         0.6, ge=0, le=1, description="share of negative memories in recent recalls that forces exploration"
     )
     seed: int = Field(0, description="seed of the default exploration generator when recall gets no rng")
+    supersession_gap: float = Field(
+        0.95,
+        gt=0,
+        lt=1,
+        description="in modulated recall a superseded unit scores at most this times its successor, so the current "
+        "fact ranks first and the stale one right after (MemoryAgentBench: ordering metadata fixes superseded facts)",
+    )
 
 
 class MonitorConfig(_Config):

@@ -115,14 +115,29 @@ def _entity_en(prefix: str) -> str:
 
 
 def _entity_zh(text: str, prefix: str) -> str:
+    """The possessor right before the attribute ('房东把吴昊的房租' -> 吴昊), else the sentence's leading name."""
+    tokens = [t for t in _jieba_cut()(prefix) if t.strip()]
+    if len(tokens) >= 2 and tokens[-1] == "的" and has_cjk(tokens[-2]):
+        owner = tokens[-2]
+        if _USER_WORDS.fullmatch(owner):
+            return "user"
+        return "team" if _TEAM_WORDS.fullmatch(owner) else owner
     if _USER_WORDS.search(prefix):
         return "user"
     if _TEAM_WORDS.search(prefix):
         return "team"
+    lead = [t for t in tokens if t not in _ZH_DISCOURSE]
+    if lead and 2 <= len(lead[0]) <= 3 and has_cjk(lead[0]) and lead[0] not in _ATTR_WORDS_ZH:
+        return lead[0]
     m = _ZH_NAME.match(text.strip())
-    if m and m.group(1) not in _ATTR_WORDS_ZH and len(m.group(1)) <= 3 and m.start(1) < len(prefix) + 1:
+    if m and m.group(1) not in _ATTR_WORDS_ZH and m.start(1) < len(prefix) + 1:
         return m.group(1)
     return "user"
+
+
+_ZH_DISCOURSE = frozenset(
+    "其实 实际上 另外 现在 后来 然后 不过 但是 而且 听说 据说 今天 昨天 明天 最近".split()
+)
 
 
 _ATTR_WORDS_ZH = frozenset(w for _, zh in ATTRIBUTES.values() for w in zh)
@@ -152,6 +167,7 @@ def _value_en(rest: str, direct: bool) -> str:
 _QUAL_AFTER = re.compile(
     r"^\s+(?:of|for)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?([a-z][\w-]*)"
 )
+_AS_THE = re.compile(r"\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+as\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?$")
 _QUAL_SKIP_EN = frozenset(
     "the a an my our your his her their its this that total overall new current whole entire final same "
     "to of for and or is was be".split()
@@ -270,7 +286,15 @@ def extract_slots(text: str) -> list[Slot]:
         if not value:
             continue
         entity = _entity_zh(text, text[:start]) if zh else _entity_en(text[:start])
-        qualifier = _qualifier_zh(text[:start], entity) if zh else _qualifier_en(text[:start], rest)
+        if name in _OBJECT_ATTRS:
+            qualifier = ""
+        else:
+            qualifier = _qualifier_zh(text[:start], entity) if zh else _qualifier_en(text[:start], rest)
+        if not zh and (not value or value == qualifier):
+            m = _AS_THE.search(text[:start])
+            value = m.group(1).lower() if m else value
+        if not value:
+            continue
         out.append(Slot(entity, name, value, number, qualifier))
         seen.add(name)
     return out or _preferences(text, zh)

@@ -54,6 +54,7 @@ class AffectSelector:
             return top_k(cands, ctx.k)
         safety = self.memory.affect_config.safety
         state = self.memory.affect_state_of_namespace()
+        self._order_supersessions(cands, index, ctx.now)
         pool = top_k(cands, ctx.k * safety.mmr_pool)
         if ctx.extras.get("mmr", True):
             picks, penalty = mmr(cands.score[pool], index.vectors[cands.rows[pool]], ctx.k, safety.mmr_lambda)
@@ -69,6 +70,31 @@ class AffectSelector:
         state.recent_negative.append(float((valence < 0).mean()) if len(valence) else 0.0)
         del state.recent_negative[: -safety.negative_window]
         return np.asarray(chosen, dtype=np.int64)
+
+    def _order_supersessions(self, cands: Candidates, index: NamespaceIndex, now: float) -> None:
+        """A superseded unit scores just below the unit that superseded it when both are candidates (a bounded
+        factor in (0, 1], part 'supersession'): the current fact comes first, the stale one stays next to it."""
+        invalid = index.column("invalid_at")[cands.rows]
+        stale = np.flatnonzero(~np.isnan(invalid) & (invalid <= now))
+        if len(stale) == 0:
+            return
+        position = {int(r): i for i, r in enumerate(cands.rows)}
+        factor = np.ones(len(cands.rows))
+        gap = self.memory.affect_config.safety.supersession_gap
+        for pos in stale:
+            uid = index.ids[int(cands.rows[pos])]
+            for edge in self.memory.edges(uid):
+                if edge.type != "supersedes" or edge.dst != uid:
+                    continue
+                row = index.row_of.get(edge.src)
+                newer = position.get(row) if row is not None else None
+                if newer is None or cands.score[pos] <= 0:
+                    continue
+                target = cands.score[newer] * gap
+                if cands.score[pos] > target:
+                    factor[pos] = min(factor[pos], target / cands.score[pos])
+        if (factor < 1.0).any():
+            cands.multiply("supersession", factor)
 
     def _partners(self, cands: Candidates, index: NamespaceIndex, chosen: list[int], k: int) -> list[int]:
         """Swap in the other side of a chosen unit's conflict (if it is a candidate) for the weakest non-conflict pick."""
