@@ -252,6 +252,15 @@ def _numeric(text: str, rest: str) -> float | None:
 
 def extract_slots(text: str) -> list[Slot]:
     """The slots a sentence states (at most one per attribute); [] when it states none."""
+    return list(_extract_cached(text))
+
+
+@lru_cache(maxsize=16384)
+def _extract_cached(text: str) -> tuple[Slot, ...]:
+    return tuple(_extract(text))
+
+
+def _extract(text: str) -> list[Slot]:
     out: list[Slot] = []
     seen: set[str] = set()
     zh = has_cjk(text)
