@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,9 @@ from psychoagent.llm.config import LocalModelConfig
 
 _MODELS: dict[tuple[str, int, int], Any] = {}
 _MODELS_LOCK = threading.Lock()
+_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="psychoagent-llama")
+"""All in-process generations run on this one thread: llama.cpp keeps a CPU thread pool per calling thread,
+and pools left behind by other threads keep spinning and starve the active one (measured: 10x slower)."""
 
 
 def bundled_model_path() -> Path:
@@ -42,15 +46,14 @@ def _load(path: str, n_ctx: int, n_threads: int) -> Any:
 
 
 class LocalBackend:
-    """A GGUF model run in this process; one generation at a time per model (llama.cpp contexts are not shared)."""
+    """A GGUF model run in this process; generations are serialised on one worker thread (see `_EXECUTOR`)."""
 
     def __init__(self, config: LocalModelConfig | None = None) -> None:
         self.config = config or LocalModelConfig()
         self.path = str(self.config.model_path or bundled_model_path())
         self.name = f"local:{Path(self.path).stem}"
-        self.n_threads = self.config.n_threads or min(4, os.cpu_count() or 1)
+        self.n_threads = self.config.n_threads or max(1, min(4, (os.cpu_count() or 1) - 1))
         self._grammars: dict[str, Any] = {}
-        self._lock = threading.Lock()
 
     def modes(self) -> tuple[WireMode, ...]:
         """Grammar-constrained decoding; plain prompting when configured."""
@@ -66,23 +69,22 @@ class LocalBackend:
 
     def _generate(self, request: Request) -> Completion:
         llm = _load(self.path, self.config.n_ctx, self.n_threads)
-        with self._lock:
-            grammar = (
-                self._grammar(request.schema)
-                if request.schema is not None and request.mode == "grammar"
-                else None
+        grammar = (
+            self._grammar(request.schema)
+            if request.schema is not None and request.mode == "grammar"
+            else None
+        )
+        try:
+            resp = llm.create_chat_completion(
+                messages=list(request.messages),
+                temperature=request.sampling.temperature,
+                top_p=request.sampling.top_p,
+                max_tokens=request.sampling.max_tokens,
+                seed=request.sampling.seed,
+                grammar=grammar,
             )
-            try:
-                resp = llm.create_chat_completion(
-                    messages=list(request.messages),
-                    temperature=request.sampling.temperature,
-                    top_p=request.sampling.top_p,
-                    max_tokens=request.sampling.max_tokens,
-                    seed=request.sampling.seed,
-                    grammar=grammar,
-                )
-            except (RuntimeError, ValueError) as exc:
-                raise LLMError(f"{self.name}: generation failed: {exc}") from exc
+        except (RuntimeError, ValueError) as exc:
+            raise LLMError(f"{self.name}: generation failed: {exc}") from exc
         text = resp["choices"][0]["message"].get("content") or ""
         usage = resp.get("usage") or {}
         return Completion(
@@ -95,5 +97,5 @@ class LocalBackend:
         )
 
     async def acomplete(self, request: Request) -> Completion:
-        """Generate in a worker thread so the event loop keeps serving other calls."""
-        return await asyncio.to_thread(self._generate, request)
+        """Generate on the llama worker thread so the event loop keeps serving other calls."""
+        return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, self._generate, request)

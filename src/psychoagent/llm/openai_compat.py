@@ -94,7 +94,9 @@ class OpenAIBackend:
             raise TransientLLMError(f"{self.base_url}: {type(exc).__name__}: {exc}") from exc
         except openai.APIStatusError as exc:
             status = exc.status_code
-            detail = f"{self.base_url}: HTTP {status} in mode {request.mode}: {str(exc)[:300]}"
+            detail = (
+                f"{self.base_url}: HTTP {status} in mode {request.mode}: {' '.join(str(exc).split())[:300]}"
+            )
             if fmt is not None and (
                 status in _MODE_REJECT_STATUS or (status == 500 and request.mode == "json_schema")
             ):
