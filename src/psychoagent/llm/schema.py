@@ -139,7 +139,10 @@ def example_from_schema(schema: dict[str, Any]) -> Any:
     if "const" in schema:
         return schema["const"]
     if "enum" in schema:
-        return schema["enum"][0]
+        values = schema["enum"]
+        if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            return min(values, key=abs)  # the most neutral number (0 on a -3..3 scale)
+        return values[0]
     for key in ("anyOf", "oneOf", "allOf"):
         if schema.get(key):
             options = [s for s in schema[key] if s.get("type") != "null"] or schema[key]
