@@ -37,6 +37,10 @@ TEMPLATES_EN = (
     ("{n} booked the {ha} as the hotel for the conference.", "{n} switched the hotel for the conference to the {hb}.",
      "Which hotel is {n} staying at for the conference?"),
     ("{n}'s rent is {a} dollars.", "{n}'s landlord raised the rent to {b} dollars.", "How much rent does {n} pay?"),
+    ("{n}'s flight to the conference leaves on {da}.", "Change of plan: {n}'s flight now leaves on {db}.",
+     "When does {n}'s flight leave?"),
+    ("The deadline for {n}'s report is {da}.", "{n} asked to push the report deadline to {db}.",
+     "When is {n}'s report due?"),
 )  # fmt: skip
 TEMPLATES_ZH = (
     ("{n}把旅行预算定为{a}元。", "{n}把旅行预算提高到{b}元。", "{n}的旅行预算是多少？"),
@@ -45,6 +49,40 @@ TEMPLATES_ZH = (
     ("{o}的价格是{a}元。", "{o}的价格改为{b}元。", "{o}多少钱？"),
     ("{n}的工资是每月{a}元。", "{n}的工资涨到了每月{b}元。", "{n}每月工资多少？"),
     ("{n}的房租是{a}元。", "房东把{n}的房租提高到{b}元。", "{n}的房租是多少？"),
+    ("{n}的航班是{da}出发。", "{n}的航班改到{db}了。", "{n}的航班哪天出发？"),
+    ("{n}订的酒店是{ha}。", "{n}把酒店换成了{hb}。", "{n}住哪家酒店？"),
+)  # fmt: skip
+
+# Held-out phrasings, set A: written after the slot extractor was finished. Its first measurement (before any
+# change) is reported as such; the 'change marker' rule was then developed while looking at its failures.
+HELDOUT_EN = (
+    ("{n} is planning to spend {a} dollars on the new {o}.", "{n} now wants to spend no more than {b} dollars on "
+     "the {o}.", "How much will {n} spend on the {o}?"),
+    ("{n} works in the {ca} office.", "{n} transferred to the {cb} office.", "Which office does {n} work in?"),
+    ("{n}'s appointment with the dentist is on {da}.", "The dentist moved {n}'s appointment to {db}.",
+     "When is {n}'s dentist appointment?"),
+    ("{n}'s project team has {a} people.", "{n}'s project team grew to {b} people.",
+     "How many people are on {n}'s project team?"),
+)  # fmt: skip
+HELDOUT_ZH = (
+    ("{n}打算花{a}元买{o}。", "{n}决定买{o}最多花{b}元。", "{n}买{o}准备花多少钱？"),
+    ("{n}在{ca}办公室上班。", "{n}调到{cb}办公室了。", "{n}在哪个办公室上班？"),
+    ("{n}和牙医的预约在{da}。", "牙医把{n}的预约改到了{db}。", "{n}的牙医预约是哪天？"),
+)  # fmt: skip
+
+# Held-out phrasings, set B: written before the change-marker rule and never used to tune anything.
+HELDOUT_B_EN = (
+    ("{n}'s gym membership costs {a} dollars a year.", "The gym raised {n}'s membership fee to {b} dollars a year.",
+     "How much is {n}'s gym membership?"),
+    ("{n}'s favourite restaurant is in {ca}.", "{n} has a new favourite restaurant in {cb}.",
+     "Where is {n}'s favourite restaurant?"),
+    ("{n}'s yoga class is on {da}.", "{n}'s yoga class now takes place on {db}.", "When is {n}'s yoga class?"),
+    ("{n} is renting a flat in {ca}.", "{n} bought a house in {cb} and left the flat.", "Where does {n} live?"),
+)  # fmt: skip
+HELDOUT_B_ZH = (
+    ("{n}的健身卡每年{a}元。", "健身房把{n}的年费涨到{b}元。", "{n}的健身卡多少钱？"),
+    ("{n}的瑜伽课在{da}。", "{n}的瑜伽课调整到{db}。", "{n}的瑜伽课是哪天？"),
+    ("{n}在{ca}租了一套公寓。", "{n}在{cb}买了房，搬出了公寓。", "{n}住在哪里？"),
 )  # fmt: skip
 
 DISTRACTORS_EN = (
@@ -63,26 +101,38 @@ DISTRACTORS_ZH = (
 
 @dataclass
 class Scenario:
-    """Old fact, distractors, new fact and query; `lang` is 'en' or 'zh'."""
+    """Old fact, distractors, new fact and query; `lang` is 'en' or 'zh', `split` 'main' or 'heldout'."""
 
     lang: str
     old: str
     new: str
     distractors: list[str]
     query: str
+    split: str = "main"
 
 
 def _fill(template: str, n: str, a: int, b: int, pick: dict[str, str]) -> str:
     return template.format(n=n, a=a, b=b, **pick)
 
 
-def build(n_per_lang: int = 120, seed: int = 7, n_distractors: int = 6) -> list[Scenario]:
-    """`n_per_lang` scenarios per language; hard negatives use the same template for another entity/object."""
+SETS = {
+    "main": (TEMPLATES_EN, TEMPLATES_ZH),
+    "heldout-a": (HELDOUT_EN, HELDOUT_ZH),
+    "heldout-b": (HELDOUT_B_EN, HELDOUT_B_ZH),
+}
+
+
+def build(
+    n_per_lang: int = 120, seed: int = 7, n_distractors: int = 6, split: str = "main"
+) -> list[Scenario]:
+    """`n_per_lang` scenarios per language from one template set ('main', 'heldout-a', 'heldout-b'); hard
+    negatives use the same template for another entity or object."""
     rng = np.random.default_rng(seed)
     out: list[Scenario] = []
+    en, zh = SETS[split]
     for lang, templates, names, cities, days, items, fillers in (
-        ("en", TEMPLATES_EN, NAMES_EN, CITIES_EN, DAYS_EN, ITEMS_EN, DISTRACTORS_EN),
-        ("zh", TEMPLATES_ZH, NAMES_ZH, CITIES_ZH, DAYS_ZH, ITEMS_ZH, DISTRACTORS_ZH),
+        ("en", en, NAMES_EN, CITIES_EN, DAYS_EN, ITEMS_EN, DISTRACTORS_EN),
+        ("zh", zh, NAMES_ZH, CITIES_ZH, DAYS_ZH, ITEMS_ZH, DISTRACTORS_ZH),
     ):
         for i in range(n_per_lang):
             old_t, new_t, query_t = templates[i % len(templates)]
@@ -98,5 +148,5 @@ def build(n_per_lang: int = 120, seed: int = 7, n_distractors: int = 6) -> list[
             chosen = [str(x) for x in rng.choice(fillers, size=n_distractors - 1, replace=False)]
             chosen.insert(int(rng.integers(0, len(chosen) + 1)), hard)
             out.append(Scenario(lang, _fill(old_t, name, a, b, pick), _fill(new_t, name, a, b, pick), chosen,
-                                _fill(query_t, name, a, b, pick)))  # fmt: skip
+                                _fill(query_t, name, a, b, pick), split))  # fmt: skip
     return out

@@ -102,7 +102,13 @@ def _norm_number(value: float) -> str:
     return f"{value:g}"
 
 
-def _entity_en(prefix: str) -> str:
+def _entity_en(prefix: str, after: str = "") -> str:
+    """Who the attribute belongs to: a possessor ('Jack's flight', 'deadline for Alice's report'), the user, the
+    first name in the clause, or the team; 'user' by default."""
+    owner = _OWNER_AFTER.match(after) or _OWNER_BEFORE.search(prefix)
+    if owner:
+        return owner.group(1).lower()
+    prefix = re.split(r"[:;]", prefix)[-1]
     if _USER_WORDS.search(prefix):
         return "user"
     for word in re.findall(r"[A-Za-z][\w'-]*", prefix):
@@ -117,8 +123,8 @@ def _entity_en(prefix: str) -> str:
 def _entity_zh(text: str, prefix: str) -> str:
     """The possessor right before the attribute ('房东把吴昊的房租' -> 吴昊), else the sentence's leading name."""
     tokens = [t for t in _jieba_cut()(prefix) if t.strip()]
-    if len(tokens) >= 2 and tokens[-1] == "的" and has_cjk(tokens[-2]):
-        owner = tokens[-2]
+    if len(tokens) >= 2 and tokens[-1] == "的" and has_cjk(tokens[-2]) and len(tokens[-2]) >= 2:
+        owner = _trim_name(tokens[-2])
         if _USER_WORDS.fullmatch(owner):
             return "user"
         return "team" if _TEAM_WORDS.fullmatch(owner) else owner
@@ -128,11 +134,19 @@ def _entity_zh(text: str, prefix: str) -> str:
         return "team"
     lead = [t for t in tokens if t not in _ZH_DISCOURSE]
     if lead and 2 <= len(lead[0]) <= 3 and has_cjk(lead[0]) and lead[0] not in _ATTR_WORDS_ZH:
-        return lead[0]
+        return _trim_name(lead[0])
     m = _ZH_NAME.match(text.strip())
     if m and m.group(1) not in _ATTR_WORDS_ZH and m.start(1) < len(prefix) + 1:
         return m.group(1)
     return "user"
+
+
+_VERB_TAIL = frozenset("订说要把在将已想让给和买选定住搬")
+
+
+def _trim_name(token: str) -> str:
+    """jieba sometimes glues a one-character verb to a name ('杨磊订'): cut it off."""
+    return token[:-1] if len(token) == 3 and token[-1] in _VERB_TAIL else token
 
 
 _ZH_DISCOURSE = frozenset(
@@ -164,6 +178,9 @@ def _value_en(rest: str, direct: bool) -> str:
     return " ".join(words[:3])
 
 
+_OWNER_BEFORE = re.compile(r"\b([A-Z][\w-]*)'s\s+(?:[a-z][\w-]*\s+){0,2}$")
+_OWNER_AFTER = re.compile(r"^\s+(?:of|for)\s+([A-Z][\w-]*)'s\b")
+_QUAL_AFTER_OWNED = re.compile(r"^\s+(?:of|for)\s+[A-Z][\w-]*'s\s+([a-z][\w-]*)")
 _QUAL_AFTER = re.compile(
     r"^\s+(?:of|for)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?([a-z][\w-]*)"
 )
@@ -179,7 +196,7 @@ _QUAL_SKIP_ZH = frozenset(
 
 def _qualifier_en(before: str, after: str) -> str:
     """What the attribute is of: 'budget for the trip' / 'trip budget' -> 'trip' ('' if unqualified)."""
-    m = _QUAL_AFTER.match(after)
+    m = _QUAL_AFTER_OWNED.match(after) or _QUAL_AFTER.match(after)
     if m and m.group(1) not in _QUAL_SKIP_EN:
         return m.group(1)
     words = re.findall(r"[\w'-]+", before)
@@ -294,7 +311,7 @@ def _extract(text: str) -> list[Slot]:
             value = _value_en(rest, direct=name in _OBJECT_ATTRS)
         if not value:
             continue
-        entity = _entity_zh(text, text[:start]) if zh else _entity_en(text[:start])
+        entity = _entity_zh(text, text[:start]) if zh else _entity_en(text[:start], rest)
         if name in _OBJECT_ATTRS:
             qualifier = ""
         else:
