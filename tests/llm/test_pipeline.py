@@ -170,3 +170,14 @@ def test_get_model_rejects_unknown_specs() -> None:
         get_model("gpt://nowhere")
     remote = get_model("http://127.0.0.1:9/v1#tiny")
     assert remote.name == "tiny" and remote.structured_mode == "json_schema"
+
+
+def test_sync_call_from_inside_an_async_call_fails_clearly() -> None:
+    inner_model, _ = client(json.dumps(VALID))
+
+    def rule(messages: Any, schema: Any) -> Any:
+        return inner_model.structured("nested", Rating)  # sync call on the loop that runs the outer call
+
+    outer = LLMClient(OfflineBackend(rule=rule), fast_config())
+    with pytest.raises(RuntimeError, match="await the a\\* method"):
+        outer.structured("q", Rating)

@@ -7,7 +7,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -31,6 +31,7 @@ from psychoagent.llm.base import (
     as_messages,
 )
 from psychoagent.llm.cache import ResponseCache
+from psychoagent.llm.concurrency import RateLimiter, run_sync
 from psychoagent.llm.config import LLMConfig, Sampling
 from psychoagent.llm.schema import (
     clamp_out_of_range,
@@ -43,46 +44,6 @@ from psychoagent.llm.schema import (
 
 log = logging.getLogger("psychoagent.llm")
 T = TypeVar("T", bound=BaseModel)
-R = TypeVar("R")
-
-
-class RateLimiter:
-    """Global cap on calls started per second, shared by every thread and event loop using it."""
-
-    def __init__(self, per_s: float | None) -> None:
-        self.interval = 1.0 / per_s if per_s else 0.0
-        self._next = 0.0
-        self._lock = threading.Lock()
-
-    async def wait(self) -> None:
-        """Reserve the next free slot and sleep until it comes."""
-        if not self.interval:
-            return
-        with self._lock:
-            now = time.monotonic()
-            slot = max(now, self._next)
-            self._next = slot + self.interval
-        if slot > now:
-            await asyncio.sleep(slot - now)
-
-
-class _LoopThread:
-    """A private event loop in a daemon thread that serves the sync API, so it works inside running loops too."""
-
-    _instance: _LoopThread | None = None
-    _guard = threading.Lock()
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="psychoagent-llm", daemon=True)
-        self.thread.start()
-
-    @classmethod
-    def run(cls, coro: Coroutine[Any, Any, R]) -> R:
-        with cls._guard:
-            if cls._instance is None:
-                cls._instance = cls()
-        return asyncio.run_coroutine_threadsafe(coro, cls._instance.loop).result()
 
 
 @lru_cache(maxsize=256)
@@ -341,9 +302,7 @@ class LLMClient:
         fallback: str | None = None,
     ) -> str:
         """Sync `acomplete`."""
-        return _LoopThread.run(
-            self.acomplete(messages, purpose=purpose, sampling=sampling, fallback=fallback)
-        )
+        return run_sync(self.acomplete(messages, purpose=purpose, sampling=sampling, fallback=fallback))
 
     def structured(
         self,
@@ -355,7 +314,7 @@ class LLMClient:
         sampling: Sampling | None = None,
     ) -> T:
         """Sync `astructured`."""
-        return _LoopThread.run(
+        return run_sync(
             self.astructured(messages, output, purpose=purpose, fallback=fallback, sampling=sampling)
         )
 
@@ -369,7 +328,7 @@ class LLMClient:
         sampling: Sampling | None = None,
     ) -> list[T]:
         """Sync `astructured_many` (one batch, e.g. all decisions of a simulation tick)."""
-        return _LoopThread.run(
+        return run_sync(
             self.astructured_many(prompts, output, purpose=purpose, fallback=fallback, sampling=sampling)
         )
 
