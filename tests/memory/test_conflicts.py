@@ -85,3 +85,19 @@ def test_detection_can_be_switched_off_and_records_persist(tmp_path) -> None:
         assert len(again.conflicts()) == 1
         again.observe("The budget is 300 yuan.")  # slot index rebuilt from the file
         assert len(again.conflicts()) == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "other"),
+    [("Alice works in the Berlin office.", "Alice transferred to the Paris office.", "Bob transferred to the Oslo office."),
+     ("李娜在北京办公室上班。", "李娜调到西安办公室了。", "王芳调到成都办公室了。")],
+)  # fmt: skip
+def test_change_statements_without_a_slot_supersede(old: str, new: str, other: str) -> None:
+    mem = Memory(embedder="hash")
+    first = mem.observe(old, timestamp="2024-05-01T00:00:00Z")
+    mem.observe(other, timestamp="2024-05-02T00:00:00Z")  # another person: no conflict with `old`
+    assert mem.conflicts() == []
+    second = mem.observe(new, timestamp="2024-05-03T00:00:00Z")
+    (record,) = mem.conflicts()
+    assert (record.kind, record.side_a, record.side_b) == ("change", first.id, second.id)
+    assert second.affect.conflict_intensity == 2 and mem.get(first.id).invalid_at is not None  # type: ignore[union-attr]

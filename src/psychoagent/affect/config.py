@@ -153,6 +153,17 @@ class ConflictConfig(_Config):
     )
     record_goal_conflicts: bool = Field(True, description="write a ConflictRecord for goal conflicts >= min")
     min_goal_intensity: int = Field(2, ge=0, le=4, description="weakest goal conflict that gets a record")
+    detect_changes: bool = Field(
+        True,
+        description="also link change statements without a known slot (same person, topic, change marker)",
+    )
+    change_intensity: int = Field(
+        2, ge=0, le=4, description="conflict of a change statement: less certain than a slot clash"
+    )
+    supersede_changes: bool = Field(True, description="a change statement supersedes the unit it changes")
+    change_window: int = Field(
+        5000, ge=1, description="most recent units searched for what a change statement changes"
+    )
 
 
 class ModulationConfig(_Config):

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from psychoagent.affect.changes import is_change_of, may_change, signature
 from psychoagent.affect.config import AffectiveMemoryConfig, HeuristicConfig
 from psychoagent.affect.slots import Slot, extract_slots
 from psychoagent.memory.monitor import AffectMonitor
@@ -120,10 +121,15 @@ class NamespaceAffect:
     rng: np.random.Generator | None = None
     loaded: bool = False
     paused: int = 0
+    recent: list[tuple[str, float, str, str]] = field(default_factory=list)
+    superseded: set[str] = field(default_factory=set)
 
     def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot]) -> None:
         """Remember a stored unit's slots, subject and (if positive) its time as a success on that subject."""
         created = unit.created_at.timestamp()
+        self.recent.append((unit.id, created, unit.content, unit.kind))
+        if unit.invalid_at is not None:
+            self.superseded.add(unit.id)
         for slot in slots:
             self.slots.setdefault(slot.key, []).append(
                 SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
@@ -173,10 +179,12 @@ def prepare(
     plan = Plan()
     cfg = config.conflicts
     pending: dict[str, SlotEntry] = {}
+    batch: list[tuple[str, float, str, str]] = []
     by_id = {u.id: u for u in units}
     for unit in units:
         slots = slots_of(unit)
         plan.slots.append((unit, slots))
+        clashed = False
         created = unit.created_at.timestamp()
         for slot in slots:
             entries = [e for e in state.slots.get(slot.key, []) if e.current] + [
@@ -185,6 +193,7 @@ def prepare(
             clash = [e for e in entries if e.unit_id != unit.id and slot.contradicts(e.slot)]
             if not clash:
                 continue
+            clashed = True
             other = max(clash, key=lambda e: e.created)
             older_is_new = created < other.created
             old_id, new_id = (unit.id, other.unit_id) if older_is_new else (other.unit_id, unit.id)
@@ -204,6 +213,7 @@ def prepare(
             supersede = cfg.supersede_slots and "goal" not in (unit.kind, other.kind)
             if supersede:
                 plan.edges.append(Edge(src=new_id, dst=old_id, type="supersedes", created_at=when))
+                state.superseded.add(old_id)
                 if old_id in by_id:
                     old_unit = by_id[old_id]
                     old_unit.invalid_at = when
@@ -233,6 +243,9 @@ def prepare(
             pending[f"{unit.id}|{slot.key}"] = SlotEntry(
                 unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None
             )
+        if not clashed and cfg.detect_changes:
+            _change_conflict(state, unit, batch, by_id, plan, config)
+        batch.append((unit.id, created, unit.content, unit.kind))
         if cfg.record_goal_conflicts and unit.affect.conflict_intensity >= cfg.min_goal_intensity:
             goal_sides = [p for p in unit.affect.conflict_parties if p.startswith("goal: ")]
             for side in goal_sides[:1]:
@@ -251,3 +264,61 @@ def prepare(
                         Edge(src=unit.id, dst=gid, type="contradicts", created_at=unit.created_at)
                     )
     return plan
+
+
+def _change_conflict(
+    state: NamespaceAffect,
+    unit: MemoryUnit,
+    batch: list[tuple[str, float, str, str]],
+    by_id: dict[str, MemoryUnit],
+    plan: Plan,
+    config: AffectiveMemoryConfig,
+) -> None:
+    """Link a change statement to the most recent unit about the same person and topic (see affect.changes)."""
+    cfg = config.conflicts
+    if unit.kind in ("summary", "reflection", "goal") or not may_change(unit.content):
+        return
+    sig = signature(unit.content)
+    if not sig.entity:
+        return
+    created = unit.created_at.timestamp()
+    candidates = [*state.recent[-cfg.change_window :], *batch]
+    for uid, when, content, kind in reversed(candidates):
+        if (
+            uid == unit.id
+            or uid in state.superseded
+            or kind in ("summary", "reflection", "goal")
+            or when > created
+        ):
+            continue
+        if sig.entity not in content.lower() and sig.entity not in content:
+            continue
+        if not is_change_of(sig, signature(content)):
+            continue
+        at = unit.created_at
+        plan.records.append(
+            ConflictRecord(
+                id=conflict_id(uid, unit.id, "change"), namespace=unit.namespace, kind="change", side_a=uid,
+                side_b=unit.id, description_a=content, description_b=unit.content, intensity=cfg.change_intensity,
+                created_at=at, metadata={"marker": sig.marker, "topics": sorted(sig.topics & signature(content).topics)},
+            )
+        )  # fmt: skip
+        plan.edges.append(Edge(src=unit.id, dst=uid, type="contradicts", created_at=at))
+        if cfg.supersede_changes:
+            plan.edges.append(Edge(src=unit.id, dst=uid, type="supersedes", created_at=at))
+            state.superseded.add(uid)
+            if uid in by_id:
+                by_id[uid].invalid_at = at
+                by_id[uid].metadata["superseded_by"] = unit.id
+            else:
+                plan.superseded[uid] = (at, unit.id)
+        if unit.affect.conflict_intensity < cfg.change_intensity or not unit.affect.conflict_parties:
+            unit.affect = unit.affect.model_copy(
+                update={
+                    "conflict_intensity": max(unit.affect.conflict_intensity, cfg.change_intensity),
+                    "conflict_parties": [f"memory: {content.strip()}", f"new: {unit.content.strip()}"],
+                    "reason": f"It announces a change ('{sig.marker}') of what {uid} says.",
+                }
+            )
+            unit.conflict_context = " vs ".join(unit.affect.conflict_parties)
+        return
