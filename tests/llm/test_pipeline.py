@@ -181,3 +181,14 @@ def test_sync_call_from_inside_an_async_call_fails_clearly() -> None:
     outer = LLMClient(OfflineBackend(rule=rule), fast_config())
     with pytest.raises(RuntimeError, match="await the a\\* method"):
         outer.structured("q", Rating)
+
+
+def test_config_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PSYCHOAGENT_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("PSYCHOAGENT_LLM_MODEL", "m1")
+    monkeypatch.setenv("PSYCHOAGENT_LLM_STRUCTURED", "json_object")
+    model = get_model("env")
+    assert model.name == "m1" and model.structured_mode == "json_object"
+    monkeypatch.setenv("PSYCHOAGENT_LLM_STRUCTURED", "xml")
+    with pytest.raises(ValueError, match=r"(?s)PSYCHOAGENT_LLM_.*structured.mode.*json_object"):
+        get_model("env")

@@ -30,7 +30,8 @@ def cache_key(model: str, request: Request) -> str:
     """Stable hash of everything that determines the answer; the wire mode is left out on purpose.
 
     The wire mode is how a server is asked, not what is asked: a run recorded against llama.cpp (json_object)
-    replays against a cache built from the same request sent elsewhere.
+    replays against a cache built from the same request sent elsewhere. The endpoint URL is left out too, so a
+    recording made against one host replays for the same model served from another.
     """
     payload = {
         "model": model,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 StructuredMode = Literal["auto", "json_schema", "json_object", "prompt"]
 CacheMode = Literal["off", "read-write", "record", "replay"]
@@ -128,11 +128,16 @@ class LLMConfig(_Config):
         if key:
             values["api_key"] = key
         if env.get("PSYCHOAGENT_LLM_STRUCTURED"):
-            values["structured"] = StructuredConfig(mode=env["PSYCHOAGENT_LLM_STRUCTURED"])
+            values["structured"] = {"mode": env["PSYCHOAGENT_LLM_STRUCTURED"]}
         if env.get("PSYCHOAGENT_LLM_CACHE"):
-            values["cache"] = CacheConfig(
-                mode=env["PSYCHOAGENT_LLM_CACHE"],
-                path=env.get("PSYCHOAGENT_LLM_CACHE_PATH", "llm_cache.db"),
-            )
+            values["cache"] = {
+                "mode": env["PSYCHOAGENT_LLM_CACHE"],
+                "path": env.get("PSYCHOAGENT_LLM_CACHE_PATH", "llm_cache.db"),
+            }
         values.update(overrides)
-        return cls.model_validate(values)
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            raise ValueError(
+                f"LLM settings (PSYCHOAGENT_LLM_* environment variables or arguments): {exc}"
+            ) from exc

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import weakref
 from typing import Any
 
@@ -68,7 +69,7 @@ class OpenAIBackend:
             return {
                 "type": "json_schema",
                 "json_schema": {
-                    "name": str(request.schema.get("title", "answer"))[:64],
+                    "name": re.sub(r"[^A-Za-z0-9_-]", "_", str(request.schema.get("title", "answer")))[:64],
                     "schema": request.schema,
                 },
             }
