@@ -18,12 +18,15 @@ from psychoagent.memory.filters import parse_where
 from psychoagent.memory.graph import build_graph, neighbourhood
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.retrieve import (
+    DEFAULT_DENSE_WEIGHT,
     Candidates,
     RecallContext,
     Stage,
     default_pipeline,
     finite_or_zero,
     gather_candidates,
+    keyword_coverage,
+    query_terms,
     top_k,
 )
 from psychoagent.memory.store import SQLiteStore
@@ -122,6 +125,13 @@ class Memory:
         """Cosine similarity an unrelated text typically reaches with this embedder (normalisation floor)."""
         floor = getattr(self.embedder, "similarity_floor", None)
         return None if floor is None else float(floor)
+
+    @property
+    def dense_weight(self) -> float:
+        """Weight of the dense part in convex fusion: the config's, else the embedder's calibrated one."""
+        if self.config.recall.dense_weight is not None:
+            return self.config.recall.dense_weight
+        return float(getattr(self.embedder, "dense_weight", DEFAULT_DENSE_WEIGHT))
 
     def for_namespace(self, namespace: str) -> Memory:
         """Another agent's view of the same file, sharing store, embedder and caches."""
@@ -415,7 +425,8 @@ class Memory:
         when = to_datetime(now) or utcnow()
         qvec = normalise(self.embedder.embed_queries([query]))[0]
         ctx = RecallContext(
-            query=query, query_vector=qvec, k=k, now=when.timestamp(), dense_floor=self.similarity_floor, conditions=conditions, context=context,
+            query=query, query_vector=qvec, k=k, now=when.timestamp(), dense_floor=self.similarity_floor,
+            dense_weight=self.dense_weight, conditions=conditions, context=context,
             affect_state=affect_state, persona=persona, policy=policy, rng=rng, extras=extras,
         )  # fmt: skip
         meta_conds = [c for c in conditions if c.field.startswith("metadata.")]
@@ -428,6 +439,10 @@ class Memory:
         cands = gather_candidates(index, ctx, keyword_hits, mask, n)
         if len(cands.rows) == 0:
             return []
+        if cfg.keyword_signal == "coverage":
+            texts = self.store.segmented_texts([int(index.pks[r]) for r in cands.rows])
+            cands.parts["bm25"] = cands.parts["keyword"]
+            cands.parts["keyword"] = keyword_coverage(query_terms(query), [set(t.split()) for t in texts])
         for stage in self.pipeline:
             stage(cands, index, ctx, cfg)
         chosen = self.selector(cands, index, ctx)

@@ -17,9 +17,17 @@ import numpy as np
 from psychoagent.config import RecallConfig
 from psychoagent.memory.filters import Condition
 from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.text import STOPWORDS, ZH_STOPWORDS, tokens
 from psychoagent.types import Affect
 
 SECONDS_PER_DAY = 86400.0
+DEFAULT_DENSE_WEIGHT = 0.7
+"""Dense weight for embedders that declare none (the middle of e5-small's plateau, docs/benchmarks.md)."""
+
+
+def query_terms(query: str) -> list[str]:
+    """Distinct keyword terms of a query (stopwords removed), as the keyword index tokenises them."""
+    return [t for t in dict.fromkeys(tokens(query)) if t not in STOPWORDS and t not in ZH_STOPWORDS]
 
 
 # ---- pure functions ----------------------------------------------------------------------------------------
@@ -48,6 +56,21 @@ def convex_fusion(
     kw_max = float(keyword.max()) if keyword.size else 0.0
     kw = keyword / kw_max if kw_max > 0 else np.zeros_like(keyword, dtype=np.float64)
     return dense_weight * minmax(dense, dense_floor) + (1.0 - dense_weight) * kw
+
+
+def keyword_coverage(terms: list[str], docs: list[set[str]]) -> np.ndarray:
+    """Share of the query's information each candidate contains: sum of matched terms' IDF over all terms' IDF.
+
+    IDF is computed within the candidate pool, so a term every candidate shares (the person's name in "What does
+    Alice do for fun?") carries little weight, and document length does not matter, unlike BM25.
+    """
+    if not terms or not docs:
+        return np.zeros(len(docs))
+    n = len(docs)
+    matched = np.array([[t in d for t in terms] for d in docs], dtype=bool)
+    idf = np.log1p(n / (1.0 + matched.sum(axis=0)))
+    total = float(idf.sum())
+    return matched @ idf / total if total > 0 else np.zeros(n)
 
 
 def ranks(values: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
@@ -95,6 +118,7 @@ class RecallContext:
     k: int
     now: float
     dense_floor: float | None = None
+    dense_weight: float = DEFAULT_DENSE_WEIGHT
     conditions: list[Condition] = field(default_factory=list)
     context: str | None = None
     affect_state: Affect | None = None
@@ -161,7 +185,7 @@ def relevance_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext
     if cfg.fusion == "rrf":
         fused = rrf_fusion(dense, keyword, cfg.rrf_k)
     else:
-        fused = convex_fusion(dense, keyword, cfg.dense_weight, ctx.dense_floor)
+        fused = convex_fusion(dense, keyword, ctx.dense_weight, ctx.dense_floor)
     cands.parts["relevance"] = fused
     cands.score = fused.copy()
 

@@ -389,6 +389,17 @@ class SQLiteStore:
         ).fetchall()
         return [(int(pk), -float(score)) for pk, score in rows]
 
+    def segmented_texts(self, pks: Sequence[int]) -> list[str]:
+        """The keyword index's token text of each pk, in the order asked ('' for a missing pk)."""
+        found: dict[int, str] = {}
+        for start in range(0, len(pks), 500):
+            chunk = list(pks[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self.execute(f"SELECT rowid, text FROM units_fts WHERE rowid IN ({marks})", chunk).fetchall()
+            )
+        return [found.get(pk, "") for pk in pks]
+
     def metadata_pks(self, namespace: str, conditions: Sequence[Condition]) -> set[int]:
         """pks of units whose metadata satisfy every `metadata.<key>` condition."""
         clauses: list[str] = []
