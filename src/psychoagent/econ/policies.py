@@ -272,7 +272,26 @@ class PersonaHeuristicPolicy(VectorPolicy):
 
 
 PolicyFactory = Callable[[PolicyConfig], Policy]
-_REGISTRY: dict[str, PolicyFactory] = {"composite": CompositePolicy, "persona": PersonaHeuristicPolicy}
+
+
+def _cognitive(cfg: PolicyConfig) -> Policy:
+    from psychoagent.econ.cognitive.policy import CognitivePolicy  # lazy: memory and agent modules
+
+    return CognitivePolicy(cfg)
+
+
+def _llm(cfg: PolicyConfig) -> Policy:
+    from psychoagent.econ.cognitive.llm_policy import LLMPolicy  # lazy: the LLM layer
+
+    return LLMPolicy(cfg)
+
+
+_REGISTRY: dict[str, PolicyFactory] = {
+    "composite": CompositePolicy,
+    "persona": PersonaHeuristicPolicy,
+    "cognitive": _cognitive,
+    "llm": _llm,
+}
 
 
 def register_policy(name: str, factory: PolicyFactory) -> None:

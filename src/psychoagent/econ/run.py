@@ -18,10 +18,11 @@ _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
 
 
 def check_llm(llm: str | None) -> str | None:
-    """Validate the --llm value: None, 'local' or an http(s) URL of an OpenAI-compatible server."""
-    if llm is None or llm == "local" or _URL.match(llm):
+    """Validate the --llm value: None, 'offline', 'local', 'local:PATH', 'env' or an http(s) URL of an
+    OpenAI-compatible server."""
+    if llm is None or llm in ("offline", "local", "env") or llm.startswith("local:") or _URL.match(llm):
         return llm
-    raise ValueError(f"--llm must be 'local' or an http(s):// URL, got {llm!r}")
+    raise ValueError(f"--llm must be 'offline', 'local', 'local:PATH', 'env' or an http(s):// URL, got {llm!r}")
 
 
 def simulate(
@@ -46,6 +47,9 @@ def simulate(
     if n_ticks < 1 or agents < 1:
         raise ValueError(f"need agents >= 1 and ticks >= 1, got agents={agents}, ticks={n_ticks}")
     pol = make_policy(policy)
+    use_llm = getattr(pol, "use_llm", None)
+    if callable(use_llm):  # LLM policies: the model named by --llm (offline when not given)
+        use_llm(llm or "offline")
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for name in RUN_FILES:
@@ -64,4 +68,7 @@ def simulate(
     finally:
         model.close()
     write_tables(model, folder)
+    client = getattr(pol, "client", None)
+    if client is not None and hasattr(client, "write_usage"):
+        client.write_usage(str(folder))
     return model

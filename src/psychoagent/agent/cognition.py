@@ -1,0 +1,212 @@
+"""One cognitive agent's private state and its per-tick cognition (DESIGN.md, 'data flow of one tick').
+
+events -> memory (structured appraisal) ; open expectations scored -> persona evolution ; perception ;
+cross-layer, persona-modulated recall -> working memory -> briefing (<= 200 words, reused when nothing changed).
+The agent holds no model reference: the policy feeds it events and reads its briefing and expectations.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from psychoagent.affect.outcome import OutcomeEvent as AffectOutcome
+from psychoagent.affect.outcome import appraise_outcome
+from psychoagent.agent.config import CognitiveConfig
+from psychoagent.agent.perception import Observation
+from psychoagent.agent.recall import (
+    PersonaStage,
+    RecallResult,
+    SummaryCache,
+    WorkingItem,
+    WorkingMemory,
+    cross_layer_recall,
+)
+from psychoagent.agent.semantic import SemanticMemory, TradeRecord
+from psychoagent.persona import Persona
+from psychoagent.types import Affect, MemoryUnit
+
+if TYPE_CHECKING:
+    from psychoagent.memory.core import Memory
+
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def tick_time(tick: int) -> datetime:
+    """Simulation tick (month) -> a timestamp for memory (30-day months from 2000-01-01)."""
+    return EPOCH + timedelta(days=30 * tick)
+
+
+@dataclass
+class Expectation:
+    """A decision's stated expectation, scored after `due` ticks (seed 2.1.2: expected vs actual)."""
+
+    tick: int
+    due: int
+    instrument: str
+    side: str
+    entry: float
+    quantity: float
+    expected: float
+    stake: float
+    signal: str
+    risky: bool
+
+
+@dataclass
+class Briefing:
+    """What the policy reads: text (<= max words), the working memory behind it, and whether it was reused."""
+
+    text: str
+    working: list[WorkingItem]
+    reused: bool = False
+    episodes: list[tuple[MemoryUnit, float, dict[str, float]]] = field(default_factory=list)
+
+
+def clip_words(text: str, limit: int) -> str:
+    words = text.split()
+    return text if len(words) <= limit else " ".join(words[:limit]) + " ..."
+
+
+class CognitiveAgent:
+    """Memory, beliefs, working memory, open expectations and guardrail history of one household."""
+
+    def __init__(self, index: int, persona: Persona, memory: Memory | None, cfg: CognitiveConfig) -> None:
+        self.index = index
+        self.cfg = cfg
+        self.baseline_risk = persona.risk_preference
+        self.memory = memory
+        self.stage = PersonaStage(cfg.recall.persona_weight)
+        if memory is not None and cfg.ablation.persona_recall:
+            memory.pipeline.append(self.stage)
+        self.semantic = SemanticMemory(memory)
+        self.working = WorkingMemory(cfg.recall.working_capacity)
+        self.summaries = SummaryCache(cfg.recall.summary_cache)
+        self.pending: list[dict[str, Any]] = []
+        self.feedback: list[str] = []
+        self.expectations: list[Expectation] = []
+        self.high_risk: deque[bool] = deque(maxlen=8)
+        self.briefing: Briefing | None = None
+        self._situation: tuple[Any, ...] | None = None
+        self.mood = Affect.neutral()
+        self.analyze_next = False
+        if memory is not None:
+            self.semantic.seed_priors(tick_time(0))
+
+    # -- encoding ------------------------------------------------------------------------------------------
+    def note(self, tick: int, text: str, affect: Affect | None = None, **metadata: Any) -> None:
+        """Queue an event for encoding at the next `encode` (its affect is given or neutral)."""
+        self.pending.append({"text": text, "affect": affect or Affect(reason="routine event"), "tick": tick,
+                             "metadata": metadata})  # fmt: skip
+
+    def encode(self, tick: int) -> list[MemoryUnit]:
+        """Store the queued events as episodic memories in one batch; tag outcome memories for recall."""
+        items, self.pending = self.pending, []
+        if self.memory is None or not items:
+            return []
+        batch = [
+            {"text": it["text"], "affect": it["affect"], "timestamp": tick_time(it["tick"]),
+             "metadata": {"tick": it["tick"], **it["metadata"]}}
+            for it in items
+        ]  # fmt: skip
+        units = self.memory.observe_many(batch)
+        for unit in units:
+            meta = unit.metadata
+            if "actual" in meta:
+                self.stage.tag(unit.id, bool(meta.get("risky")), float(meta["actual"]))
+        if units:
+            worst = min(units, key=lambda u: (u.affect.valence, -u.affect.arousal))
+            self.mood = (
+                worst.affect
+                if worst.affect.valence < 0
+                else max(units, key=lambda u: u.affect.valence).affect
+            )
+        return units
+
+    # -- expectations --------------------------------------------------------------------------------------
+    def expect(self, e: Expectation) -> None:
+        self.expectations.append(e)
+
+    def score(self, tick: int, prices: dict[str, float]) -> list[tuple[Expectation, float]]:
+        """Expectations due now with their realised return; each becomes an outcome memory and a trade record."""
+        due = [e for e in self.expectations if e.due <= tick and prices.get(e.instrument, 0) > 0]
+        self.expectations = [e for e in self.expectations if e not in due]
+        out = []
+        for e in due:
+            move = prices[e.instrument] / e.entry - 1.0
+            actual = move if e.side == "BUY" else -move
+            affect = appraise_outcome(AffectOutcome(
+                expected=e.expected, actual=actual, stake=min(max(e.stake, 0.0), 1.0),
+                description=f"return on {e.side.lower()} {e.instrument}",
+            ))  # fmt: skip
+            verb = "Bought" if e.side == "BUY" else "Sold"
+            text = (
+                f"{verb} {e.quantity:.3g} {e.instrument} at {e.entry:.4g} after a {e.signal.replace('_', ' ')} "
+                f"signal expecting {e.expected:+.1%}; {tick - e.tick} ticks later {actual:+.1%} "
+                f"({'success' if actual > 0 else 'failure'}, {e.stake:.0%} of assets)"
+            )
+            self.note(tick, text, affect, kind_of="outcome", instrument=e.instrument, side=e.side, signal=e.signal,
+                      expected=e.expected, actual=actual, risky=e.risky, stake=e.stake)  # fmt: skip
+            self.semantic.records.append(TradeRecord(e.instrument, e.side, e.signal, actual, ""))
+            out.append((e, actual))
+        return out
+
+    # -- recall and briefing --------------------------------------------------------------------------------
+    def recall(
+        self, tick: int, query: str, entities: Sequence[str], persona: Persona, k: int
+    ) -> RecallResult:
+        """Cross-layer recall (empty without memory); affect modulation unless ablated."""
+        if self.memory is None:
+            return RecallResult([], [])
+        ab = self.cfg.ablation
+        policy = "conflict-first" if ab.affect_modulation else "none"
+        return cross_layer_recall(
+            self.memory, query, entities, k=k, depth=self.cfg.recall.graph_depth,
+            now=tick_time(tick).timestamp(), persona=persona if ab.persona_recall else None,
+            affect_state=self.mood if ab.affect_modulation else None, policy=policy,
+        )  # fmt: skip
+
+    def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
+              persona: Persona) -> Briefing:  # fmt: skip
+        """Working memory + <= N-word briefing; reuses the previous one when the situation is unchanged."""
+        situation = (tuple((o.subject, o.signal) for o in observations), len(self.feedback),
+                     tuple(sorted(self.semantic.unit_of.values())), round(persona.risk_preference, 2))  # fmt: skip
+        if (self.cfg.recall.reuse_briefing and self.briefing is not None and situation == self._situation
+                and not self.analyze_next):  # fmt: skip
+            self.briefing = Briefing(self.briefing.text, self.briefing.working, True, self.briefing.episodes)
+            return self.briefing
+        k = self.cfg.recall.k * (2 if self.analyze_next else 1)
+        found = self.recall(tick, query, entities, persona, k)
+        items = [WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:]]
+        items += [WorkingItem("episode", u.content, s, u.id) for u, s, _ in found.episodes]
+        items += [WorkingItem("belief", u.content, 1.0 / (1 + hops), u.id) for u, hops in found.semantic]
+        self.working.load(items)
+        knowledge = tuple(sorted(it.source for it in self.working.items if it.kind == "belief"))
+        known = self.summaries.get(knowledge, lambda: "; ".join(self.working.texts("belief")))
+        lines = [f"Persona: risk {persona.risk_preference:.2f}, optimism {persona.optimism:+.2f}."]
+        lines += [f"Now: {o.text}" for o in observations[:3]]
+        if known:
+            lines.append(f"Known: {known}.")
+        episodes = self.working.texts("episode")
+        if episodes:
+            lines.append("Past: " + " | ".join(episodes[:3]) + ".")
+        if self.feedback:
+            lines.append("Guardrails: " + " | ".join(self.feedback[-2:]))
+        text = clip_words(" ".join(lines), self.cfg.recall.briefing_words)
+        self._situation = situation
+        self.analyze_next = False
+        self.briefing = Briefing(text, list(self.working.items), False, found.episodes)
+        return self.briefing
+
+    def reflect(self, tick: int) -> list[str]:
+        """Periodic reflection: abstract beliefs into semantic memory, and consolidate tiers now and then."""
+        if self.memory is None:
+            return []
+        formed = self.semantic.reflect(tick_time(tick), self.cfg.reflection.min_evidence)
+        every = self.cfg.reflection.consolidate_every
+        if every and tick % every == 0:
+            self.memory.consolidate(now=tick_time(tick))
+        return formed

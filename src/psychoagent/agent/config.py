@@ -1,0 +1,177 @@
+"""Every coefficient of the cognitive economic agent, with its default and a one-line reason.
+
+Sources: seed 003 sections 2.2 (three memory tiers, persona-modulated recall), 3.1-3.2 (perception, action
+pipeline), 4.1 (guardrails), 4.3 (briefing cache, previous tick's briefing); Miller 1956 for the working-memory
+span; Tversky & Kahneman 1992 for loss aversion in the look-ahead score.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+
+
+class AblationConfig(_Config):
+    """Switches that remove one part of the architecture (used by the evaluation)."""
+
+    memory: bool = Field(True, description="False: no memory at all (no encoding, no recall, no beliefs)")
+    persona_evolution: bool = Field(True, description="False: static persona (no EvolutionEngine updates)")
+    affect_modulation: bool = Field(True, description="False: recall with policy 'none' (no affect factors)")
+    persona_recall: bool = Field(True, description="False: no persona-modulated recall stage")
+    guardrails: bool = Field(True, description="False: orders go to the market after feasibility only")
+
+
+class PerceptionConfig(_Config):
+    """How raw prices become observations."""
+
+    history: int = Field(36, ge=2, description="ticks of public prices kept (3 years of months)")
+    average_window: int = Field(
+        3, ge=1, description="the 'recent average' a price is compared with (3 months)"
+    )
+    notable_move: float = Field(0.03, ge=0, description="a move beyond 3 % per period is worth a sentence")
+    belief_weight: float = Field(
+        0.5, ge=0, le=1, description="how much a remembered belief shifts the outlook"
+    )
+
+
+class RecallSettings(_Config):
+    """Cross-layer recall and the working memory."""
+
+    k: int = Field(
+        5, ge=1, le=20, description="episodic memories recalled per decision (seed pseudo-code: k=5)"
+    )
+    graph_depth: int = Field(
+        2, ge=0, le=4, description="hops of graph traversal from the situation's entities"
+    )
+    working_capacity: int = Field(7, ge=1, le=20, description="bounded working memory (Miller 1956: 7 +/- 2)")
+    persona_weight: float = Field(
+        0.5, ge=0, le=1, description="risky success x (1 + w (2 risk - 1)); failure x (1 - w (2 risk - 1))"
+    )
+    briefing_words: int = Field(200, ge=40, le=400, description="briefing length cap (seed 2.2.2: 200 words)")
+    reuse_briefing: bool = Field(
+        True, description="reuse the previous tick's briefing when the situation has not changed (seed 4.3)"
+    )
+    summary_cache: int = Field(512, ge=0, description="cached texts of frequently used semantic knowledge")
+
+
+class ReflectionConfig(_Config):
+    """Periodic abstraction of episodes into semantic beliefs (graph edges + semantic units)."""
+
+    every: int = Field(6, ge=1, description="reflect every 6 ticks (twice a year)")
+    min_evidence: int = Field(2, ge=1, description="a belief needs at least this many episodes behind it")
+    consolidate_every: int = Field(
+        24, ge=0, description="re-tier and summarise memory every 24 ticks (0: never); bounds working memory"
+    )
+
+
+class GuardrailConfig(_Config):
+    """Rule validator (seed 4.1, second layer) and persona-consistency adjustment (seed 3.2 step 3)."""
+
+    max_trade_share: float = Field(
+        0.3, gt=0, le=1, description="one order may not commit more than 30 % of total assets"
+    )
+    high_risk_share: float = Field(
+        0.1, gt=0, le=1, description="an order committing over 10 % of assets to a risky asset is high-risk"
+    )
+    max_consecutive_high_risk: int = Field(
+        2, ge=1, description="no three consecutive high-risk operations of the same type (seed 4.1)"
+    )
+    max_position_share: float = Field(
+        0.6, gt=0, le=1, description="holdings of one instrument may not exceed 60 % of total assets"
+    )
+    min_cash_months: float = Field(
+        1.0, ge=0, description="an order may not leave less than one month of income as cash"
+    )
+    persona_budget_slope: float = Field(
+        1.0,
+        ge=0,
+        description="budget x (1 + slope x (risk - baseline risk)), clipped: 20 % -> 15 % after a 0.25 fall",
+    )
+    persona_budget_floor: float = Field(0.25, ge=0, le=1, description="the adjustment never cuts below 25 %")
+
+
+class LookaheadConfig(_Config):
+    """Sandbox look-ahead (seed 4.1, third layer): simulate k ticks with and without the action."""
+
+    enabled: bool = Field(True, description="run the sandbox for large orders")
+    trigger_share: float = Field(
+        0.15, ge=0, le=1, description="only orders committing more than 15 % of assets are simulated"
+    )
+    ticks: int = Field(6, ge=1, description="simulate 6 ticks ahead")
+    paths: int = Field(64, ge=8, description="Monte Carlo price paths per check")
+    min_volatility: float = Field(
+        0.05, gt=0, description="per-tick volatility floor so a calm history does not hide risk"
+    )
+    max_bankruptcy: float = Field(
+        0.05, ge=0, le=1, description="veto when wealth falls below the floor on more than 5 % of paths"
+    )
+    max_loss: float = Field(
+        0.25, gt=0, le=1, description="veto when the 5 % worst-case loss versus not acting exceeds 25 %"
+    )
+    bankruptcy_floor: float = Field(
+        0.0, description="wealth at or below this (after obligations) counts as bankruptcy"
+    )
+
+
+class NegotiationConfig(_Config):
+    """Bilateral steel deals between two agents (seed 2.2.1 example, 3.3)."""
+
+    rounds: int = Field(4, ge=1, le=20, description="offers and counter-offers before talks break")
+    quantity: float = Field(5.0, gt=0, description="units of steel in a deal")
+    opening_margin: float = Field(
+        0.12, ge=0, le=1, description="seller opens 12 % above and buyer 12 % below the market price"
+    )
+    concession: float = Field(
+        0.35, ge=0, le=1, description="share of the gap conceded per round at neutral persona"
+    )
+    walk_away: float = Field(
+        0.08, ge=0, le=1, description="a party accepts within 8 % of its reservation price"
+    )
+    reputation_weight: float = Field(
+        0.5, ge=0, le=1, description="how much a counterpart's remembered behaviour moves one's opening"
+    )
+    probability: float = Field(
+        0.08, ge=0, le=1, description="chance per tick that a cognitive agent seeks a bilateral deal"
+    )
+
+
+class CognitiveConfig(_Config):
+    """Everything the cognitive policy needs; `psychoagent simulate --policy cognitive` uses the defaults."""
+
+    share: float = Field(
+        1.0,
+        gt=0,
+        le=1,
+        description="share of households that are full cognitive agents (the rest: persona rule)",
+    )
+    decide_every: int = Field(
+        1, ge=1, description="a cognitive agent makes a trading decision every N ticks (staggered by id)"
+    )
+    instruments: tuple[str, ...] = Field(
+        (), description="instruments the agents may trade; empty: everything the markets quote"
+    )
+    trade_share: float = Field(
+        0.2, gt=0, le=1, description="budget share of a confident decision before persona and guardrails"
+    )
+    min_edge: float = Field(
+        0.01, ge=0, description="expected return below 1 % per horizon: WAIT instead of trading"
+    )
+    horizon: int = Field(3, ge=1, description="ticks after which a decision's expectation is scored")
+    trend_weight: float = Field(
+        0.5, ge=0, le=1, description="expectation = trend x (risk-tilted weight) + mean reversion x rest"
+    )
+    memory_weight: float = Field(
+        0.6, ge=0, le=1, description="weight of recalled outcomes versus the rule-based outlook"
+    )
+    news_memories: int = Field(2, ge=0, description="news items per tick stored as episodes")
+    journal_memories: bool = Field(True, description="publish one memory.formed event per agent per tick")
+    ablation: AblationConfig = Field(default_factory=AblationConfig)
+    perception: PerceptionConfig = Field(default_factory=PerceptionConfig)
+    recall: RecallSettings = Field(default_factory=RecallSettings)
+    reflection: ReflectionConfig = Field(default_factory=ReflectionConfig)
+    guardrails: GuardrailConfig = Field(default_factory=GuardrailConfig)
+    lookahead: LookaheadConfig = Field(default_factory=LookaheadConfig)
+    negotiation: NegotiationConfig = Field(default_factory=NegotiationConfig)

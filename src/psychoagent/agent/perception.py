@@ -1,0 +1,159 @@
+"""Perception (seed 3.1): raw prices and indicators -> observations with economic meaning.
+
+"steel 120, down 4 % on last period, below its 3-month average of 125; known: a new steel mill opened ->
+oversupply more likely". Each observation carries structured fields (for the heuristic policy and guardrails)
+and a text (for memory and prompts). Beliefs come from the agent's semantic memory.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from psychoagent.agent.config import PerceptionConfig
+
+
+@dataclass(frozen=True)
+class Belief:
+    """A piece of semantic knowledge about an entity: 'steel -expects-> oversupply' with a signed effect."""
+
+    subject: str
+    relation: str
+    object: str
+    effect: float = 0.0
+    evidence: int = 1
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One instrument (or indicator) as the agent reads it this tick."""
+
+    subject: str
+    price: float
+    change: float
+    average: float
+    trend: float
+    volatility: float
+    signal: str
+    beliefs: tuple[Belief, ...] = ()
+    text: str = ""
+    fields: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def belief_effect(self) -> float:
+        """Sum of the signed effects of the beliefs attached (positive: prices likely to rise)."""
+        return float(sum(b.effect for b in self.beliefs))
+
+
+class PriceHistory:
+    """Public price series of every instrument (shared by all agents; the snapshot shows only the latest)."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+        self._series: dict[str, deque[float]] = {}
+        self._tick = -1
+
+    def record(self, tick: int, prices: Mapping[str, float]) -> None:
+        """Append this tick's prices once (later calls in the same tick are ignored)."""
+        if tick == self._tick:
+            return
+        self._tick = tick
+        for name, price in prices.items():
+            if np.isfinite(price) and price > 0:
+                self._series.setdefault(name, deque(maxlen=self.length)).append(float(price))
+
+    def series(self, name: str) -> np.ndarray:
+        return np.asarray(self._series.get(name, ()), dtype=np.float64)
+
+    def names(self) -> list[str]:
+        return sorted(self._series)
+
+    def returns(self, name: str) -> np.ndarray:
+        s = self.series(name)
+        return np.diff(np.log(s)) if s.size > 1 else np.zeros(0)
+
+
+def describe(
+    subject: str, price: float, change: float, average: float, window: int, beliefs: Sequence[Belief]
+) -> str:
+    """The sentence an agent remembers: price, move, comparison with its average, and known beliefs."""
+    move = "flat" if abs(change) < 0.005 else f"{'up' if change > 0 else 'down'} {abs(change):.0%}"
+    rel = "above" if price > average * 1.005 else "below" if price < average * 0.995 else "at"
+    text = f"{subject} {price:.4g}, {move} on last period, {rel} its {window}-period average {average:.4g}"
+    if beliefs:
+        known = "; ".join(b.text or f"{b.subject} {b.relation} {b.object}" for b in beliefs[:2])
+        direction = sum(b.effect for b in beliefs)
+        lean = (
+            "higher prices more likely"
+            if direction > 0
+            else "lower prices more likely"
+            if direction < 0
+            else ""
+        )
+        text += f"; known: {known}" + (f" -> {lean}" if lean else "")
+    return text + "."
+
+
+def observe_instrument(
+    subject: str, series: np.ndarray, beliefs: Sequence[Belief], cfg: PerceptionConfig
+) -> Observation | None:
+    """An observation from a price series (oldest first); None without a price."""
+    if series.size == 0:
+        return None
+    price = float(series[-1])
+    prev = float(series[-2]) if series.size > 1 else price
+    change = price / prev - 1.0 if prev > 0 else 0.0
+    window = series[-cfg.average_window - 1 : -1] if series.size > 1 else series
+    average = float(window.mean())
+    rets = np.diff(np.log(series[-cfg.average_window - 1 :])) if series.size > 1 else np.zeros(1)
+    trend = float(rets.mean()) if rets.size else 0.0
+    all_rets = np.diff(np.log(series)) if series.size > 2 else np.zeros(1)
+    vol = float(all_rets.std()) if all_rets.size > 1 else 0.0
+    gap = price / average - 1.0 if average > 0 else 0.0
+    if abs(change) >= cfg.notable_move:
+        signal = "sharp_rise" if change > 0 else "sharp_fall"
+    elif gap < -cfg.notable_move:
+        signal = "below_average"
+    elif gap > cfg.notable_move:
+        signal = "above_average"
+    else:
+        signal = "steady"
+    text = describe(subject, price, change, average, cfg.average_window, beliefs)
+    fields = {
+        "price": price,
+        "change": change,
+        "average": average,
+        "gap": gap,
+        "trend": trend,
+        "volatility": vol,
+    }
+    return Observation(subject, price, change, average, trend, vol, signal, tuple(beliefs), text, fields)
+
+
+def perceive(
+    history: PriceHistory,
+    instruments: Sequence[str],
+    beliefs: Mapping[str, Sequence[Belief]],
+    cfg: PerceptionConfig,
+    indicators: Mapping[str, float] | None = None,
+) -> list[Observation]:
+    """Observations for each instrument with a price, plus one for the macro indicators when given."""
+    out = []
+    for name in instruments:
+        obs = observe_instrument(name, history.series(name), beliefs.get(name, ()), cfg)
+        if obs is not None:
+            out.append(obs)
+    if indicators:
+        rate, infl, unemp = (indicators.get(k, 0.0) for k in ("interest_rate", "inflation", "unemployment"))
+        known = tuple(beliefs.get("interest_rate", ()))
+        text = f"interest rate {rate:.1%}, inflation {infl:.1%}, unemployment {unemp:.1%}"
+        if known:
+            text += "; known: " + "; ".join(b.text for b in known[:2])
+        out.append(
+            Observation("macro", rate, 0.0, rate, 0.0, 0.0, "macro", known, text + ".", dict(indicators))
+        )
+    return out

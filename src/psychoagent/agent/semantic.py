@@ -1,0 +1,145 @@
+"""Semantic memory (seed 2.2.1 tier 2): beliefs abstracted from episodes by periodic reflection.
+
+A belief is a semantic unit in the agent's memory plus graph edges: the unit is `about` the entity nodes it
+concerns (`entity:steel`), entity nodes are `related` along causal chains ("interest_rate -> financing_cost ->
+stocks"), and the unit is `derived_from` the episodes behind it. A changed belief supersedes the old unit, so
+its history stays visible. Counterpart reputation ("agent 7 opens high and concedes little") is one kind.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from psychoagent.agent.perception import Belief
+from psychoagent.types import Affect, Edge
+
+if TYPE_CHECKING:
+    from psychoagent.memory.core import Memory
+
+PRIOR_CHAINS: tuple[tuple[str, str, str, float, str], ...] = (
+    ("interest_rate", "raises", "financing_cost", -1.0, "a rate rise raises financing costs"),
+    ("financing_cost", "lowers", "stock", -1.0, "higher financing costs weigh on share prices"),
+    ("financing_cost", "lowers", "steel", -1.0, "higher financing costs slow building and steel demand"),
+)
+"""Textbook causal chains every agent starts with (the seed's 'rate rise -> financing cost -> expansion')."""
+
+
+@dataclass
+class TradeRecord:
+    """One scored decision, the raw material of reflection."""
+
+    instrument: str
+    side: str
+    signal: str
+    actual: float
+    unit_id: str
+
+
+class SemanticMemory:
+    """An agent's beliefs: kept in memory (semantic units + edges) and mirrored here for fast perception."""
+
+    def __init__(self, memory: Memory | None) -> None:
+        self.memory = memory
+        self.beliefs: dict[tuple[str, str], Belief] = {}
+        self.unit_of: dict[tuple[str, str], str] = {}
+        self.records: list[TradeRecord] = []
+        self.reputation: dict[int, list[float]] = defaultdict(list)
+
+    def seed_priors(self, when: datetime) -> None:
+        """Store the prior causal chains once."""
+        for subject, relation, obj, effect, text in PRIOR_CHAINS:
+            self.set(subject, f"{relation}:{obj}", text, effect, 1, when, (), links=(obj,))
+
+    def by_subject(self) -> dict[str, list[Belief]]:
+        """Beliefs grouped by the entity they are about (for perception)."""
+        out: dict[str, list[Belief]] = defaultdict(list)
+        for (subject, _), belief in sorted(self.beliefs.items()):
+            out[subject].append(belief)
+            if subject.startswith("stock:"):
+                out.setdefault(subject, [])
+        stock_rules = out.get("stock", [])
+        for key in list(out):
+            if key.startswith("stock:") and stock_rules:
+                out[key] = [*out[key], *stock_rules]
+        return out
+
+    def set(
+        self, subject: str, relation: str, text: str, effect: float, evidence: int, when: datetime,
+        sources: Sequence[str], links: Sequence[str] = (),
+    ) -> str | None:  # fmt: skip
+        """Create or revise one belief; returns the semantic unit id (None without memory)."""
+        key = (subject, relation)
+        old = self.beliefs.get(key)
+        belief = Belief(subject, relation.split(":")[0], relation.split(":")[-1], effect, evidence, text)
+        self.beliefs[key] = belief
+        if self.memory is None:
+            return None
+        if old is not None and old.text == text and key in self.unit_of:
+            return self.unit_of[key]
+        valence = 1 if effect > 0 else -1 if effect < 0 else 0
+        unit = self.memory.observe(
+            text, kind="semantic", timestamp=when, sources=list(sources),
+            affect=Affect(valence=valence, arousal=1, reason="belief formed by reflection"),
+            metadata={"subject": subject, "relation": relation, "effect": effect, "evidence": evidence},
+        )  # fmt: skip
+        edges = [Edge(src=unit.id, dst=f"entity:{subject}", type="about", created_at=when)]
+        edges += [
+            Edge(src=f"entity:{subject}", dst=f"entity:{o}", type="related", created_at=when) for o in links
+        ]
+        self.memory.add_edges(edges)
+        if key in self.unit_of:
+            self.memory.supersede(self.unit_of[key], unit, reason="belief revised by reflection")
+        self.unit_of[key] = unit.id
+        return unit.id
+
+    def reflect(self, when: datetime, min_evidence: int) -> list[str]:
+        """Abstract trade records into 'after SIGNAL, INSTRUMENT tends to rise/fall' beliefs; returns texts."""
+        groups: dict[tuple[str, str], list[TradeRecord]] = defaultdict(list)
+        for r in self.records:
+            groups[(r.instrument, r.signal)].append(r)
+        formed = []
+        for (instrument, signal), recs in sorted(groups.items()):
+            if len(recs) < min_evidence:
+                continue
+            mean = sum(r.actual for r in recs) / len(recs)
+            direction = "rise" if mean > 0 else "fall"
+            text = (
+                f"after a {signal.replace('_', ' ')} signal, {instrument} tended to {direction} "
+                f"({mean:+.1%} on average over {len(recs)} trades)"
+            )
+            old = self.beliefs.get((instrument, f"after:{signal}"))
+            if old is not None and old.evidence == len(recs):
+                continue
+            self.set(
+                instrument, f"after:{signal}", text, mean, len(recs), when, [r.unit_id for r in recs[-5:]]
+            )
+            formed.append(text)
+        for counterpart, concessions in sorted(self.reputation.items()):
+            if len(concessions) < min_evidence:
+                continue
+            mean = sum(concessions) / len(concessions)
+            style = "concedes readily" if mean > 0.5 else "drives a hard bargain"
+            text = f"agent {counterpart} {style} in steel negotiations ({len(concessions)} talks)"
+            old = self.beliefs.get((f"agent_{counterpart}", "negotiates"))
+            if old is None or old.text != text:
+                self.set(f"agent_{counterpart}", "negotiates", text, mean - 0.5, len(concessions), when, ())
+                formed.append(text)
+        return formed
+
+    def news_belief(self, subject: str, headline: str, sentiment: float, when: datetime) -> str | None:
+        """A known event ('a new steel mill opened') becomes a belief about its subject's prices."""
+        effect = max(-1.0, min(1.0, sentiment))
+        if abs(effect) < 0.2:
+            return None
+        lean = "higher" if effect > 0 else "lower"
+        text = f"known event: {headline.rstrip('.')} -> {lean} {subject} prices more likely"
+        return self.set(subject, "event", text, effect, 1, when, ())
+
+    def reputation_of(self, counterpart: int) -> float:
+        """Mean share of the gap the counterpart conceded in past talks (0.5 when unknown)."""
+        seen = self.reputation.get(counterpart)
+        return sum(seen) / len(seen) if seen else 0.5

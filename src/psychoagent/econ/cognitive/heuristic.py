@@ -1,0 +1,90 @@
+"""The heuristic cognitive decision: expected outcome of an action from recalled outcomes of similar past
+situations (weighted by their modulated recall scores) blended with a persona-weighted outlook."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from psychoagent.agent.cognition import Briefing
+from psychoagent.agent.config import CognitiveConfig
+from psychoagent.agent.perception import Observation
+from psychoagent.agent.schema import Decision
+from psychoagent.persona import Persona
+
+
+def outlook(obs: Observation, persona: Persona, net_flow: float, cfg: CognitiveConfig) -> float:
+    """Rule expectation over the horizon: trend (weighted up by risk preference) vs mean reversion, plus
+    beliefs, domain optimism and herding on the order flow (social tendency)."""
+    w = float(np.clip(cfg.trend_weight * (0.5 + persona.risk_preference), 0.0, 1.0))
+    trend = obs.trend * cfg.horizon
+    reversion = -obs.fields.get("gap", 0.0)
+    belief = cfg.perception.belief_weight * 0.02 * float(np.tanh(obs.belief_effect))
+    mood = 0.01 * persona.optimism_for(obs.subject)
+    herd = 0.01 * persona.social_tendency * net_flow
+    return w * trend + (1.0 - w) * reversion + belief + mood + herd
+
+
+def recalled_outcome(briefing: Briefing | None, instrument: str) -> tuple[float, float]:
+    """Score-weighted mean realised return of recalled BUY outcomes on `instrument` and the total weight."""
+    if briefing is None:
+        return 0.0, 0.0
+    num = den = 0.0
+    for unit, score, _ in briefing.episodes:
+        meta = unit.metadata
+        if meta.get("instrument") != instrument or "actual" not in meta:
+            continue
+        sign = 1.0 if meta.get("side") == "BUY" else -1.0
+        num += score * sign * float(meta["actual"])
+        den += score
+    return (num / den, den) if den > 0 else (0.0, 0.0)
+
+
+def expected_returns(
+    observations: Sequence[Observation], briefing: Briefing | None, persona: Persona,
+    flows: Mapping[str, float], cfg: CognitiveConfig,
+) -> dict[str, float]:  # fmt: skip
+    """Instrument -> expected return of buying it now (memory-weighted when there is evidence)."""
+    out = {}
+    for obs in observations:
+        if obs.subject == "macro":
+            continue
+        rule = outlook(obs, persona, flows.get(obs.subject, 0.0), cfg)
+        mem, weight = recalled_outcome(briefing, obs.subject)
+        mw = cfg.memory_weight * min(weight, 1.0)
+        out[obs.subject] = float(np.clip((1.0 - mw) * rule + mw * mem, -1.0, 1.0))
+    return out
+
+
+def heuristic_decision(
+    observations: Sequence[Observation], briefing: Briefing | None, persona: Persona,
+    holdings: Mapping[str, float], flows: Mapping[str, float], cfg: CognitiveConfig,
+    draw: float, rejected_before: bool,
+) -> Decision:  # fmt: skip
+    """DECIDE (as a natural-language intent the guardrails parse), NEGOTIATE, ANALYZE or WAIT."""
+    exp = expected_returns(observations, briefing, persona, flows, cfg)
+    if not exp:
+        return Decision(type="WAIT", reason="no market to observe yet")
+    best = max(sorted(exp), key=lambda k: exp[k])
+    worst = min(sorted(exp), key=lambda k: exp[k])
+    share = cfg.trade_share * (0.5 + persona.risk_preference) * (0.5 if rejected_before else 1.0)
+    pct = round(100 * min(share, 1.0))
+    if exp[best] > cfg.min_edge and pct > 0:
+        return Decision(
+            type="DECIDE", intent=f"use {pct}% of cash to buy as much {best} as possible",
+            expected_return=exp[best], instrument=best,
+            reason=f"expected {exp[best]:+.1%} over {cfg.horizon} ticks from outlook and recalled outcomes",
+        )  # fmt: skip
+    if exp[worst] < -cfg.min_edge and holdings.get(worst, 0.0) > 0:
+        sell = round(100 * min(0.5 + 0.5 * (1.0 - persona.risk_preference), 1.0))
+        return Decision(
+            type="DECIDE", intent=f"sell {sell}% of my {worst}", expected_return=-exp[worst], instrument=worst,
+            reason=f"expected {exp[worst]:+.1%}: reduce the position",
+        )  # fmt: skip
+    if "steel" in exp and draw < cfg.negotiation.probability * (0.5 + persona.social_tendency):
+        return Decision(type="NEGOTIATE", instrument="steel", reason="look for a bilateral steel deal")
+    vol = max((o.volatility for o in observations), default=0.0)
+    if vol > 2 * cfg.lookahead.min_volatility:
+        return Decision(type="ANALYZE", instrument=best, reason=f"volatile market ({vol:.1%}); look closer")
+    return Decision(type="WAIT", reason=f"no edge (best {exp[best]:+.1%})")

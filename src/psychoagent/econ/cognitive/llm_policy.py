@@ -1,0 +1,93 @@
+"""`llm`: the cognitive loop with an LLM as the decision core (seed 3.2, 4.1 first layer).
+
+Each deciding agent's persona, observations, briefing and last guardrail feedback become one prompt; all
+prompts of a tick go to the model as one batch (`LLMClient.structured_many`) with the `Decision` JSON schema.
+An answer that cannot be validated after the client's repair rounds becomes a WAIT decision (counted as a
+fallback in the client's accounting); everything a model proposes still passes the guardrails. With a cache
+in `record` mode a run can be replayed exactly (`replay`) without the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from psychoagent.agent.cognition import CognitiveAgent
+from psychoagent.agent.config import CognitiveConfig
+from psychoagent.agent.perception import Observation
+from psychoagent.agent.schema import Decision
+from psychoagent.econ.cognitive.policy import CognitivePolicy
+from psychoagent.econ.config import PolicyConfig
+from psychoagent.persona import Persona
+
+SYSTEM = (
+    "You are a household trading in a simulated economy. Stay true to your persona: a cautious persona never "
+    "goes all in. Choose exactly one type: ANALYZE (look closer next period), DECIDE (trade), NEGOTIATE "
+    "(a bilateral steel deal) or WAIT. For DECIDE give orders (side BUY or SELL, instrument, quantity or "
+    "budget_share, optional limit_price) or state the intent in one sentence, e.g. 'use 20% of cash to buy "
+    "as much steel as possible'. expected_return is your expected return over {horizon} periods. Orders that "
+    "break the rules are refused and you will see why."
+)
+
+
+def prompt_for(persona: Persona, observations: Sequence[Observation], briefing_text: str,
+               holdings: Mapping[str, float], cash: float, instruments: Sequence[str], horizon: int) -> list[dict[str, str]]:  # fmt: skip
+    """System + user messages for one agent's decision (compact: the briefing is already <= 200 words)."""
+    held = ", ".join(f"{k} {v:.3g}" for k, v in sorted(holdings.items()) if v > 0) or "nothing"
+    user = (
+        f"Persona: {persona.describe()}\nCash: {cash:.0f}. Holdings: {held}.\n"
+        f"Tradable: {', '.join(instruments)}.\n"
+        + "\n".join(f"- {o.text}" for o in observations)
+        + f"\nBriefing: {briefing_text}\nYour decision as JSON:"
+    )
+    return [{"role": "system", "content": SYSTEM.format(horizon=horizon)}, {"role": "user", "content": user}]
+
+
+class LLMPolicy(CognitivePolicy):
+    """The cognitive policy whose decisions come from a language model (offline by default)."""
+
+    name = "llm"
+
+    def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None,
+                 client: Any = None) -> None:  # fmt: skip
+        super().__init__(cfg, cognitive)
+        self.client = client
+        self.spec = "offline"
+
+    def use_llm(
+        self, spec: str | None, cache_mode: str = "off", cache_path: str | Path | None = None
+    ) -> None:
+        """Choose the model ('offline', 'local', 'local:PATH', 'env' or a URL) and its response cache."""
+        from psychoagent.llm import CacheConfig, LLMConfig, get_model
+
+        config = LLMConfig.from_env()
+        if cache_mode != "off":
+            config = config.model_copy(
+                update={"cache": CacheConfig(mode=cache_mode, path=str(cache_path or "llm_cache.db"))}
+            )
+        self.spec = spec or "offline"
+        self.client = get_model(self.spec, config)
+
+    def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
+                    flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
+        if not contexts:
+            return []
+        if self.client is None:
+            self.use_llm(self.spec)
+        view = self.model.view()
+        prompts = [
+            prompt_for(persona, obs, briefing.text, self._holdings(i), float(view.wealth[i]),
+                       self.instruments(), self.cognitive.horizon)
+            for i, _agent, persona, obs, briefing in contexts
+        ]  # fmt: skip
+        decisions: list[Decision] = self.client.structured_many(
+            prompts, Decision, purpose="decision",
+            fallback=lambda reason: Decision(type="WAIT", reason=f"fallback: {reason}"[:200]),
+        )  # fmt: skip
+        self._count("llm.calls", len(prompts))
+        return decisions
+
+    def usage(self) -> dict[str, Any]:
+        """The client's accounting (calls, tokens, outcomes per purpose, cache statistics)."""
+        return self.client.stats() if self.client is not None else {}

@@ -1,0 +1,337 @@
+"""`cognitive`: households that perceive, remember, recall, decide, pass guardrails, trade and evolve.
+
+Work, spending and saving come from the persona rule (with the evolving persona); the cognitive loop decides
+trades in the markets (`model.markets`) and bilateral steel deals. One tick, for each cognitive agent in index
+order: encode last tick's events -> perceive -> brief -> decide -> guardrails; then all approved orders are
+submitted at once (cleared centrally in the model's trading session); `feedback` turns fills and scored
+expectations into memories and persona updates. A `share` of households below 1 keeps the rest on the rule.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
+from psychoagent.agent.config import CognitiveConfig
+from psychoagent.agent.guardrails import Account, Guardrails, is_risky
+from psychoagent.agent.negotiation import Party, negotiate
+from psychoagent.agent.perception import Observation, PriceHistory, perceive
+from psychoagent.agent.schema import ApprovedOrder, Decision
+from psychoagent.econ.cognitive.heuristic import heuristic_decision
+from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
+from psychoagent.econ.snapshot import Snapshot
+from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
+from psychoagent.types import Affect
+
+log = logging.getLogger(__name__)
+
+
+class CognitivePolicy(PersonaHeuristicPolicy):
+    """The heuristic cognitive policy; subclasses replace `decide_many` (e.g. the LLM policy)."""
+
+    name = "cognitive"
+
+    def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None) -> None:
+        super().__init__(cfg)
+        self.cognitive = cognitive or CognitiveConfig()
+        self.engine = EvolutionEngine()
+        self.model: Any = None
+        self.memory: Any = None
+        self.agents: dict[int, CognitiveAgent] = {}
+        self.history = PriceHistory(self.cognitive.perception.history)
+        self.guardrails = Guardrails(self.cognitive.guardrails, self.cognitive.lookahead,
+                                     enabled=self.cognitive.ablation.guardrails)  # fmt: skip
+        self.rng = np.random.default_rng(0)
+        self.submitted: dict[int, list[tuple[ApprovedOrder, str]]] = {}
+        self.counts: dict[str, int] = {}
+
+    # -- wiring ----------------------------------------------------------------------------------------------
+    def bind(self, model: Any) -> None:
+        """Called by the model once it exists: markets, bus, seeded generator, memory and the cognitive agents."""
+        self.model = model
+        self.rng = np.random.default_rng(int(model.rng.integers(2**32)))
+        cfg = self.cognitive
+        n = len(model.personas)
+        k = max(1, round(cfg.share * n))
+        chosen = np.sort(self.rng.choice(n, size=k, replace=False)) if k < n else np.arange(n)
+        if cfg.ablation.memory:
+            from psychoagent.memory.core import Memory
+
+            self.memory = Memory(path=None, namespace="economy", embedder="hash", appraiser=None)
+        for i in chosen:
+            mem = self.memory.for_namespace(f"household:{int(i)}") if self.memory is not None else None
+            self.agents[int(i)] = CognitiveAgent(int(i), model.personas[int(i)], mem, cfg)
+
+    def _count(self, key: str, n: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
+
+    def _emit(self, tick: int, type_: str, payload: dict[str, Any], source: str) -> None:
+        if self.model is not None:
+            self.model.bus.emit(tick, type_, payload, source)
+        self._count(type_)
+
+    @property
+    def markets(self) -> Any:
+        return getattr(self.model, "markets", None)
+
+    def instruments(self) -> list[str]:
+        m = self.markets
+        listed = list(m.instruments) if m is not None else []
+        wanted = self.cognitive.instruments
+        return [x for x in listed if not wanted or x in wanted]
+
+    def prices(self, snapshot: Snapshot) -> dict[str, float]:
+        m = self.markets
+        out = {}
+        for name in self.instruments():
+            try:
+                out[name] = float(m.quote(name).price)
+            except Exception:  # a quote that fails is skipped this tick, never fatal
+                self._count("quote.failed")
+        return out
+
+    def flows(self) -> dict[str, float]:
+        m = self.markets
+        out = {}
+        for name in self.instruments():
+            try:
+                out[name] = float(m.quote(name).net_flow)
+            except Exception:
+                out[name] = 0.0
+        return out
+
+    # -- the tick --------------------------------------------------------------------------------------------
+    def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
+        intents = super().decide_batch(snapshot, view)
+        if self.model is None or not self.agents:
+            return intents
+        t = snapshot.tick
+        prices = self.prices(snapshot)
+        self.history.record(t, prices)
+        flows = self.flows()
+        self._public_events(t, snapshot, prices, flows)
+        contexts = []
+        for i, agent in self.agents.items():
+            units = agent.encode(t)
+            if units and self.cognitive.journal_memories:
+                strongest = max(units, key=lambda u: (abs(u.affect.valence), u.affect.arousal))
+                self._emit(t, "memory.formed", {"count": len(units), "ids": [u.id for u in units[:4]],
+                           "strongest": strongest.content[:160], "valence": strongest.affect.valence,
+                           "arousal": strongest.affect.arousal, "conflict": strongest.affect.conflict_intensity},
+                           f"household:{i}")  # fmt: skip
+            if (t + i) % self.cognitive.decide_every:
+                continue
+            persona = view.personas[i]
+            obs = perceive(self.history, list(prices), agent.semantic.by_subject(), self.cognitive.perception,
+                           {"interest_rate": snapshot.interest_rate, "inflation": snapshot.inflation,
+                            "unemployment": snapshot.unemployment})  # fmt: skip
+            focus = max((o for o in obs if o.subject != "macro"), key=lambda o: abs(o.change), default=None)
+            query = (
+                f"buy {focus.subject} after {focus.signal.replace('_', ' ')}" if focus else "market outlook"
+            )
+            entities = [o.subject for o in obs] + ["interest_rate"]
+            briefing = agent.brief(t, query, obs, entities, persona)
+            self._count("briefing.reused" if briefing.reused else "briefing.built")
+            contexts.append((i, agent, persona, obs, briefing))
+        decisions = self.decide_many(t, contexts, flows)
+        orders: list[ApprovedOrder] = []
+        negotiators: list[int] = []
+        for (i, agent, persona, obs, _), decision in zip(contexts, decisions, strict=True):
+            self._count(f"decision.{decision.type}")
+            if decision.type == "NEGOTIATE":
+                negotiators.append(i)
+            elif decision.type == "ANALYZE":
+                agent.analyze_next = True
+            orders += self._guard(t, i, agent, persona, obs, decision, view, prices)
+        orders += self._negotiate(t, negotiators, view, prices)
+        self._submit(t, orders, prices)
+        return intents
+
+    def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
+                    flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
+        """One decision per context (heuristic); the LLM policy batches these into one model call."""
+        draws = self.rng.random(len(contexts))
+        out = []
+        for (i, agent, persona, obs, briefing), draw in zip(contexts, draws, strict=True):
+            holdings = self._holdings(i)
+            out.append(heuristic_decision(obs, briefing, persona, holdings, flows, self.cognitive, float(draw),
+                                          bool(agent.feedback)))  # fmt: skip
+        return out
+
+    def _holdings(self, i: int) -> dict[str, float]:
+        m = self.markets
+        return dict(m.holdings(i)) if m is not None else {}
+
+    def _account(self, i: int, view: HouseholdView, prices: Mapping[str, float]) -> Account:
+        income = float(view.potential_income[i])
+        return Account(agent=i, cash=float(view.cash[i] + view.deposits[i]), holdings=self._holdings(i),
+                       prices=prices, income=income, spending=float(view.consume_share[i]) * income)  # fmt: skip
+
+    def _guard(self, t: int, i: int, agent: CognitiveAgent, persona: Persona, obs: Sequence[Observation],
+               decision: Decision, view: HouseholdView, prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
+        agent.feedback = []
+        if decision.type != "DECIDE":
+            return []
+        vol = {o.subject: o.volatility for o in obs}
+        res = self.guardrails.check(
+            decision, self._account(i, view, prices), risk=persona.risk_preference,
+            baseline_risk=persona.baseline.risk_preference, recent_high_risk=list(agent.high_risk),
+            allowed=list(prices), volatility=vol, rng=self.rng,
+        )  # fmt: skip
+        src = f"household:{i}"
+        for note in res.adjusted:
+            self._emit(t, "guardrail.adjusted", {"note": note, "intent": decision.intent}, src)
+        for r in res.rejected:
+            self._emit(t, "guardrail.rejected", {"stage": r.stage, "rule": r.rule, "reason": r.reason,
+                                                 "order": r.order, "intent": decision.intent}, src)  # fmt: skip
+        for r in res.vetoed:
+            self._emit(t, "guardrail.vetoed", {"rule": r.rule, "reason": r.reason, "order": r.order}, src)
+        agent.feedback = res.feedback()
+        for f in agent.feedback:
+            agent.note(t, f"My order was refused: {f}", Affect(valence=-1, arousal=2, reason="guardrail refusal"),
+                       kind_of="refusal")  # fmt: skip
+        signal = next((o.signal for o in obs if o.subject == decision.instrument), "steady")
+        for o in res.approved:
+            agent.high_risk.append(o.high_risk)
+            agent.note(t, f"Decided to {o.side.lower()} {o.quantity:.3g} {o.instrument} at up to {o.limit_price:.4g} "
+                       f"expecting {decision.expected_return:+.1%}: {decision.reason}", kind_of="decision",
+                       instrument=o.instrument, signal=signal)  # fmt: skip
+        self.submitted.setdefault(i, []).extend((o, signal) for o in res.approved)
+        return res.approved
+
+    def _negotiate(self, t: int, negotiators: list[int], view: HouseholdView,
+                   prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
+        """Pair agents who want a steel deal (a holder sells to a buyer); a deal becomes two limit orders."""
+        price = prices.get("steel", 0.0)
+        if price <= 0 or len(negotiators) < 2:
+            return []
+        order = [negotiators[j] for j in self.rng.permutation(len(negotiators))]
+        sellers = [i for i in order if self._holdings(i).get("steel", 0.0) > 0]
+        buyers = [i for i in order if i not in sellers]
+        out: list[ApprovedOrder] = []
+        cfg = self.cognitive.negotiation
+        for b, s in zip(buyers, sellers, strict=False):
+            pb, ps = view.personas[b], view.personas[s]
+            ab, as_ = self.agents[b], self.agents[s]
+            res = negotiate(Party(b, pb.social_tendency, pb.risk_preference, ab.semantic.reputation_of(s)),
+                            Party(s, ps.social_tendency, ps.risk_preference, as_.semantic.reputation_of(b)),
+                            price, cfg)  # fmt: skip
+            for off in res.offers:
+                self._emit(t, "negotiation.offer", {"buyer": b, "seller": s, "round": off.round, "by": off.by,
+                                                    "price": off.price, "instrument": "steel"}, f"household:{off.by}")  # fmt: skip
+            qty = min(cfg.quantity, self._holdings(s).get("steel", 0.0))
+            ab.semantic.reputation[s].append(res.concession[s])
+            as_.semantic.reputation[b].append(res.concession[b])
+            if res.accepted and qty > 0 and float(view.cash[b] + view.deposits[b]) >= qty * res.price:
+                self._emit(t, "negotiation.accepted", {"buyer": b, "seller": s, "price": res.price, "quantity": qty,
+                                                       "rounds": len(res.offers)}, "negotiation")  # fmt: skip
+                for who, side, other in ((b, "BUY", s), (s, "SELL", b)):
+                    self.agents[who].note(t, f"Agreed a steel deal with agent {other}: {side.lower()} {qty:g} at "
+                                          f"{res.price:.4g} after {len(res.offers)} offers",
+                                          Affect(valence=1, arousal=2, reason="deal agreed"), kind_of="negotiation")  # fmt: skip
+                    o = ApprovedOrder(agent=who, side=side, instrument="steel", quantity=qty,
+                                      limit_price=res.price, stake=0.0, notes=(f"negotiated with {other}",))  # fmt: skip
+                    out.append(o)
+                    self.submitted.setdefault(who, []).append((o, "negotiated"))
+            else:
+                why = res.reason or "buyer lacked cash or seller lacked steel"
+                self._emit(t, "negotiation.broken", {"buyer": b, "seller": s, "reason": why}, "negotiation")
+                for who, other in ((b, s), (s, b)):
+                    self.agents[who].note(t, f"Steel talks with agent {other} broke down: {why}",
+                                          Affect(valence=-1, arousal=2, reason="talks failed"), kind_of="negotiation")  # fmt: skip
+        return out
+
+    def _submit(self, t: int, orders: list[ApprovedOrder], prices: Mapping[str, float]) -> None:
+        m = self.markets
+        if m is None or not orders:
+            return
+        from psychoagent.econ.orders import Order
+
+        receipt = m.submit([Order(agent_id=o.agent, instrument=o.instrument, side=o.side, quantity=o.quantity,
+                                  limit_price=o.limit_price) for o in orders])  # fmt: skip
+        for rej in receipt.rejected:
+            agent = self.agents.get(rej.agent_id)
+            if agent is not None:
+                agent.feedback.append(f"market: {rej.reason}: {rej.detail}")
+                agent.note(t, f"The market refused my order: {rej.detail}",
+                           Affect(valence=-1, arousal=2, reason="market rejection"), kind_of="refusal")  # fmt: skip
+            self._count("market.rejected")
+
+    # -- after the tick --------------------------------------------------------------------------------------
+    def feedback(self, outcomes: Outcomes, view: HouseholdView) -> Mapping[int, Persona] | None:
+        t = outcomes.tick
+        if self.model is None:
+            return None
+        prices = self.prices(self.model.snapshot())
+        updates: dict[int, Persona] = {}
+        for i, submitted in sorted(self.submitted.items()):
+            self._fills(t, i, submitted, view)
+        self.submitted = {}
+        for i, agent in self.agents.items():
+            scored = agent.score(t, prices)
+            if scored and self.cognitive.ablation.persona_evolution:
+                persona = updates.get(i, view.personas[i])
+                for e, actual in scored:
+                    persona, why = self.engine.update(persona, OutcomeEvent(
+                        expected=e.expected, actual=actual, stake=e.stake, domain=e.instrument, time=t))  # fmt: skip
+                    self._emit(t, "persona.evolved", {"expected": e.expected, "actual": actual, "stake": e.stake,
+                               "instrument": e.instrument, "major": why.major, "impact": why.impact,
+                               "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
+                updates[i] = persona
+            if (t + i) % self.cognitive.reflection.every == 0:
+                for text in agent.reflect(t):
+                    self._emit(t, "belief.formed", {"belief": text}, f"household:{i}")
+        return updates
+
+    def _fills(self, t: int, i: int, submitted: list[tuple[ApprovedOrder, str]], view: HouseholdView) -> None:
+        m = self.markets
+        agent = self.agents.get(i)
+        if m is None or agent is None:
+            return
+        got: dict[tuple[str, str], tuple[float, float]] = {}
+        for f in m.fills(i):
+            q, v = got.get((f.instrument, str(f.side)), (0.0, 0.0))
+            got[(f.instrument, str(f.side))] = (q + f.quantity, v + f.quantity * f.price)
+        total = max(float(view.wealth[i]), 1e-9)
+        for o, signal in submitted:
+            q, v = got.pop((o.instrument, o.side), (0.0, 0.0))
+            if q <= 1e-12:
+                agent.note(t, f"My {o.side.lower()} order for {o.instrument} at {o.limit_price:.4g} was not filled",
+                           kind_of="fill", instrument=o.instrument)  # fmt: skip
+                continue
+            price = v / q
+            agent.note(t, f"{'Bought' if o.side == 'BUY' else 'Sold'} {q:.3g} {o.instrument} at {price:.4g}",
+                       kind_of="fill", instrument=o.instrument)  # fmt: skip
+            if signal != "negotiated":
+                agent.expect(Expectation(t, t + self.cognitive.horizon, o.instrument, o.side, price, q,
+                                         o.expected_return, min(q * price / total, 1.0), signal,
+                                         is_risky(o.instrument) or o.high_risk))  # fmt: skip
+
+    def _public_events(self, t: int, snapshot: Snapshot, prices: Mapping[str, float],
+                       flows: Mapping[str, float]) -> None:  # fmt: skip
+        """News and others' actions, read by every cognitive agent; news about an instrument forms a belief."""
+        news = sorted(snapshot.news, key=lambda n: -abs(n.sentiment))[: self.cognitive.news_memories]
+        crowd = [f"buyers outnumbered sellers in {k}" if v > 0.2 else f"sellers outnumbered buyers in {k}"
+                 for k, v in sorted(flows.items()) if abs(v) > 0.2]  # fmt: skip
+        when = tick_time(t)
+        for agent in self.agents.values():
+            for n in news:
+                val = int(np.clip(round(2 * n.sentiment), -2, 2))
+                agent.note(t, f"News: {n.headline}", Affect(valence=val, arousal=2 if abs(val) > 1 else 1,
+                           reason="news sentiment"), kind_of="news", topic=n.topic)  # fmt: skip
+                subject = (
+                    n.topic
+                    if n.topic in prices
+                    else f"stock:{n.topic}"
+                    if f"stock:{n.topic}" in prices
+                    else None
+                )
+                if subject is not None and agent.memory is not None:
+                    agent.semantic.news_belief(subject, n.headline, n.sentiment, when)
+            for c in crowd:
+                agent.note(t, f"Others' trades: {c}", kind_of="public")

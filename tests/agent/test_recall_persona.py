@@ -1,0 +1,84 @@
+"""Persona-modulated recall, working memory, cross-layer recall, briefings and perception."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
+from psychoagent.agent.config import CognitiveConfig, PerceptionConfig
+from psychoagent.agent.perception import Belief, PriceHistory, observe_instrument, perceive
+from psychoagent.agent.recall import WorkingItem, WorkingMemory, persona_factor
+from psychoagent.memory.core import Memory
+from psychoagent.persona import Persona
+
+
+def test_persona_factor_direction() -> None:
+    risky = np.array([True, True, False])
+    outcome = np.array([0.1, -0.1, -0.1])
+    bold = persona_factor(risky, outcome, 0.9, 0.5)
+    shy = persona_factor(risky, outcome, 0.1, 0.5)
+    assert bold[0] > 1 > bold[1] and shy[0] < 1 < shy[1]
+    assert bold[2] == shy[2] == 1.0
+
+
+def _agent_with_history(risk: float) -> tuple[CognitiveAgent, Persona]:
+    mem = Memory(embedder="hash", appraiser=None, namespace="household:0")
+    agent = CognitiveAgent(0, Persona(risk_preference=risk), mem, CognitiveConfig())
+    agent.expect(Expectation(1, 2, "stock:tech", "BUY", 100.0, 5, 0.05, 0.3, "sharp_fall", True))
+    agent.expect(Expectation(1, 2, "steel", "BUY", 100.0, 5, 0.05, 0.3, "sharp_fall", True))
+    agent.score(2, {"stock:tech": 120.0, "steel": 80.0})  # tech: risky success; steel: risky failure
+    agent.encode(2)
+    return agent, Persona(risk_preference=risk)
+
+
+def _ranks(risk: float) -> list[str]:
+    agent, persona = _agent_with_history(risk)
+    found = agent.recall(3, "bought after a sharp fall signal expecting", [], persona, k=2)
+    return [u.metadata["instrument"] for u, _, parts in found.episodes]
+
+
+def test_risk_seeker_recalls_risky_success_first_risk_averse_the_failure() -> None:
+    assert _ranks(0.95)[0] == "stock:tech"
+    assert _ranks(0.05)[0] == "steel"
+    agent, persona = _agent_with_history(0.95)
+    hit = agent.recall(3, "bought after a sharp fall", [], persona, k=2).episodes[0]
+    assert hit[2]["persona"] > 1.0  # the part is exposed with the other score parts
+
+
+def test_persona_recall_can_be_ablated() -> None:
+    cfg = CognitiveConfig()
+    cfg.ablation.persona_recall = False
+    mem = Memory(embedder="hash", appraiser=None)
+    agent = CognitiveAgent(0, Persona(), mem, cfg)
+    assert agent.stage not in mem.pipeline
+
+
+def test_working_memory_is_bounded_and_ranked() -> None:
+    wm = WorkingMemory(3)
+    wm.load([WorkingItem("episode", str(i), float(i)) for i in range(10)])
+    assert wm.texts() == ["9", "8", "7"]
+
+
+def test_briefing_is_short_uses_graph_beliefs_and_is_reused() -> None:
+    mem = Memory(embedder="hash", appraiser=None, namespace="household:1")
+    agent = CognitiveAgent(1, Persona(), mem, CognitiveConfig())
+    hist = PriceHistory(36)
+    for t, p in enumerate([125, 126, 124, 125, 120]):
+        hist.record(t, {"steel": p})
+    agent.semantic.news_belief("steel", "A new steel mill opened", -0.6, tick_time(4))
+    obs = perceive(hist, ["steel"], agent.semantic.by_subject(), PerceptionConfig(), {"interest_rate": 0.05})
+    b1 = agent.brief(5, "buy steel", obs, ["steel", "interest_rate"], Persona())
+    assert len(b1.text.split()) <= 200 and not b1.reused
+    assert "new steel mill" in b1.text and "financing costs" in b1.text  # depth-2 graph from interest_rate
+    b2 = agent.brief(5, "buy steel", obs, ["steel", "interest_rate"], Persona())
+    assert b2.reused and b2.text == b1.text
+
+
+def test_perception_reads_the_seed_example() -> None:
+    series = np.array([126.0, 124.0, 125.0, 125.0, 120.0])
+    belief = Belief("steel", "event", "oversupply", -0.6, 1, "known event: a new steel mill opened")
+    obs = observe_instrument("steel", series, [belief], PerceptionConfig())
+    assert obs is not None
+    assert abs(obs.change + 0.04) < 1e-9 and abs(obs.average - 124.6667) < 1e-3 and obs.signal == "sharp_fall"
+    assert "down 4%" in obs.text and "below its 3-period average" in obs.text
+    assert "lower prices more likely" in obs.text and obs.belief_effect < 0
