@@ -6,8 +6,10 @@ import typer
 
 from psychoagent.affect.cli import appraise as appraise_command
 from psychoagent.econ.cli import register as register_econ
+from psychoagent.eval.cli import register as register_eval
 from psychoagent.llm.cli import app as llm_app
 from psychoagent.memory.cli import app as memory_app
+from psychoagent.report.cli import register as register_report
 
 app = typer.Typer(
     name="psychoagent",
@@ -17,6 +19,8 @@ app = typer.Typer(
 )
 app.add_typer(memory_app, name="memory")
 register_econ(app)
+register_eval(app)
+register_report(app)
 app.command("appraise")(appraise_command)
 app.add_typer(llm_app, name="llm")
 

@@ -23,6 +23,9 @@ def simulate_command(
     llm: str = typer.Option(
         "", "--llm", help="URL of an OpenAI-compatible server or 'local' (stored for LLM policies)"
     ),
+    report: bool = typer.Option(
+        False, "--report", help="then write metrics.json and report.html; print its path"
+    ),
 ) -> None:
     """Simulate the economy and write the run files."""
     from rich.console import Console
@@ -52,6 +55,10 @@ def simulate_command(
         f"unemployment {m['unemployment']:.1%}, inflation {m['inflation']:.1%}, rate {m['interest_rate']:.2%}, "
         f"{model.fallbacks} fallbacks -> {out}"
     )
+    if report:
+        from psychoagent.report.html import write_report
+
+        typer.echo(f"report: {write_report(out).resolve()}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,101 @@
+"""`psychoagent metrics` and `psychoagent experiment`: score a run directory; run variants over seeds."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+
+
+def metrics_command(
+    run: Path = typer.Argument(..., help="run directory (config.json, macro.csv, ...)"),
+) -> None:
+    """Compute every metric of a run and write metrics.json (n/a groups are listed with the reason)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from psychoagent.eval.metrics import write_metrics
+    from psychoagent.eval.tables import fmt
+
+    try:
+        result = write_metrics(run)
+    except (FileNotFoundError, ValueError) as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    table = Table(title=f"metrics of {run}")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key, value in result["metrics"].items():
+        table.add_row(key, fmt(value) if value is not None else "n/a")
+    console = Console()
+    console.print(table)
+    for group, why in result["not_available"].items():
+        console.print(f"[dim]{group}: n/a ({why})[/dim]")
+    console.print(f"-> {run / 'metrics.json'}")
+
+
+def experiment_command(
+    out: Path = typer.Option(..., "--out", help="experiment directory"),
+    seeds: int = typer.Option(
+        5, "--seeds", min=1, help="number of seeds; every variant runs on the same ones"
+    ),
+    seed_start: int = typer.Option(1, "--seed-start", help="first seed (seeds are consecutive)"),
+    scenario: str = typer.Option(
+        "baseline", "--scenario", help="built-in scenario name or a .toml/.yaml file"
+    ),
+    variants: str = typer.Option(
+        "full,no-memory,static-persona,no-affect,composite",
+        "--variants",
+        help="comma-separated variant names",
+    ),
+    agents: int = typer.Option(100, "--agents", min=1, help="households per run"),
+    ticks: int = typer.Option(0, "--ticks", min=0, help="months per run (0: the scenario's, else 240)"),
+    sweep: list[str] = typer.Option(
+        [], "--sweep", help="param=v1,v2 (an economy setting; repeat for a grid)"
+    ),
+    jobs: int = typer.Option(2, "--jobs", min=1, help="runs in parallel (process pool)"),
+    llm: str = typer.Option("", "--llm", help="URL of an OpenAI-compatible server or 'local' (LLM variants)"),
+    report: bool = typer.Option(True, "--report/--no-report", help="write report.html into the directory"),
+) -> None:
+    """Run variants (x sweep values) over the same seeds; write mean and 95 % CI per metric and a comparison."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from psychoagent.econ.scenario import load_scenario
+    from psychoagent.eval.experiment import conditions, run_experiment
+    from psychoagent.eval.variants import resolve
+
+    names = [v.strip() for v in variants.split(",") if v.strip()]
+    try:
+        if not names:
+            raise ValueError("--variants needs at least one name")
+        for v in names:
+            resolve(v)
+        load_scenario(scenario)
+        conds = conditions(names, sweep)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    seed_list = list(range(seed_start, seed_start + seeds))
+    console = Console(stderr=True)
+    command = shlex.join(["psychoagent", *sys.argv[1:]])
+    columns = (TextColumn("[bold]experiment"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))  # fmt: skip
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task("", total=len(conds) * len(seed_list))
+        run_experiment(
+            out, variants=names, seeds=seed_list, scenario=scenario, agents=agents, ticks=ticks or None,
+            sweeps=sweep, jobs=jobs, llm=llm or None, command=command,
+            progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
+        )  # fmt: skip
+    console.print(f"-> {out / 'comparison.md'}, {out / 'comparison.csv'}, {out / 'summary.csv'}")
+    if report:
+        from psychoagent.report.html import write_report
+
+        console.print(f"report: {write_report(out)}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `metrics` and `experiment` to the main `psychoagent` app."""
+    app.command("metrics")(metrics_command)
+    app.command("experiment")(experiment_command)

@@ -1,0 +1,200 @@
+"""Multi-seed experiments: every condition (variant x sweep values) runs on the same seeds; metrics are summarised
+as mean and 95 % t interval per condition, and compared with the first variant by paired differences.
+
+Layout of an experiment directory:
+  experiment.json              parameters, conditions, seeds, the command
+  runs/<condition>/seed-<s>/   one run directory each (with metrics.json and variant.json)
+  summary.csv                  long table: condition, variant, sweep, metric, mean, ci_low, ci_high, sd, n
+  comparison.csv / .md         one row per metric, one column per condition; paired differences vs reference
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from psychoagent.eval.metrics import write_metrics
+from psychoagent.eval.stats import mean_ci, paired_difference
+from psychoagent.eval.variants import merge_overrides, nested, parse_sweep, resolve
+
+EXPERIMENT_FILE = "experiment.json"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One column of the comparison: a variant with fixed values of the swept settings."""
+
+    variant: str
+    sweep: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        """'full' or 'full [cognitive.loss_aversion=1.5]'."""
+        if not self.sweep:
+            return self.variant
+        return f"{self.variant} [{', '.join(f'{k.rsplit(chr(46), 1)[-1]}={v}' for k, v in self.sweep)}]"
+
+    @property
+    def slug(self) -> str:
+        """A folder name for the condition."""
+        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", self.label.replace(" [", "__").rstrip("]"))
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """Everything one worker needs to run and score one (condition, seed)."""
+
+    out: str
+    condition: Condition
+    seed: int
+    agents: int
+    ticks: int | None
+    scenario: str
+    llm: str | None = None
+
+
+def conditions(variants: Sequence[str], sweeps: Sequence[str] = ()) -> list[Condition]:
+    """Every variant crossed with every combination of swept values (in the order given)."""
+    parsed = [parse_sweep(s) for s in sweeps]
+    combos = list(itertools.product(*[[(path, v) for v in values] for path, values in parsed])) or [()]
+    return [Condition(v, tuple(c)) for v in variants for c in combos]
+
+
+def run_task(task: RunTask) -> tuple[str, int, dict[str, Any]]:
+    """Simulate one condition and seed, write metrics.json; returns (label, seed, metrics)."""
+    from psychoagent.econ.run import simulate
+    from psychoagent.econ.scenario import load_scenario
+
+    policy, kwargs, economy = resolve(task.condition.variant)
+    over = merge_overrides(economy, *(nested(k, v) for k, v in task.condition.sweep))
+    scen = load_scenario(task.scenario)
+    if over:
+        scen = scen.model_copy(update={"economy": merge_overrides(scen.economy, over)})
+        scen.apply()
+    simulate(task.out, agents=task.agents, ticks=task.ticks, seed=task.seed, policy=policy, scenario=scen,
+             llm=task.llm, **kwargs)  # fmt: skip
+    info = {"variant": task.condition.variant, "condition": task.condition.label,
+            "sweep": dict(task.condition.sweep), "seed": task.seed}  # fmt: skip
+    Path(task.out, "variant.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    return task.condition.label, task.seed, write_metrics(task.out)["metrics"]
+
+
+def run_experiment(
+    out: str | Path,
+    *,
+    variants: Sequence[str],
+    seeds: Sequence[int],
+    scenario: str = "baseline",
+    agents: int = 100,
+    ticks: int | None = None,
+    sweeps: Sequence[str] = (),
+    jobs: int = 2,
+    llm: str | None = None,
+    command: str = "",
+    progress: Callable[[str, int], None] | None = None,
+) -> pd.DataFrame:
+    """Run every condition on every seed (in a process pool of `jobs`), then write the summary and comparison
+    tables; returns the long per-run frame (condition, variant, seed, metric columns...).
+
+    All variants are resolved before anything runs, so a variant this build cannot run fails at once.
+    """
+    for v in dict.fromkeys(variants):
+        resolve(v)
+    conds = conditions(variants, sweeps)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    tasks = [
+        RunTask(str(folder / "runs" / c.slug / f"seed-{s}"), c, s, agents, ticks, scenario, llm)
+        for c in conds
+        for s in seeds
+    ]
+    meta = {"variants": list(variants), "seeds": list(seeds), "scenario": scenario, "agents": agents,
+            "ticks": ticks, "sweeps": list(sweeps), "command": command,
+            "conditions": [{"label": c.label, "variant": c.variant, "sweep": dict(c.sweep), "folder": c.slug}
+                           for c in conds]}  # fmt: skip
+    (folder / EXPERIMENT_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    rows: list[dict[str, Any]] = []
+    variant_of = {c.label: c.variant for c in conds}
+
+    def keep(label: str, seed: int, metrics: dict[str, Any]) -> None:
+        rows.append({"condition": label, "variant": variant_of[label], "seed": seed, **metrics})
+        if progress is not None:
+            progress(label, seed)
+
+    if jobs <= 1:
+        for t in tasks:
+            keep(*run_task(t))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for fut in as_completed([pool.submit(run_task, t) for t in tasks]):
+                keep(*fut.result())
+    order = {c.label: i for i, c in enumerate(conds)}
+    runs = pd.DataFrame(rows)
+    runs = runs.assign(_o=runs["condition"].map(order)).sort_values(["_o", "seed"]).drop(columns="_o")
+    runs.to_csv(folder / "runs.csv", index=False, float_format="%.10g")
+    write_tables(folder, runs, [c.label for c in conds])
+    return runs
+
+
+def summarise(runs: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """Long table: one row per condition and metric with mean, 95 % t interval, sd and n over seeds."""
+    metrics = [c for c in runs.columns if c not in ("condition", "variant", "seed")]
+    out = []
+    for label in labels:
+        sub = runs[runs["condition"] == label]
+        for m in metrics:
+            ci = mean_ci(pd.to_numeric(sub[m], errors="coerce").to_numpy(dtype=float))
+            out.append({"condition": label, "metric": m, "mean": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
+                        "sd": ci.sd, "n": ci.n})  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def paired(runs: pd.DataFrame, labels: Sequence[str], reference: str) -> pd.DataFrame:
+    """Per metric and condition: mean difference to `reference` over shared seeds, with its 95 % interval."""
+    metrics = [c for c in runs.columns if c not in ("condition", "variant", "seed")]
+    ref = runs[runs["condition"] == reference].set_index("seed")
+    out = []
+    for label in labels:
+        if label == reference:
+            continue
+        sub = runs[runs["condition"] == label].set_index("seed")
+        seeds = sub.index.intersection(ref.index)
+        for m in metrics:
+            a = pd.to_numeric(sub.loc[seeds, m], errors="coerce").to_numpy(dtype=float)
+            b = pd.to_numeric(ref.loc[seeds, m], errors="coerce").to_numpy(dtype=float)
+            d = paired_difference(a, b)
+            out.append({"condition": label, "metric": m, "diff": d.mean, "ci_low": d.low, "ci_high": d.high,
+                        "n": d.n})  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def write_tables(folder: Path, runs: pd.DataFrame, labels: Sequence[str]) -> None:
+    """summary.csv, comparison.csv, differences.csv and comparison.md in `folder`."""
+    from psychoagent.eval.tables import comparison_frame, comparison_markdown
+
+    summary = summarise(runs, labels)
+    summary.to_csv(folder / "summary.csv", index=False, float_format="%.6g")
+    diffs = paired(runs, labels, labels[0])
+    diffs.to_csv(folder / "differences.csv", index=False, float_format="%.6g")
+    comparison_frame(summary, labels).to_csv(folder / "comparison.csv", index=False, float_format="%.6g")
+    (folder / "comparison.md").write_text(comparison_markdown(summary, diffs, labels), encoding="utf-8")
+
+
+def load_experiment(path: str | Path) -> tuple[dict[str, Any], pd.DataFrame]:
+    """(experiment.json, runs.csv) of an experiment directory."""
+    folder = Path(path)
+    meta = json.loads((folder / EXPERIMENT_FILE).read_text(encoding="utf-8"))
+    return meta, pd.read_csv(folder / "runs.csv")
+
+
+def is_experiment(path: str | Path) -> bool:
+    """Whether `path` holds an experiment (experiment.json) rather than a single run."""
+    return (Path(path) / EXPERIMENT_FILE).is_file()

@@ -1,0 +1,110 @@
+"""Comparison tables of an experiment: wide CSV and Markdown (mean [95 % CI] per condition; paired differences)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from psychoagent.eval.metrics import HIGHER_IS_BETTER
+
+HIDDEN_SUFFIXES = ("_p", "_n")
+"""p-values and point counts stay in the CSV files; the Markdown table shows the values themselves."""
+
+
+def fmt(x: float) -> str:
+    """A number with 3 significant digits (n/a for NaN)."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    if x == 0:
+        return "0"
+    if abs(x) >= 1000 or abs(x) < 0.001:
+        return f"{x:.3g}"
+    return f"{x:.3g}" if abs(x) >= 1 else f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def shown_metrics(summary: pd.DataFrame) -> list[str]:
+    """Metrics with a value for at least one condition, without p-values and counts, in a stable order."""
+    has = summary.groupby("metric")["mean"].apply(lambda s: s.notna().any())
+    names = [m for m in has.index if has[m] and not m.endswith(HIDDEN_SUFFIXES)]
+    return sorted(names, key=lambda m: (_GROUP_ORDER.get(m.split(".")[0], 99), m))
+
+
+_GROUP_ORDER = {g: i for i, g in enumerate(
+    ("adaptability", "robustness", "persona_consistency", "diversity", "social", "macro", "stylized", "welfare",
+     "cognition"))}  # fmt: skip
+
+
+def direction(metric: str) -> str:
+    """'higher', 'lower' or '' (no judgement) for the 'better' column."""
+    if metric not in HIGHER_IS_BETTER:
+        return ""
+    return "higher" if HIGHER_IS_BETTER[metric] else "lower"
+
+
+def comparison_frame(summary: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """Wide table: metric, better, then '<condition> mean', '<condition> ci_low', '<condition> ci_high'."""
+    rows = []
+    for m in sorted(summary["metric"].unique(), key=lambda m: (_GROUP_ORDER.get(m.split(".")[0], 99), m)):
+        row: dict[str, object] = {"metric": m, "better": direction(m)}
+        for label in labels:
+            s = summary[(summary["metric"] == m) & (summary["condition"] == label)]
+            for col in ("mean", "ci_low", "ci_high"):
+                row[f"{label} {col}"] = float(s[col].iloc[0]) if len(s) else math.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def best_condition(summary: pd.DataFrame, metric: str) -> str | None:
+    """The condition with the best mean for `metric` (None without a direction or values)."""
+    d = direction(metric)
+    s = summary[(summary["metric"] == metric) & summary["mean"].notna()]
+    if not d or s.empty:
+        return None
+    row = s.loc[s["mean"].idxmax() if d == "higher" else s["mean"].idxmin()]
+    return str(row["condition"])
+
+
+def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequence[str]) -> str:
+    """Markdown: the metric table (best mean in bold) and, with several conditions, paired differences to the
+    first condition where '*' marks a 95 % interval that excludes 0."""
+    n = int(summary["n"].max()) if len(summary) else 0
+    metrics = shown_metrics(summary)
+    lines = [f"Mean [95 % t interval] over {n} seeds; **bold** = best mean where a direction is defined.", ""]
+    lines.append("| metric | better | " + " | ".join(labels) + " |")
+    lines.append("|---|---|" + "---|" * len(labels))
+    for m in metrics:
+        best = best_condition(summary, m)
+        cells = []
+        for label in labels:
+            s = summary[(summary["metric"] == m) & (summary["condition"] == label)]
+            if s.empty or pd.isna(s["mean"].iloc[0]):
+                cells.append("n/a")
+                continue
+            r = s.iloc[0]
+            text = fmt(r["mean"]) + (
+                f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]" if pd.notna(r["ci_low"]) else ""
+            )
+            cells.append(f"**{text}**" if label == best and len(labels) > 1 else text)
+        lines.append(f"| {m} | {direction(m)} | " + " | ".join(cells) + " |")
+    if len(labels) > 1 and not diffs.empty:
+        ref = labels[0]
+        others = [label for label in labels[1:]]
+        lines += ["", f"Paired difference (condition - {ref}) over the same seeds, mean [95 % t interval]; "
+                  "* = the interval excludes 0.", ""]  # fmt: skip
+        lines.append("| metric | " + " | ".join(others) + " |")
+        lines.append("|---|" + "---|" * len(others))
+        for m in metrics:
+            cells = []
+            for label in others:
+                d = diffs[(diffs["metric"] == m) & (diffs["condition"] == label)]
+                if d.empty or pd.isna(d["diff"].iloc[0]):
+                    cells.append("n/a")
+                    continue
+                r = d.iloc[0]
+                sig = pd.notna(r["ci_low"]) and (r["ci_low"] > 0 or r["ci_high"] < 0)
+                ci = f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]" if pd.notna(r["ci_low"]) else ""
+                cells.append(("+" if r["diff"] > 0 else "") + fmt(r["diff"]) + ci + (" *" if sig else ""))
+            lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,73 @@
+"""Matplotlib helpers: figures without pyplot (Agg, no global state) encoded as base64 PNG for embedding."""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+DPI = 72
+"""Screen resolution keeps a 100 x 240 report well under a few MB."""
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf")
+
+
+def figure(
+    rows: int = 1, cols: int = 1, width: float = 10.0, height: float = 3.2
+) -> tuple[Figure, np.ndarray]:
+    """A figure with a rows x cols grid of axes (always a flat array); height is per row."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height * rows), dpi=DPI, layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
+    return fig, np.asarray(axes).ravel()
+
+
+def png_base64(fig: Figure) -> str:
+    """The figure as a base64-encoded PNG (the figure is closed afterwards)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    fig.clear()
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def hide_unused(axes: Sequence[Axes] | np.ndarray, used: int) -> None:
+    """Turn off the axes after the first `used` ones."""
+    for ax in axes[used:]:
+        ax.set_visible(False)
+
+
+def mark_ticks(ax: Axes, ticks: Sequence[int]) -> None:
+    """Dashed vertical lines at regime changes (shock starts)."""
+    for t in ticks:
+        ax.axvline(t, color="grey", linestyle="--", linewidth=0.8)
+
+
+def band(
+    ax: Axes, x: Any, panel: np.ndarray, colour: str, label: str = "", lo: float = 10, hi: float = 90
+) -> None:
+    """Median line with a shaded lo-hi percentile band of a (time x members) array."""
+    with np.errstate(all="ignore"):
+        q = np.nanpercentile(panel, [lo, 50, hi], axis=1)
+    ax.fill_between(x, q[0], q[2], color=colour, alpha=0.2, linewidth=0)
+    ax.plot(x, q[1], color=colour, linewidth=1.4, label=label or None)
+
+
+def scatter_fit(ax: Axes, x: np.ndarray, y: np.ndarray, colour: str = COLOURS[0], label: str = "") -> None:
+    """Scatter of (x, y) with a least-squares line when there are at least 3 finite points."""
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, y = x[keep], y[keep]
+    ax.scatter(x, y, s=18, color=colour, alpha=0.75, label=label or None)
+    if x.size >= 3 and np.ptp(x) > 0:
+        slope, intercept = np.polyfit(x, y, 1)
+        xs = np.linspace(x.min(), x.max(), 20)
+        ax.plot(xs, slope * xs + intercept, color=colour, linewidth=1)
