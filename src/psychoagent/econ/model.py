@@ -23,7 +23,6 @@ from psychoagent.econ.agents import TRAIT_COLUMNS, Firm, Household, make_househo
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.indicators import Indicators
-from psychoagent.econ.markets import Markets
 from psychoagent.econ.news import NewsGenerator
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Learner, Outcomes, Policy, make_policy
 from psychoagent.econ.rules import clear_goods, progressive_tax, taylor_rate
@@ -99,7 +98,6 @@ class EconomyModel(mesa.Model):
         self._news: tuple[NewsItem, ...] = ()
         self._snapshot: Snapshot | None = None
         self.agent_table: list[tuple[object, ...]] = []
-        self.markets = Markets(self)
         self.datacollector = make_collector(self)
         bind = getattr(self.policy, "bind", None)
         if callable(bind):  # policies that trade or keep per-agent state get the model once it is complete
@@ -177,7 +175,6 @@ class EconomyModel(mesa.Model):
         flows = self._labour_and_production(intents, t)
         self._incomes(flows, t)
         flows["budget"] = self._goods_market(intents, t)
-        self.markets.session(t)
         self._adjust_firms(t)
         self.metrics = self.indicators.compute(t, flows)
         self._history.append(dict(self.metrics))
@@ -296,7 +293,7 @@ class EconomyModel(mesa.Model):
         for f in self.firms:
             payout = f.dividend(cfg.market)
             f.cash -= payout
-            dividends += self.markets.pay_dividend(f, payout)
+            dividends += payout * hh.equity
         interest = np.zeros(hh.n)
         if t % cfg.bank.interest_months == 0:
             interest = hh.deposits * self.interest_rate * cfg.bank.interest_months / 12.0
