@@ -167,38 +167,43 @@ class CognitiveAgent:
             self.memory, query, entities, k=k, depth=self.cfg.recall.graph_depth,
             now=tick_time(tick).timestamp(), persona=persona if ab.persona_recall else None,
             affect_state=self.mood if ab.affect_modulation else None, policy=policy,
+            graph=self.semantic.neighbours,
         )  # fmt: skip
 
     def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
-        """Working memory + <= N-word briefing; reuses the previous one when the situation is unchanged."""
-        situation = (tuple((o.subject, o.signal) for o in observations), len(self.feedback),
-                     tuple(sorted(self.semantic.unit_of.values())), round(persona.risk_preference, 2))  # fmt: skip
-        if (self.cfg.recall.reuse_briefing and self.briefing is not None and situation == self._situation
-                and not self.analyze_next):  # fmt: skip
-            self.briefing = Briefing(self.briefing.text, self.briefing.working, True, self.briefing.episodes)
-            return self.briefing
-        k = self.cfg.recall.k * (2 if self.analyze_next else 1)
-        found = self.recall(tick, query, entities, persona, k)
-        items = [WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:]]
-        items += [WorkingItem("episode", u.content, s, u.id) for u, s, _ in found.episodes]
-        items += [WorkingItem("belief", u.content, 1.0 / (1 + hops), u.id) for u, hops in found.semantic]
-        self.working.load(items)
+        """Working memory + <= N-word briefing. When the question, the outcome memories, the beliefs and the
+        persona have not changed, the previous tick's recall is reused and only the observations are fresh."""
+        situation = (query, len(self.stage.tags), bool(self.feedback), tuple(sorted(self.semantic.unit_of.values())),
+                     round(persona.risk_preference * 20))  # fmt: skip
+        reuse = (self.cfg.recall.reuse_briefing and self.briefing is not None and situation == self._situation
+                 and not self.analyze_next)  # fmt: skip
+        if reuse:
+            assert self.briefing is not None
+            episodes = self.briefing.episodes
+        else:
+            k = self.cfg.recall.k * (2 if self.analyze_next else 1)
+            found = self.recall(tick, query, entities, persona, k)
+            items = [WorkingItem("episode", u.content, s, u.id) for u, s, _ in found.episodes]
+            items += [WorkingItem("belief", u.content, 1.0 / (1 + hops), u.id) for u, hops in found.semantic]
+            items += [WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:]]
+            self.working.load(items)
+            episodes = found.episodes
         knowledge = tuple(sorted(it.source for it in self.working.items if it.kind == "belief"))
         known = self.summaries.get(knowledge, lambda: "; ".join(self.working.texts("belief")))
         lines = [f"Persona: risk {persona.risk_preference:.2f}, optimism {persona.optimism:+.2f}."]
         lines += [f"Now: {o.text}" for o in observations[:3]]
         if known:
             lines.append(f"Known: {known}.")
-        episodes = self.working.texts("episode")
-        if episodes:
-            lines.append("Past: " + " | ".join(episodes[:3]) + ".")
+        past = self.working.texts("episode")
+        if past:
+            lines.append("Past: " + " | ".join(past[:3]) + ".")
         if self.feedback:
             lines.append("Guardrails: " + " | ".join(self.feedback[-2:]))
         text = clip_words(" ".join(lines), self.cfg.recall.briefing_words)
         self._situation = situation
         self.analyze_next = False
-        self.briefing = Briefing(text, list(self.working.items), False, found.episodes)
+        self.briefing = Briefing(text, list(self.working.items), reuse, episodes)
         return self.briefing
 
     def reflect(self, tick: int) -> list[str]:

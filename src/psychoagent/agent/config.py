@@ -109,7 +109,10 @@ class LookaheadConfig(_Config):
         0.05, ge=0, le=1, description="veto when wealth falls below the floor on more than 5 % of paths"
     )
     max_loss: float = Field(
-        0.25, gt=0, le=1, description="veto when the 5 % worst-case loss versus not acting exceeds 25 %"
+        0.1,
+        gt=0,
+        le=1,
+        description="veto when the 5 % worst-case loss versus not acting exceeds 10 % of wealth",
     )
     bankruptcy_floor: float = Field(
         0.0, description="wealth at or below this (after obligations) counts as bankruptcy"
@@ -157,7 +160,7 @@ class CognitiveConfig(_Config):
         0.2, gt=0, le=1, description="budget share of a confident decision before persona and guardrails"
     )
     min_edge: float = Field(
-        0.01, ge=0, description="expected return below 1 % per horizon: WAIT instead of trading"
+        0.02, ge=0, description="expected return below 2 % per horizon: no trade (fees and noise eat less)"
     )
     horizon: int = Field(3, ge=1, description="ticks after which a decision's expectation is scored")
     trend_weight: float = Field(

@@ -30,6 +30,8 @@ class Account:
     income: float = 0.0
     spending: float = 0.0
     supply: Mapping[str, float] = field(default_factory=dict)
+    """Units this agent may still buy per instrument (market supply or position limit), when known."""
+    fee_rate: float = 0.0
 
     def value(self, instrument: str) -> float:
         return self.holdings.get(instrument, 0.0) * float(self.prices.get(instrument, 0.0))
@@ -124,17 +126,19 @@ def size(order: OrderSpec, account: Account) -> tuple[float, float, str]:
         return 0.0, 0.0, f"no price quoted for {order.instrument}"
     limit = order.limit_price or price
     if order.side == "BUY":
+        unit_cost = max(limit, price) * (1.0 + account.fee_rate)
         budget = account.cash * order.budget_share if order.budget_share is not None else np.inf
-        qty = order.quantity if order.quantity is not None else budget / max(limit, price)
-        qty = min(qty, budget / max(limit, price), max(account.cash, 0.0) / max(limit, price))
+        qty = order.quantity if order.quantity is not None else budget / unit_cost
+        qty = min(qty, budget / unit_cost, max(account.cash, 0.0) / unit_cost)
         supply = account.supply.get(order.instrument)
         if supply is not None:
             qty = min(qty, supply)
         if qty <= 1e-9:
+            short = "not enough cash" if account.cash <= 0 or supply is None or supply > 1e-9 else None
             return (
                 0.0,
                 limit,
-                "not enough cash" if account.cash <= 0 or supply is None or supply > 0 else "no supply",
+                short or f"no {order.instrument} available to this buyer (supply or position limit)",
             )
     else:
         held = account.holdings.get(order.instrument, 0.0)

@@ -9,7 +9,7 @@ traversal over semantic units from the situation's entities, and fills a `Workin
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -127,8 +127,12 @@ def cross_layer_recall(
     persona: Any = None,
     affect_state: Affect | None = None,
     policy: str | None = None,
+    graph: Callable[[Sequence[str], int], dict[str, int]] | None = None,
 ) -> RecallResult:
-    """Vector + keyword recall over episodes (persona/affect modulated) and graph traversal over beliefs."""
+    """Vector + keyword recall over episodes (persona/affect modulated) and graph traversal over beliefs.
+
+    `graph(entities, depth)` may serve the traversal from an in-process mirror of the belief edges; by default
+    the memory's own graph is traversed."""
     hits = memory.recall(
         query, k=k, where={"kind": ["episodic", "summary"]}, now=now, persona=persona,
         affect_state=affect_state, policy=policy,
@@ -136,7 +140,12 @@ def cross_layer_recall(
     episodes = [(h.unit, h.score, h.parts) for h in hits]
     semantic: list[tuple[MemoryUnit, int]] = []
     if depth > 0 and entities:
-        reach = memory.neighbours([f"entity:{e}" for e in entities], depth=depth, types=["about", "related"])
+        if graph is not None:
+            reach = graph(entities, depth)
+        else:
+            reach = memory.neighbours(
+                [f"entity:{e}" for e in entities], depth=depth, types=["about", "related"]
+            )
         ids = [node for node in reach if node.startswith("mem_")]
         if ids:
             units = [u for u in memory.get_many(ids) if u.kind == "semantic" and u.is_current]

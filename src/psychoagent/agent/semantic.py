@@ -48,6 +48,8 @@ class SemanticMemory:
         self.unit_of: dict[tuple[str, str], str] = {}
         self.records: list[TradeRecord] = []
         self.reputation: dict[int, list[float]] = defaultdict(list)
+        self.adjacency: dict[str, set[str]] = defaultdict(set)
+        """In-process mirror of the belief graph's `about`/`related` edges (traversal without a SQLite read)."""
 
     def seed_priors(self, when: datetime) -> None:
         """Store the prior causal chains once."""
@@ -91,10 +93,30 @@ class SemanticMemory:
             Edge(src=f"entity:{subject}", dst=f"entity:{o}", type="related", created_at=when) for o in links
         ]
         self.memory.add_edges(edges)
+        for e in edges:
+            self.adjacency[e.src].add(e.dst)
+            self.adjacency[e.dst].add(e.src)
         if key in self.unit_of:
-            self.memory.supersede(self.unit_of[key], unit, reason="belief revised by reflection")
+            old_id = self.unit_of[key]
+            self.memory.supersede(old_id, unit, reason="belief revised by reflection")
+            for node in self.adjacency.pop(old_id, set()):
+                self.adjacency[node].discard(old_id)
         self.unit_of[key] = unit.id
         return unit.id
+
+    def neighbours(self, entities: Sequence[str], depth: int) -> dict[str, int]:
+        """Belief-graph nodes within `depth` hops of the entities' nodes (breadth first) -> hop count."""
+        dist = {f"entity:{e}": 0 for e in entities if f"entity:{e}" in self.adjacency}
+        frontier = list(dist)
+        for hop in range(1, depth + 1):
+            nxt = []
+            for node in frontier:
+                for other in sorted(self.adjacency.get(node, ())):
+                    if other not in dist:
+                        dist[other] = hop
+                        nxt.append(other)
+            frontier = nxt
+        return dist
 
     def reflect(self, when: datetime, min_evidence: int) -> list[str]:
         """Abstract trade records into 'after SIGNAL, INSTRUMENT tends to rise/fall' beliefs; returns texts."""

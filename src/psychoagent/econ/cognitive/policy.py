@@ -49,6 +49,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.rng = np.random.default_rng(0)
         self.submitted: dict[int, list[tuple[ApprovedOrder, str]]] = {}
         self.counts: dict[str, int] = {}
+        self._tick_limits: tuple[dict[str, float], float] = ({}, 0.0)
 
     # -- wiring ----------------------------------------------------------------------------------------------
     def bind(self, model: Any) -> None:
@@ -114,6 +115,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         prices = self.prices(snapshot)
         self.history.record(t, prices)
         flows = self.flows()
+        self._tick_limits = self._limits()
         self._public_events(t, snapshot, prices, flows)
         contexts = []
         for i, agent in self.agents.items():
@@ -167,10 +169,21 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         m = self.markets
         return dict(m.holdings(i)) if m is not None else {}
 
+    def _limits(self) -> tuple[dict[str, float], float]:
+        """Position caps per instrument and the fee rate of the markets (empty / 0 when not published)."""
+        m = self.markets
+        caps_of = getattr(m, "position_caps", None) or getattr(m, "_caps", None)
+        caps = dict(caps_of()) if callable(caps_of) else {}
+        fee = float(getattr(getattr(m, "cfg", None), "fee_rate", 0.0) or 0.0)
+        return caps, fee
+
     def _account(self, i: int, view: HouseholdView, prices: Mapping[str, float]) -> Account:
         income = float(view.potential_income[i])
-        return Account(agent=i, cash=float(view.cash[i] + view.deposits[i]), holdings=self._holdings(i),
-                       prices=prices, income=income, spending=float(view.consume_share[i]) * income)  # fmt: skip
+        held = self._holdings(i)
+        caps, fee = self._tick_limits
+        room = {k: max(c - held.get(k, 0.0), 0.0) for k, c in caps.items()}
+        return Account(agent=i, cash=float(view.cash[i] + view.deposits[i]), holdings=held, prices=prices,
+                       income=income, spending=float(view.consume_share[i]) * income, supply=room, fee_rate=fee)  # fmt: skip
 
     def _guard(self, t: int, i: int, agent: CognitiveAgent, persona: Persona, obs: Sequence[Observation],
                decision: Decision, view: HouseholdView, prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
@@ -206,16 +219,29 @@ class CognitivePolicy(PersonaHeuristicPolicy):
 
     def _negotiate(self, t: int, negotiators: list[int], view: HouseholdView,
                    prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
-        """Pair agents who want a steel deal (a holder sells to a buyer); a deal becomes two limit orders."""
+        """Each agent seeking a deal finds a counterpart among the cognitive agents (a steel holder when it
+        wants to buy, anyone when it holds steel to sell); a deal becomes two limit orders at the agreed price."""
         price = prices.get("steel", 0.0)
-        if price <= 0 or len(negotiators) < 2:
+        if price <= 0 or not negotiators:
             return []
-        order = [negotiators[j] for j in self.rng.permutation(len(negotiators))]
-        sellers = [i for i in order if self._holdings(i).get("steel", 0.0) > 0]
-        buyers = [i for i in order if i not in sellers]
+        holders = [i for i in self.agents if self._holdings(i).get("steel", 0.0) > 0]
+        busy: set[int] = set()
+        pairs: list[tuple[int, int]] = []
+        for i in (negotiators[j] for j in self.rng.permutation(len(negotiators))):
+            if i in busy:
+                continue
+            sells = i in holders
+            pool = [
+                j for j in (holders if holders and not sells else self.agents) if j != i and j not in busy
+            ]
+            if not pool:
+                continue
+            other = pool[int(self.rng.integers(len(pool)))]
+            pairs.append((other, i) if sells else (i, other))
+            busy.update((i, other))
         out: list[ApprovedOrder] = []
         cfg = self.cognitive.negotiation
-        for b, s in zip(buyers, sellers, strict=False):
+        for b, s in pairs:
             pb, ps = view.personas[b], view.personas[s]
             ab, as_ = self.agents[b], self.agents[s]
             res = negotiate(Party(b, pb.social_tendency, pb.risk_preference, ab.semantic.reputation_of(s)),
@@ -239,7 +265,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                     out.append(o)
                     self.submitted.setdefault(who, []).append((o, "negotiated"))
             else:
-                why = res.reason or "buyer lacked cash or seller lacked steel"
+                why = res.reason or (f"agreed at {res.price:.4g} but the seller holds no steel to deliver" if qty <= 0
+                                     else f"agreed at {res.price:.4g} but the buyer lacks the cash")  # fmt: skip
                 self._emit(t, "negotiation.broken", {"buyer": b, "seller": s, "reason": why}, "negotiation")
                 for who, other in ((b, s), (s, b)):
                     self.agents[who].note(t, f"Steel talks with agent {other} broke down: {why}",
