@@ -227,10 +227,10 @@ def lookahead(order: ApprovedOrder, acct: Account, volatility: float, drift: flo
             f"sandbox over {cfg.ticks} ticks: bankruptcy risk {p_bust:.0%} with the order vs {p_bust0:.0%} without "
             f"(limit {cfg.max_bankruptcy:.0%}); the strategy could be catastrophic, reconsider"
         )
-    base = max(float(np.mean(without)), 1e-9)
+    base = max(acct.total, 1e-9)
     bad = float(np.quantile((with_ - without) / base, 0.05))
     if bad < -cfg.max_loss:
-        return f"sandbox over {cfg.ticks} ticks: 5% worst-case loss {-bad:.0%} of wealth vs not acting (limit {cfg.max_loss:.0%})"
+        return f"sandbox over {cfg.ticks} ticks: 5% worst-case loss {-bad:.0%} of current wealth vs not acting (limit {cfg.max_loss:.0%})"
     return None
 
 
