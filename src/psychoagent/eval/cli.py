@@ -70,10 +70,10 @@ def experiment_command(
     try:
         if not names:
             raise ValueError("--variants needs at least one name")
-        for v in names:
-            resolve(v)
         load_scenario(scenario)
         conds = conditions(names, sweep)
+        for c in conds:
+            resolve(c.variant, c.sweep)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     seed_list = list(range(seed_start, seed_start + seeds))

@@ -23,7 +23,7 @@ import pandas as pd
 
 from psychoagent.eval.metrics import write_metrics
 from psychoagent.eval.stats import mean_ci, paired_difference
-from psychoagent.eval.variants import merge_overrides, nested, parse_sweep, resolve
+from psychoagent.eval.variants import applies, merge_overrides, parse_sweep, resolve
 
 EXPERIMENT_FILE = "experiment.json"
 
@@ -62,10 +62,19 @@ class RunTask:
 
 
 def conditions(variants: Sequence[str], sweeps: Sequence[str] = ()) -> list[Condition]:
-    """Every variant crossed with every combination of swept values (in the order given)."""
+    """Every variant crossed with every combination of the swept values that exist for it (in the order given);
+    a variant none of the swept settings applies to (e.g. a rule baseline) runs once."""
     parsed = [parse_sweep(s) for s in sweeps]
-    combos = list(itertools.product(*[[(path, v) for v in values] for path, values in parsed])) or [()]
-    return [Condition(v, tuple(c)) for v in variants for c in combos]
+    for key, _ in parsed:
+        if not any(applies(v, key) for v in variants):
+            raise ValueError(
+                f"--sweep {key!r}: no such setting for any of the variants {', '.join(variants)}"
+            )
+    out = []
+    for v in variants:
+        mine = [[(key, x) for x in values] for key, values in parsed if applies(v, key)]
+        out += [Condition(v, tuple(c)) for c in itertools.product(*mine)]
+    return out
 
 
 def run_task(task: RunTask) -> tuple[str, int, dict[str, Any]]:
@@ -73,16 +82,16 @@ def run_task(task: RunTask) -> tuple[str, int, dict[str, Any]]:
     from psychoagent.econ.run import simulate
     from psychoagent.econ.scenario import load_scenario
 
-    policy, kwargs, economy = resolve(task.condition.variant)
-    over = merge_overrides(economy, *(nested(k, v) for k, v in task.condition.sweep))
+    how = resolve(task.condition.variant, task.condition.sweep)
     scen = load_scenario(task.scenario)
-    if over:
-        scen = scen.model_copy(update={"economy": merge_overrides(scen.economy, over)})
+    if how.economy:
+        scen = scen.model_copy(update={"economy": merge_overrides(scen.economy, how.economy)})
         scen.apply()
-    simulate(task.out, agents=task.agents, ticks=task.ticks, seed=task.seed, policy=policy, scenario=scen,
-             llm=task.llm, **kwargs)  # fmt: skip
-    info = {"variant": task.condition.variant, "condition": task.condition.label,
-            "sweep": dict(task.condition.sweep), "seed": task.seed}  # fmt: skip
+    simulate(task.out, agents=task.agents, ticks=task.ticks, seed=task.seed, policy=how.policy, scenario=scen,
+             llm=task.llm)  # fmt: skip
+    info = {"variant": task.condition.variant, "condition": task.condition.label, "policy": how.policy,
+            "sweep": dict(task.condition.sweep), "economy_overrides": how.economy,
+            "policy_overrides": how.cognitive, "seed": task.seed}  # fmt: skip
     Path(task.out, "variant.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     return task.condition.label, task.seed, write_metrics(task.out)["metrics"]
 
@@ -106,9 +115,9 @@ def run_experiment(
 
     All variants are resolved before anything runs, so a variant this build cannot run fails at once.
     """
-    for v in dict.fromkeys(variants):
-        resolve(v)
     conds = conditions(variants, sweeps)
+    for c in conds:
+        resolve(c.variant, c.sweep)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     tasks = [
@@ -181,10 +190,10 @@ def write_tables(folder: Path, runs: pd.DataFrame, labels: Sequence[str]) -> Non
     from psychoagent.eval.tables import comparison_frame, comparison_markdown
 
     summary = summarise(runs, labels)
-    summary.to_csv(folder / "summary.csv", index=False, float_format="%.6g")
+    summary.to_csv(folder / "summary.csv", index=False, float_format="%.10g")
     diffs = paired(runs, labels, labels[0])
-    diffs.to_csv(folder / "differences.csv", index=False, float_format="%.6g")
-    comparison_frame(summary, labels).to_csv(folder / "comparison.csv", index=False, float_format="%.6g")
+    diffs.to_csv(folder / "differences.csv", index=False, float_format="%.10g")
+    comparison_frame(summary, labels).to_csv(folder / "comparison.csv", index=False, float_format="%.10g")
     (folder / "comparison.md").write_text(comparison_markdown(summary, diffs, labels), encoding="utf-8")
 
 

@@ -78,15 +78,25 @@ def welfare_metrics(run: RunData) -> dict[str, float]:
 
 
 def cognition_metrics(run: RunData) -> dict[str, float]:
-    """Counts of cognition events per agent-tick (memories formed, persona updates, guardrail outcomes)."""
+    """Cognition events per agent-tick: memories formed (a memory.formed event's `count` when given), persona
+    updates, guardrail rejections and vetoes."""
     counts = run.event_counts
     if not any(counts.get(t, 0) for types in COGNITION_EVENTS.values() for t in types):
         return {}
     agent_ticks = max(int(run.config.get("agents", 1)) * run.ticks, 1)
     out = {}
     for key, types in COGNITION_EVENTS.items():
-        out[f"cognition.{key}_per_agent_tick"] = sum(counts.get(t, 0) for t in types) / agent_ticks
+        if key == "memories":
+            n = sum(_count(e) for t in types for e in run.events(t))
+        else:
+            n = sum(counts.get(t, 0) for t in types)
+        out[f"cognition.{key}_per_agent_tick"] = n / agent_ticks
     return out
+
+
+def _count(event: dict[str, Any]) -> float:
+    c = (event.get("payload") or {}).get("count", 1)
+    return float(c) if isinstance(c, int | float) else 1.0
 
 
 GROUPS = {

@@ -48,7 +48,8 @@ def equality(values: ArrayLike) -> float:
 def sharpe(returns: ArrayLike, risk_free: ArrayLike | float = 0.0, periods_per_year: int = 12) -> float:
     """Annualised Sharpe ratio: mean excess return / its standard deviation x sqrt(periods per year).
 
-    `risk_free` is per period (a scalar or one value per return). NaN with fewer than 2 returns or no spread.
+    `risk_free` is per period (a scalar or one value per return). NaN with fewer than 2 returns or no spread
+    (a standard deviation under 1e-12, i.e. rounding noise).
     """
     r = np.asarray(returns, dtype=float).ravel()
     rf = np.broadcast_to(np.asarray(risk_free, dtype=float), r.shape)
@@ -56,7 +57,7 @@ def sharpe(returns: ArrayLike, risk_free: ArrayLike | float = 0.0, periods_per_y
     if excess.size < 2:
         return NAN
     sd = float(np.std(excess, ddof=1))
-    if sd <= 0:
+    if sd <= 1e-12:  # no spread beyond rounding noise: the ratio is undefined
         return NAN
     return float(np.mean(excess) / sd * np.sqrt(periods_per_year))
 

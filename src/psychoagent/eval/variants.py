@@ -1,10 +1,13 @@
 """Named agent variants for experiments: a policy plus ablation switches, resolved into `simulate()` arguments.
 
-`full` is the cognitive agent with everything on; `no-memory`, `static-persona`, `no-affect`, `no-guardrails`
-switch one part off; `composite` (EconAgent's rule baseline) and `persona` (persona-driven rules, no memory) are
-the static baselines; `llm` is the cognitive agent deciding through a language model. Ablation switches are found
-where the build exposes them: a `simulate()` keyword, or a field of type `AblationConfig` anywhere inside
-`EconomyConfig` (set through scenario overrides). A variant whose policy or switches the build lacks fails with a
+`full` is the cognitive agent with everything on; `no-memory`, `static-persona`, `no-affect`, `no-persona-recall`
+and `no-guardrails` switch one part off; `persona` (persona-driven rules) and `composite` (EconAgent's rule
+baseline) are the static baselines; `llm` is the cognitive agent deciding through a language model.
+
+Switches and swept settings are found where the build exposes them, in this order: a field of `EconomyConfig`
+(passed as scenario overrides, so config.json records it), or a field of the policy's own config model when the
+policy class takes one as its `cognitive=` argument (the variant then runs under a registered policy name such as
+`cognitive-no-memory` built with that config). A variant whose policy or switches the build lacks fails with a
 message that says what is missing.
 """
 
@@ -12,25 +15,24 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
 from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.policies import policy_names
+from psychoagent.econ.policies import make_policy, policy_names, register_policy
 
 
 @dataclass(frozen=True)
 class Variant:
-    """A named agent configuration: policy name and switches of `AblationConfig` to turn off."""
+    """A named agent configuration: policy name and the `AblationConfig` switches it turns off."""
 
     name: str
     policy: str
     description: str
     off: tuple[str, ...] = ()
-    economy: Mapping[str, Any] = field(default_factory=dict)
 
 
 VARIANTS: dict[str, Variant] = {
@@ -50,18 +52,18 @@ VARIANTS: dict[str, Variant] = {
 }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Resolved:
+    """How to run a variant: the policy name for simulate(), EconomyConfig overrides, policy-config overrides."""
+
+    policy: str
+    economy: dict[str, Any] = field(default_factory=dict)
+    cognitive: dict[str, Any] = field(default_factory=dict)
+
+
 def variant_names() -> list[str]:
     """Registered variant names in registry order."""
     return list(VARIANTS)
-
-
-def _model_fields(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """(dotted path, annotation) of every field of `model`, descending into nested models."""
-    for name, info in model.model_fields.items():
-        path = f"{prefix}{name}"
-        yield path, info.annotation
-        for sub in _models_in(info.annotation):
-            yield from _model_fields(sub, path + ".")
 
 
 def _models_in(annotation: Any) -> list[type[BaseModel]]:
@@ -70,20 +72,37 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
     return [m for a in typing.get_args(annotation) for m in _models_in(a)]
 
 
-def find_field(leaf: str) -> list[str]:
-    """Dotted paths inside EconomyConfig whose last part is `leaf` (a dotted `leaf` must match exactly)."""
-    paths = [p for p, _ in _model_fields(EconomyConfig)]
+def model_fields(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """(dotted path, annotation) of every field of `model`, descending into nested models."""
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        yield path, info.annotation
+        for sub in _models_in(info.annotation):
+            yield from model_fields(sub, path + ".")
+
+
+def find_field(model: type[BaseModel], leaf: str) -> list[str]:
+    """Dotted paths inside `model` whose last part is `leaf` (a dotted `leaf` must match a path exactly)."""
+    paths = [p for p, _ in model_fields(model)]
     if "." in leaf:
         return [leaf] if leaf in paths else []
     return [p for p in paths if p.rsplit(".", 1)[-1] == leaf]
 
 
-def ablation_path() -> str | None:
-    """Dotted path of the AblationConfig inside EconomyConfig, or None when the economy has none."""
-    for path, ann in _model_fields(EconomyConfig):
-        if any(m.__name__ == "AblationConfig" for m in _models_in(ann)):
+def _path_of(model: type[BaseModel], type_name: str) -> str | None:
+    for path, ann in model_fields(model):
+        if any(m.__name__ == type_name for m in _models_in(ann)):
             return path
     return None
+
+
+def policy_config_model(policy: str) -> type[BaseModel] | None:
+    """The config model a policy takes as `cognitive=` (None for policies without one, e.g. the rule ones)."""
+    pol = make_policy(policy)
+    if "cognitive" not in inspect.signature(type(pol).__init__).parameters:
+        return None
+    cfg = getattr(pol, "cognitive", None)
+    return type(cfg) if isinstance(cfg, BaseModel) else None
 
 
 def nested(path: str, value: Any) -> dict[str, Any]:
@@ -97,36 +116,12 @@ def nested(path: str, value: Any) -> dict[str, Any]:
     return out
 
 
-def resolve(name: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    """(policy, extra simulate() keywords, EconomyConfig overrides) for a variant; ValueError when unknown or
-    when this build lacks its policy or ablation switches."""
-    if name not in VARIANTS:
-        raise ValueError(f"unknown variant {name!r}; choose from: {', '.join(VARIANTS)}")
-    v = VARIANTS[name]
-    policies = policy_names()
-    if v.policy not in policies:
-        raise ValueError(
-            f"variant {name!r} needs policy {v.policy!r}, which this build does not have "
-            f"(policies: {', '.join(policies)})"
-        )
-    kwargs: dict[str, Any] = {}
-    economy: dict[str, Any] = dict(v.economy)
-    if v.off:
-        switches = dict.fromkeys(v.off, False)
-        from psychoagent.econ.run import simulate
-
-        params = inspect.signature(simulate).parameters
-        where = ablation_path()
-        if "ablation" in params or "ablations" in params:
-            kwargs["ablation" if "ablation" in params else "ablations"] = switches
-        elif where is not None:
-            economy = _merge(economy, nested(where, switches))
-        else:
-            raise ValueError(
-                f"variant {name!r} switches off {', '.join(v.off)}, but this build exposes no ablation switches "
-                "(no simulate() keyword 'ablation' and no AblationConfig inside EconomyConfig)"
-            )
-    return v.policy, kwargs, economy
+def merge_overrides(*parts: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep-merge override mappings, later ones winning."""
+    out: dict[str, Any] = {}
+    for p in parts:
+        out = _merge(out, p)
+    return out
 
 
 def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -139,19 +134,98 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def setting_path(policy: str, key: str) -> tuple[str, str] | None:
+    """Where a setting lives for this policy: ('economy', path) or ('cognitive', path); None when nowhere.
+    ValueError when the name is ambiguous."""
+    for where, model in (("economy", EconomyConfig), ("cognitive", policy_config_model(policy))):
+        if model is None:
+            continue
+        paths = find_field(model, key)
+        if len(paths) > 1:
+            raise ValueError(f"setting {key!r} is ambiguous; give one of: {', '.join(paths)}")
+        if paths:
+            return where, paths[0]
+    return None
+
+
+def resolve(name: str, settings: Sequence[tuple[str, Any]] = ()) -> Resolved:
+    """How to run variant `name` with extra settings (key, value) applied; ValueError when the variant is
+    unknown, or this build lacks its policy, its switches, or a setting."""
+    if name not in VARIANTS:
+        raise ValueError(f"unknown variant {name!r}; choose from: {', '.join(VARIANTS)}")
+    v = VARIANTS[name]
+    if v.policy not in policy_names():
+        raise ValueError(
+            f"variant {name!r} needs policy {v.policy!r}, which this build does not have "
+            f"(policies: {', '.join(policy_names())})"
+        )
+    economy: dict[str, Any] = {}
+    cognitive: dict[str, Any] = {}
+    if v.off:
+        where = _path_of(EconomyConfig, "AblationConfig")
+        model = policy_config_model(v.policy)
+        inner = _path_of(model, "AblationConfig") if model is not None else None
+        switches = dict.fromkeys(v.off, False)
+        if where is not None:
+            economy = nested(where, switches)
+        elif inner is not None:
+            cognitive = nested(inner, switches)
+        else:
+            raise ValueError(
+                f"variant {name!r} switches off {', '.join(v.off)}, but this build exposes no ablation switches "
+                f"(no AblationConfig in EconomyConfig or in the config of policy {v.policy!r})"
+            )
+    for key, value in settings:
+        found = setting_path(v.policy, key)
+        if found is None:
+            raise ValueError(
+                f"setting {key!r} exists neither in the economy config nor in policy {v.policy!r}"
+            )
+        target = economy if found[0] == "economy" else cognitive
+        target.update(merge_overrides(target, nested(found[1], value)))
+    if not cognitive:
+        return Resolved(v.policy, economy)
+    return Resolved(register_configured(v.policy, name, cognitive), economy, cognitive)
+
+
+def register_configured(policy: str, label: str, overrides: Mapping[str, Any]) -> str:
+    """Register `policy` built with its config model updated by `overrides` under a new name; returns it."""
+    base = make_policy(policy)
+    cfg_model = policy_config_model(policy)
+    assert cfg_model is not None
+    cfg = cfg_model.model_validate(merge_overrides(base.cognitive.model_dump(), overrides))  # type: ignore[attr-defined]
+    cls: Any = type(base)
+    suffix = "-".join(f"{k}" for k in [label, *_leaves(overrides)] if k and k != "full")
+    name = f"{policy}-{suffix}".replace(".", "_").replace("=", "_")[:80]
+    register_policy(name, lambda pc: cls(pc, cognitive=cfg))
+    return name
+
+
+def _leaves(tree: Mapping[str, Any], prefix: str = "") -> list[str]:
+    out = []
+    for k, v in tree.items():
+        if isinstance(v, Mapping):
+            out += _leaves(v, f"{prefix}{k}.")
+        elif not isinstance(v, bool):
+            out.append(f"{prefix}{k}={v}")
+    return out
+
+
 def parse_sweep(spec: str) -> tuple[str, list[Any]]:
-    """'loss_aversion=1.5,2.25' -> (dotted EconomyConfig path, [1.5, 2.25]); numbers and booleans are parsed,
-    anything else stays a string (e.g. a preset name)."""
+    """'loss_aversion=1.5,2.25' -> ('loss_aversion', [1.5, 2.25]); numbers and booleans are parsed, anything
+    else stays a string (e.g. a preset name). Where the setting lives is decided per variant by `resolve`."""
     key, sep, values = spec.partition("=")
     key = key.strip()
-    if not sep or not key or not values.strip():
+    vals = [_value(v.strip()) for v in values.split(",") if v.strip()]
+    if not sep or not key or not vals:
         raise ValueError(f"--sweep takes param=v1,v2,..., got {spec!r}")
-    paths = find_field(key)
-    if not paths:
-        raise ValueError(f"--sweep {key!r}: no such setting in the economy config of this build")
-    if len(paths) > 1:
-        raise ValueError(f"--sweep {key!r} is ambiguous; give one of: {', '.join(paths)}")
-    return paths[0], [_value(v.strip()) for v in values.split(",") if v.strip()]
+    return key, vals
+
+
+def applies(variant: str, key: str) -> bool:
+    """Whether setting `key` exists for this variant's policy (rule baselines ignore agent settings)."""
+    v = VARIANTS.get(variant)
+    return v is not None and v.policy in policy_names() and setting_path(v.policy, key) is not None
 
 
 def _value(text: str) -> Any:
@@ -163,11 +237,3 @@ def _value(text: str) -> Any:
         except ValueError:
             pass
     return text
-
-
-def merge_overrides(*parts: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep-merge several EconomyConfig override mappings, later ones winning."""
-    out: dict[str, Any] = {}
-    for p in parts:
-        out = _merge(out, p)
-    return out

@@ -86,7 +86,8 @@ def activity(run: RunData) -> str | None:
             if name in series:
                 ax.plot(np.arange(run.ticks + 1), series[name], color=COLOURS[k], linewidth=1, label=name)
         mark_ticks(ax, run.shock_ticks())
-        ax.legend(fontsize=8)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
     axes[0].set_title("memory and persona", fontsize=10)
     axes[1].set_title("guardrails", fontsize=10)
     axes[2].set_title("negotiations", fontsize=10)
