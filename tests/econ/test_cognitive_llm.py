@@ -1,0 +1,63 @@
+"""The LLM policy on the offline model: batched decisions, parsed Chinese intents, cache record and replay."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from psychoagent.agent.bus import EventBus
+from psychoagent.econ.cognitive.llm_policy import LLMPolicy
+from psychoagent.econ.model import EconomyModel
+from psychoagent.llm import CacheConfig, CacheMissError, LLMClient, LLMConfig, OfflineBackend
+
+
+def trader(messages: Any, schema: Any) -> dict[str, Any]:
+    """A scripted model: buys tech stock with a Chinese intent, or (for some prompts) answers garbage."""
+    user = next(m["content"] for m in messages if m["role"] == "user")
+    if len(user) % 4 == 0:
+        return {"type": "SELL EVERYTHING"}  # invalid: repaired, then the counted WAIT fallback
+    return {"type": "DECIDE", "intent": "用20%的现金尽可能多地买入科技股", "expected_return": 0.05}
+
+
+def run(client: LLMClient, ticks: int = 5) -> tuple[LLMPolicy, list[tuple[Any, ...]], Counter[str]]:
+    bus = EventBus(keep=100_000)
+    policy = LLMPolicy(client=client)
+    model = EconomyModel(seed=5, policy=policy, households=20, bus=bus)
+    model.run(ticks)
+    fills = [(e.tick, e.source, e.payload.get("instrument"), e.payload.get("quantity"))
+             for e in bus.history if e.type == "market.order_filled"]  # fmt: skip
+    return policy, fills, Counter(e.type for e in bus.history)
+
+
+def test_llm_policy_offline_end_to_end() -> None:
+    backend = OfflineBackend(rule=trader)
+    policy, fills, seen = run(LLMClient(backend))
+    stats = policy.usage()["purposes"]["decision"]
+    assert stats["calls"] == policy.counts["llm.calls"] > 0
+    assert any(f[2] == "stock:tech" for f in fills)  # the Chinese intent was parsed and executed
+    assert seen["guardrail.rejected"] + seen["guardrail.adjusted"] > 0
+    assert backend.requests and "Briefing:" in backend.requests[0].messages[-1]["content"]
+
+
+def test_default_offline_model_waits() -> None:
+    policy, _, _ = run(LLMClient(OfflineBackend()), ticks=3)
+    assert policy.counts.get("decision.WAIT", 0) > 0 and policy.counts.get("decision.DECIDE", 0) == 0
+
+
+def test_replay_from_cache_gives_the_same_run(tmp_path: Path) -> None:
+    db = str(tmp_path / "cache.db")
+    record = LLMClient(OfflineBackend(rule=trader), LLMConfig(cache=CacheConfig(mode="record", path=db)))
+    _, fills, _ = run(record, ticks=4)
+    record.close()
+
+    def no_model(messages: Any, schema: Any) -> Any:
+        raise AssertionError("replay must not call the model")
+
+    replay = LLMClient(OfflineBackend(rule=no_model), LLMConfig(cache=CacheConfig(mode="replay", path=db)))
+    _, again, _ = run(replay, ticks=4)
+    assert fills and again == fills
+    with pytest.raises(CacheMissError):
+        run(replay, ticks=5)  # one tick further than recorded: a replay miss is an error, not a silent call
