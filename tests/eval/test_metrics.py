@@ -163,3 +163,10 @@ def test_stylized_facts_of_constructed_returns(tmp_path: Path) -> None:
     assert flat["stylized.acf_r1"] == pytest.approx(-199 / 200)
     assert per["A"]["n"] == 200
     assert stylized_facts(None) == ({}, {})
+
+
+def test_adaptability_skips_booms() -> None:
+    # a boom at tick 3 (wealth rises: nothing to recover) and a slump at tick 6 recovered at tick 8
+    w = pd.DataFrame({0: [10, 10, 12, 12, 12, 9, 10, 12, 12]}, index=range(1, 10), dtype=float)
+    out = adaptability(w, pd.Series(1.0, index=w.index), [3, 6])
+    assert out["recovery_ticks"] == 2.0 and out["agent_recovered_share"] == 1.0

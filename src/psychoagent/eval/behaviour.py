@@ -52,30 +52,31 @@ def recovery_ticks(levels: pd.Series, start: int) -> tuple[float, bool]:
 
 
 def adaptability(wealth: pd.DataFrame, price: pd.Series, shocks: Sequence[int]) -> dict[str, float]:
-    """How fast real wealth recovers after each regime change (averaged over shocks).
+    """How fast real wealth recovers after the regime changes that hurt it (averaged over those shocks).
 
     recovery_ticks: ticks until mean real wealth (wealth / price level) regains its pre-shock level (censored at
     the end of the run); agent_recovered_share: share of agents whose own real wealth regains it by the end;
     agent_median_recovery_ticks: median over agents (censored values count as the run's remaining length).
+    A shock after which mean real wealth never falls below its pre-shock level (a boom) has nothing to recover
+    from and is left out; when every shock is like that, recovery takes 0 ticks.
     """
     keys = ("recovery_ticks", "agent_recovered_share", "agent_median_recovery_ticks")
     if wealth.empty or not shocks:
         return dict.fromkeys(keys, NAN)
     real = wealth.div(price.reindex(wealth.index), axis=0)
+    mean = real.mean(axis=1)
+    timed = [(s, recovery_ticks(mean, s)[0]) for s in sorted(set(shocks))]
+    timed = [(s, t) for s, t in timed if np.isfinite(t)]
+    if not timed:
+        return dict.fromkeys(keys, NAN)
+    hurt = [s for s, t in timed if t > 0] or [s for s, _ in timed]
     agg, shares, medians = [], [], []
-    for start in shocks:
-        t, _ = recovery_ticks(real.mean(axis=1), start)
-        if not np.isfinite(t):
-            continue
-        agg.append(t)
+    for start in hurt:
+        agg.append(dict(timed)[start])
         per = [recovery_ticks(real[c], start) for c in real.columns]
         shares.append(float(np.mean([ok for _, ok in per])))
-        medians.append(float(np.nanmedian([v for v, _ in per])))
-    if not agg:
-        return dict.fromkeys(keys, NAN)
-    return dict(
-        zip(keys, (float(np.mean(agg)), float(np.mean(shares)), float(np.mean(medians))), strict=True)
-    )
+        medians.append(_nanmedian([v for v, _ in per]))
+    return dict(zip(keys, (float(np.mean(agg)), float(np.mean(shares)), _nanmean(medians)), strict=True))
 
 
 def wealth_returns(wealth: pd.DataFrame, floor_share: float = 0.01) -> pd.DataFrame:
