@@ -30,15 +30,15 @@ STRATEGY_BINS = 5
 """Each action feature (a share in [0, 1]) is cut into this many equal bins to name a strategy."""
 
 
-def recovery_ticks(levels: pd.Series, start: int) -> tuple[float, bool]:
+def recovery_ticks(levels: pd.Series, start: int, end: int | None = None) -> tuple[float, bool]:
     """Ticks from `start` until `levels` (indexed by tick) is back at its value just before `start`.
 
-    0 when it never falls below that value; censored at the end of the series (returned with False) when it
-    never recovers; NaN when there is no tick before `start`.
+    0 when it never falls below that value; censored at `end` (exclusive; default the end of the series) and
+    returned with False when it does not recover by then; NaN when there is no tick before `start`.
     """
     s = levels.dropna().sort_index()
     before = s[s.index < start]
-    after = s[s.index >= start]
+    after = s[(s.index >= start) & (s.index < end)] if end is not None else s[s.index >= start]
     if before.empty or after.empty:
         return NAN, False
     pre = float(before.iloc[-1])
@@ -57,15 +57,18 @@ def adaptability(wealth: pd.DataFrame, price: pd.Series, shocks: Sequence[int]) 
     recovery_ticks: ticks until mean real wealth (wealth / price level) regains its pre-shock level (censored at
     the end of the run); agent_recovered_share: share of agents whose own real wealth regains it by the end;
     agent_median_recovery_ticks: median over agents (censored values count as the run's remaining length).
-    A shock after which mean real wealth never falls below its pre-shock level (a boom) has nothing to recover
-    from and is left out; when every shock is like that, recovery takes 0 ticks.
+    Each shock is followed until the next one starts. A shock after which mean real wealth does not fall below
+    its pre-shock level (a boom) has nothing to recover from and is left out; when every shock is like that,
+    recovery takes 0 ticks.
     """
     keys = ("recovery_ticks", "agent_recovered_share", "agent_median_recovery_ticks")
     if wealth.empty or not shocks:
         return dict.fromkeys(keys, NAN)
     real = wealth.div(price.reindex(wealth.index), axis=0)
     mean = real.mean(axis=1)
-    timed = [(s, recovery_ticks(mean, s)[0]) for s in sorted(set(shocks))]
+    starts = sorted(set(shocks))
+    ends: dict[int, int | None] = {s: e for s, e in zip(starts, [*starts[1:], None], strict=True)}
+    timed = [(s, recovery_ticks(mean, s, ends[s])[0]) for s in starts]
     timed = [(s, t) for s, t in timed if np.isfinite(t)]
     if not timed:
         return dict.fromkeys(keys, NAN)
@@ -73,7 +76,7 @@ def adaptability(wealth: pd.DataFrame, price: pd.Series, shocks: Sequence[int]) 
     agg, shares, medians = [], [], []
     for start in hurt:
         agg.append(dict(timed)[start])
-        per = [recovery_ticks(real[c], start) for c in real.columns]
+        per = [recovery_ticks(real[c], start, ends[start]) for c in real.columns]
         shares.append(float(np.mean([ok for _, ok in per])))
         medians.append(_nanmedian([v for v, _ in per]))
     return dict(zip(keys, (float(np.mean(agg)), float(np.mean(shares)), _nanmean(medians)), strict=True))
