@@ -1,4 +1,4 @@
-"""Mesa DataCollector set-up and the run files it feeds: macro.csv and agents.csv."""
+"""Mesa DataCollector set-up and the run files it feeds: macro.csv, agents.csv and assets.csv."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pandas as pd
 from mesa import DataCollector
 
 from psychoagent.econ.agents import ALLOC_COLUMNS, TRAIT_COLUMNS, Household
+from psychoagent.econ.markets import ASSET_COLUMNS
 
 if TYPE_CHECKING:
     from psychoagent.econ.model import EconomyModel
@@ -64,8 +65,14 @@ def agents_frame(model: EconomyModel) -> pd.DataFrame:
     return body
 
 
+def assets_frame(model: EconomyModel) -> pd.DataFrame:
+    """assets.csv as a frame: one row per instrument per trading round (ASSET_COLUMNS)."""
+    return pd.DataFrame(model.markets.records, columns=list(ASSET_COLUMNS))
+
+
 def write_tables(model: EconomyModel, out: Path) -> None:
-    """Write macro.csv and agents.csv into `out` (floats with 10 significant digits: stable across runs)."""
+    """Write macro.csv, agents.csv and assets.csv into `out` (floats with 10 significant digits)."""
     out.mkdir(parents=True, exist_ok=True)
     macro_frame(model).to_csv(out / "macro.csv", index=False, float_format="%.10g")
     agents_frame(model).to_csv(out / "agents.csv", index=False, float_format="%.10g")
+    assets_frame(model).to_csv(out / "assets.csv", index=False, float_format="%.10g")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from psychoagent.econ.markets.config import TradingConfig
+
 
 class _Config(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
@@ -185,6 +187,9 @@ class EconomyConfig(_Config):
     bank: BankConfig = Field(default_factory=BankConfig)
     tax: TaxConfig = Field(default_factory=TaxConfig)
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    trading: TradingConfig = Field(
+        default_factory=TradingConfig, description="steel and stock markets (trading.enabled = false: none)"
+    )
     news_threshold: float = Field(
         0.01, ge=0, description="the statistics office reports a monthly move in prices or jobs beyond this"
     )

@@ -23,6 +23,7 @@ from psychoagent.econ.agents import TRAIT_COLUMNS, Firm, Household, make_househo
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.indicators import Indicators
+from psychoagent.econ.markets import Markets
 from psychoagent.econ.news import NewsGenerator
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Learner, Outcomes, Policy, make_policy
 from psychoagent.econ.rules import clear_goods, progressive_tax, taylor_rate
@@ -98,6 +99,7 @@ class EconomyModel(mesa.Model):
         self._news: tuple[NewsItem, ...] = ()
         self._snapshot: Snapshot | None = None
         self.agent_table: list[tuple[object, ...]] = []
+        self.markets = Markets(self)
         self.datacollector = make_collector(self)
         bind = getattr(self.policy, "bind", None)
         if callable(bind):  # policies that trade or keep per-agent state get the model once it is complete
@@ -125,6 +127,8 @@ class EconomyModel(mesa.Model):
         actions += [PublicAction(f"firm:{f.name}", "post_jobs", float(f.offers)) for f in self.firms]
         actions.append(PublicAction("households", "spend_share", m["mean_consumption_share"]))
         actions.append(PublicAction("households", "work", 1.0 - m["unemployment"]))
+        actions += [PublicAction(f"market:{q.instrument}", "net_flow", q.net_flow)
+                    for q in map(self.markets.quote, self.markets.instruments)]  # fmt: skip
         target = self.levers.inflation_target
         self._snapshot = Snapshot(
             tick=self.tick, prices={f.name: f.price for f in self.firms},
@@ -136,7 +140,7 @@ class EconomyModel(mesa.Model):
             shortages={f.name: m[f"shortage_{f.name}"] for f in self.firms}, news=self._news,
             public_actions=tuple(actions),
             inflation_target=self.config.bank.inflation_target if target is None else target,
-            natural_unemployment=self.config.bank.natural_unemployment,
+            natural_unemployment=self.config.bank.natural_unemployment, assets=self.markets.prices(),
         )  # fmt: skip
         return self._snapshot
 
@@ -175,6 +179,7 @@ class EconomyModel(mesa.Model):
         flows = self._labour_and_production(intents, t)
         self._incomes(flows, t)
         flows["budget"] = self._goods_market(intents, t)
+        self.markets.session(t)
         self._adjust_firms(t)
         self.metrics = self.indicators.compute(t, flows)
         self._history.append(dict(self.metrics))
@@ -293,7 +298,7 @@ class EconomyModel(mesa.Model):
         for f in self.firms:
             payout = f.dividend(cfg.market)
             f.cash -= payout
-            dividends += payout * hh.equity
+            dividends += self.markets.pay_dividend(f, payout)
         interest = np.zeros(hh.n)
         if t % cfg.bank.interest_months == 0:
             interest = hh.deposits * self.interest_rate * cfg.bank.interest_months / 12.0

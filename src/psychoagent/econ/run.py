@@ -1,4 +1,4 @@
-"""One simulation run on disk: config.json, events.jsonl, macro.csv, agents.csv in an output folder."""
+"""One simulation run on disk: config.json, events.jsonl, macro.csv, agents.csv, assets.csv in an output folder."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from psychoagent.econ.collect import AGENT_COLUMNS, write_tables
+from psychoagent.econ.markets import ASSET_COLUMNS
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.scenario import Scenario, load_scenario
 
-RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv")
+RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv")
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
 
 
@@ -22,7 +23,9 @@ def check_llm(llm: str | None) -> str | None:
     OpenAI-compatible server."""
     if llm is None or llm in ("offline", "local", "env") or llm.startswith("local:") or _URL.match(llm):
         return llm
-    raise ValueError(f"--llm must be 'offline', 'local', 'local:PATH', 'env' or an http(s):// URL, got {llm!r}")
+    raise ValueError(
+        f"--llm must be 'offline', 'local', 'local:PATH', 'env' or an http(s):// URL, got {llm!r}"
+    )
 
 
 def simulate(
@@ -60,7 +63,7 @@ def simulate(
         "seed": seed, "agents": agents, "ticks": n_ticks, "policy": pol.name, "llm": llm,
         "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
         "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
-                  "events.jsonl": "one bus event per line"},
+                  "assets.csv": list(ASSET_COLUMNS), "events.jsonl": "one bus event per line"},
     }  # fmt: skip
     (folder / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     try:

@@ -61,9 +61,11 @@ class Snapshot:
     public_actions: tuple[PublicAction, ...] = ()
     inflation_target: float = 0.02
     natural_unemployment: float = 0.04
+    assets: Mapping[str, float] = field(default_factory=dict)
+    """Last auction price of every listed instrument ('steel', 'stock:<firm>'); empty when trading is off."""
 
     def __post_init__(self) -> None:
-        for name in ("prices", "wages", "shortages"):
+        for name in ("prices", "wages", "shortages", "assets"):
             object.__setattr__(self, name, _frozen(getattr(self, name)))
 
     @property
@@ -79,7 +81,7 @@ class Snapshot:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict (for prompts, journals and tests)."""
         out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
-        for name in ("prices", "wages", "shortages"):
+        for name in ("prices", "wages", "shortages", "assets"):
             out[name] = dict(out[name])
         out["news"] = [asdict(n) for n in self.news]
         out["public_actions"] = [asdict(a) for a in self.public_actions]

@@ -1,0 +1,142 @@
+"""Persona-driven investors: households' expectations and orders in the call auctions, vectorised.
+
+Expected log return over the horizon tau (rounds) of household i (Brock & Hommes 1998; Lux & Marchesi 1999;
+Chiarella, Iori & Perello 2009):
+
+    e_i = tau x [(1 - w_i) ln(V / P) / tau_F  +  w_i x chi x m]  +  herding x s_i x flow
+          + optimism x o_i  +  noise x eps_i
+
+- V the fundamental value (dividend discount for stocks, the producer's price for steel), P the last price,
+  m the EWMA of recent returns, flow last round's public net order flow (buy - sell) / (buy + sell);
+- trend weight w_i = clip(2 n_c x (trend_base + trend_risk x risk_i + trend_learning x learning_i), 0, 1):
+  risk takers and fast learners (whose beliefs are least stable) follow trends, cautious and slow learners
+  trade on value; n_c in [0, 1] is the market's chartist share from the Brock-Hommes switching rule (1/2 when
+  the market is balanced) moves by discrete choice (see markets/state.py): far from value, value trading
+  gains followers; herding makes the majority rule more attractive;
+- s_i social_tendency (herding), o_i optimism, eps_i standard normal from the model's generator.
+
+Position: target share of wealth in the instrument = invest_i x weight + kappa_i x e_i, clipped to
+[0, max_share], with kappa_i = invest_i x tilt x (0.5 + risk_i) / (tau x variance): allocation['invest'] sets
+the strategic holding (weight = the stock's market-cap share; 0 for steel), risk preference and the expectation
+tilt it (a mean-variance demand). A household reviews a position with probability activity x (0.5 + risk_i) x
+attention ratio (recent / long-run |r|). Its order follows Chiarella, Iori & Perello (2009): with p_M the price
+at which it would want exactly what it holds (linear in ln p, within +-max_move of the last price P), it
+draws u ~ U(0, 1) and bids (gap > 0) or offers (gap < 0) at P (p_M / P)^u the quantity it still wants at that
+price, |gap| x (1 - u); buys are trimmed to the cash and the position limit, sales to the holding (no short
+sales).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from psychoagent.econ.markets.config import InvestorConfig
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Public state of one instrument the investors read before a round."""
+
+    price: float
+    fundamental: float
+    trend: float
+    variance: float
+    attention: float
+    flow: float
+    chartist_share: float
+    weight: float
+    news_value: float = 0.0
+    news_trend: float = 0.0
+
+
+@dataclass(frozen=True)
+class Holdings:
+    """Private state of all households for one instrument (arrays of length n)."""
+
+    cash: FloatArray
+    units: FloatArray
+    wealth: FloatArray
+    unit_cap: float
+
+
+@dataclass(frozen=True)
+class OrderArrays:
+    """Orders of one side: household indices, quantities and limit prices."""
+
+    agent: IntArray
+    quantity: FloatArray
+    limit: FloatArray
+
+    @classmethod
+    def empty(cls) -> OrderArrays:
+        return cls(np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0))
+
+
+def trend_weight(risk: FloatArray, learning: FloatArray, cfg: InvestorConfig) -> FloatArray:
+    """Persona part of the trend weight (before the market's chartist share scales it)."""
+    return np.clip(cfg.trend_base + cfg.trend_risk * risk + cfg.trend_learning * learning, 0.0, 1.0)
+
+
+def expectations(sig: Signals, traits: FloatArray, eps: FloatArray, cfg: InvestorConfig) -> FloatArray:
+    """Expected horizon log return of each row of `traits` (risk, optimism, learning, social)."""
+    w = np.clip(2.0 * sig.chartist_share * trend_weight(traits[:, 0], traits[:, 2], cfg), 0.0, 1.0)
+    value = np.log(sig.fundamental / sig.price) / cfg.reversion_rounds
+    trend = cfg.extrapolation * sig.trend
+    e = cfg.horizon * ((1.0 - w) * value + w * trend)
+    shared = (1.0 - w) * cfg.noise_value * sig.news_value + w * cfg.noise_trend * sig.news_trend
+    e += (
+        cfg.herding * traits[:, 3] * sig.flow + cfg.optimism * traits[:, 1] + shared + cfg.noise_private * eps
+    )
+    return np.asarray(e, dtype=float)
+
+
+def investor_orders(
+    sig: Signals,
+    traits: FloatArray,
+    invest: FloatArray,
+    hold: Holdings,
+    cfg: InvestorConfig,
+    fee_rate: float,
+    rng: np.random.Generator,
+    allowed: NDArray[np.bool_] | None = None,
+) -> tuple[OrderArrays, OrderArrays]:
+    """Buy and sell orders of the households that review this instrument now (n uniform draws, then two per active household)."""
+    n = invest.size
+    active = rng.random(n) < cfg.activity * sig.attention**cfg.attention * (0.5 + traits[:, 0])
+    if allowed is not None:
+        active &= allowed
+    idx = np.flatnonzero(active)
+    if not idx.size:
+        return OrderArrays.empty(), OrderArrays.empty()
+    eps, u = rng.standard_normal(idx.size), rng.random(idx.size)
+    tr = traits[idx]
+    e = expectations(sig, tr, eps, cfg)
+    kappa = invest[idx] * cfg.tilt * (0.5 + tr[:, 0])
+    target = np.clip(invest[idx] * sig.weight + kappa * e, 0.0, cfg.max_share)
+    wealth = np.maximum(hold.wealth[idx], 1e-9)
+    held = hold.units[idx] * sig.price / wealth
+    gap_share = target - held
+    # the price at which the household would hold exactly what it has (share space, linear in ln p)
+    slope = kappa + held * (1.0 - held)
+    delta = np.clip(gap_share / np.maximum(slope, 1e-12), -cfg.max_move, cfg.max_move)
+    limit = sig.price * np.exp(u * delta)
+    qty = np.abs(gap_share) * wealth / sig.price * (1.0 - u)
+    room = np.maximum(hold.unit_cap - hold.units[idx], 0.0)
+    buy = (gap_share > 0) & (qty * sig.price > cfg.min_order_value)
+    sell = (gap_share < 0) & (qty * sig.price > cfg.min_order_value)
+    b_q = np.minimum(
+        np.minimum(qty[buy], room[buy]),
+        np.maximum(hold.cash[idx[buy]], 0.0) / (limit[buy] * (1.0 + fee_rate)),
+    )
+    s_q = np.minimum(qty[sell], hold.units[idx[sell]])
+    kb = b_q * limit[buy] > cfg.min_order_value
+    ks = s_q * limit[sell] > cfg.min_order_value
+    bids = OrderArrays(idx[buy][kb], b_q[kb], limit[buy][kb])
+    asks = OrderArrays(idx[sell][ks], s_q[ks], limit[sell][ks])
+    return bids, asks

@@ -1,0 +1,132 @@
+"""Coefficients of the markets and of the persona-driven investors, each with a one-line reason or source."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+
+
+class InvestorConfig(_Config):
+    """How households form price expectations and size orders (Brock & Hommes 1998; Lux & Marchesi 1999;
+    Chiarella, Iori & Perello 2009): fundamental + trend + herding + optimism + private noise."""
+
+    activity: float = Field(
+        0.1, ge=0, le=1, description="chance a neutral household reviews a position in a round"
+    )
+    attention: float = Field(
+        1.0, ge=0, description="activity x (recent |r| / long-run |r|)^this: big moves draw traders in"
+    )
+    horizon: float = Field(20.0, gt=0, description="rounds ahead an expectation is about (one month)")
+    reversion_rounds: float = Field(
+        200.0, gt=0, description="value traders expect the gap to value to close at 1/this per round"
+    )
+    trend_span: float = Field(2.0, ge=1, description="EWMA span (rounds) of the return trend chartists read")
+    extrapolation: float = Field(
+        0.005,
+        ge=0,
+        description="chartists expect this x the recent per-round trend to go on over the horizon",
+    )
+    trend_base: float = Field(
+        0.05, ge=0, le=1, description="trend weight of a household at risk 0, learning 0"
+    )
+    trend_risk: float = Field(0.5, ge=0, description="+ this x risk_preference: risk takers chase trends")
+    trend_learning: float = Field(
+        0.35, ge=0, description="+ this x learning_rate: fast (unstable) learners extrapolate more"
+    )
+    switching: float = Field(1.0, ge=0, description="intensity of choice beta (Franke & Westerhoff 2012: 1)")
+    predisposition: float = Field(
+        -0.327, description="switching: a0 < 0 leans toward trend following (Franke & Westerhoff 2012)"
+    )
+    herd_switch: float = Field(
+        1.79, ge=0, description="switching: + this x (n_value - n_trend): the majority rule attracts"
+    )
+    misalignment: float = Field(
+        18.43, ge=0, description="switching: + this x ln(V / P)^2: far from value, value trading attracts"
+    )
+    herding: float = Field(
+        0.005,
+        ge=0,
+        description="expected horizon log return per unit of last round's net flow x social_tendency",
+    )
+    optimism: float = Field(0.01, ge=0, description="expected horizon log return per unit of optimism")
+    noise_value: float = Field(
+        0.016,
+        ge=0,
+        description="s.d. of the news value traders share each round (Franke & Westerhoff: 0.79 %)",
+    )
+    noise_trend: float = Field(
+        0.04,
+        ge=0,
+        description="s.d. of the signal trend followers share each round (Franke & Westerhoff: 1.91 %)",
+    )
+    noise_private: float = Field(
+        0.01,
+        ge=0,
+        description="s.d. of each household's own noise in its expectation (keeps trading two-sided)",
+    )
+    tilt: float = Field(
+        2.0,
+        ge=0,
+        description="share of wealth shifted per unit of expected log return x invest x (0.5 + risk)",
+    )
+    max_move: float = Field(
+        0.1, gt=0, description="a limit lies at most this log distance from the last price (price band)"
+    )
+    max_share: float = Field(0.9, gt=0, le=1, description="at most this share of wealth in one instrument")
+    min_order_value: float = Field(
+        1.0, ge=0, description="orders worth less than this (currency) are not sent: no dust trading"
+    )
+    variance_floor: float = Field(1e-6, gt=0, description="smallest per-round return variance assumed")
+    initial_volatility: float = Field(
+        0.01, gt=0, description="per-round return s.d. assumed before any trade (1 % a day)"
+    )
+    variance_memory: float = Field(
+        0.02, gt=0, le=1, description="EWMA weight of the latest squared return in the variance estimate"
+    )
+    attention_range: tuple[float, float] = Field(
+        (0.5, 3.0), description="bounds of the attention ratio: calm markets never empty, panics saturate"
+    )
+    attention_fast: float = Field(0.2, gt=0, le=1, description="EWMA weight of |r| in recent volatility")
+    attention_slow: float = Field(0.005, gt=0, le=1, description="EWMA weight of |r| in long-run volatility")
+
+
+class TradingConfig(_Config):
+    """Markets for steel and firm shares, traded in call auctions several times per month."""
+
+    enabled: bool = Field(True, description="run the asset and commodity markets (False: macro core only)")
+    rounds: int = Field(20, ge=1, description="call auctions per month: 20 trading days")
+    fee_rate: float = Field(
+        0.001, ge=0, lt=1, description="proportional cost per side (10 bp), paid to the government"
+    )
+    collar: float = Field(
+        0.1, gt=0, lt=1, description="market orders execute as limits at last price x (1 +- collar)"
+    )
+    position_limit: float = Field(
+        0.1, gt=0, le=1, description="a buy may not take a holding above this share of all units"
+    )
+    shares_per_household: float = Field(
+        10.0, gt=0, description="shares outstanding per firm = this x households (float held by households)"
+    )
+    opening_invest_share: float = Field(
+        0.3,
+        gt=0,
+        lt=1,
+        description="stocks open at this share of household wealth (cash + deposits + stocks)",
+    )
+    dividend_halflife: float = Field(
+        24.0, gt=0, description="months: half-life of the dividend average the fundamental value reads"
+    )
+    value_floor: float = Field(
+        0.05, gt=0, le=1, description="a stock's fundamental value never below this share of the mean price"
+    )
+    steel: bool = Field(True, description="list a steel market with the steel firm as dealer")
+    dealer_spread: float = Field(
+        0.02, ge=0, lt=1, description="the steel firm quotes its price x (1 -+ this) to buy and sell"
+    )
+    dealer_share: float = Field(
+        0.02, ge=0, le=1, description="dealer quotes this share of last month's steel output per round"
+    )
+    investors: InvestorConfig = Field(default_factory=InvestorConfig)

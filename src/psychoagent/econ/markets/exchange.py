@@ -1,0 +1,317 @@
+"""The model's markets: steel and one stock per firm, cleared in call auctions several rounds per month.
+
+Ownership: shares outstanding per firm = shares_per_household x households, all held by households; the opening
+float follows the macro core's equity weights (by skill), so dividends are unchanged until households trade.
+Steel is held by households and by the steel firm, which acts as dealer (quotes both sides around its price);
+units change hands only in auctions, so shares and steel are conserved. Money moves between buyers, sellers
+and the dealer; fees (fee_rate per side) are pooled and returned as an equal lump sum to households at the end
+of the session, so total money is conserved and the cost still falls on those who trade.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from psychoagent.econ.investors import Holdings, OrderArrays, Signals, investor_orders
+from psychoagent.econ.markets.clearing import call_auction
+from psychoagent.econ.markets.intake import Book, Ticket, check, parse
+from psychoagent.econ.markets.state import MarketState
+from psychoagent.econ.orders import STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
+
+if TYPE_CHECKING:
+    from psychoagent.econ.agents import Firm
+    from psychoagent.econ.model import EconomyModel
+
+ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return", "value",
+                 "bid_quantity", "ask_quantity", "chartist_share")  # fmt: skip
+"""Columns of assets.csv: one row per instrument per auction (period = (tick - 1) x rounds + round + 1)."""
+
+
+class Markets:
+    """Listed instruments, households' holdings, the order queue and the auctions of each tick's session."""
+
+    def __init__(self, model: EconomyModel) -> None:
+        self.model = model
+        self.cfg = model.config.trading
+        n = model.households.n
+        names = model.sector_names
+        ids: list[str] = []
+        if self.cfg.enabled:
+            ids = ([STEEL] if self.cfg.steel and STEEL in names else []) + [
+                stock(f.name) for f in model.firms
+            ]
+        self._ids = tuple(ids)
+        self.col = {inst: k for k, inst in enumerate(ids)}
+        self.firm_col = {f.index: self.col[stock(f.name)] for f in model.firms if stock(f.name) in self.col}
+        self.shares = float(self.cfg.shares_per_household * n)
+        self.units = np.zeros((n, len(ids)))
+        for k in self.firm_col.values():
+            self.units[:, k] = model.households.equity * self.shares
+        self.state = MarketState(len(ids), self.cfg, list(self.firm_col.values()))
+        self.self_directed = np.zeros(n, dtype=bool)
+        self.records: list[tuple[Any, ...]] = []
+        self.rejections: Counter[str] = Counter()
+        self.fees = 0.0
+        self._queue: list[Ticket] = []
+        self._book = Book.empty()
+        self._fills: dict[int, list[Fill]] = {}
+        self._div = np.zeros(len(ids))
+        self._seq = 0
+
+    # -- what agents use -----------------------------------------------------------------------------------------
+
+    @property
+    def instruments(self) -> tuple[str, ...]:
+        """Listed instrument ids, in clearing order."""
+        return self._ids
+
+    def quote(self, instrument: str) -> Quote:
+        """Last price, value, return, session volume and net flow of a listed instrument."""
+        k = self.col.get(instrument)
+        if k is None:
+            raise ValueError(f"{instrument!r} is not listed; listed: {list(self._ids)}")
+        s = self.state
+        return Quote(instrument=instrument, price=float(s.price[k]), fundamental=float(s.value[k]),
+                     last_return=float(s.last_return[k]), volume=float(s.session_volume[k]),
+                     net_flow=float(s.flow[k]))  # fmt: skip
+
+    def prices(self) -> dict[str, float]:
+        """Last price of every listed instrument."""
+        return {inst: float(self.state.price[k]) for k, inst in enumerate(self._ids)}
+
+    def holdings(self, agent_id: int) -> dict[str, float]:
+        """Units household `agent_id` holds of each listed instrument."""
+        return {inst: float(self.units[agent_id, k]) for k, inst in enumerate(self._ids)}
+
+    def fills(self, agent_id: int) -> list[Fill]:
+        """Fills (quantity 0: expired unfilled) of the agent's orders in the last session."""
+        return list(self._fills.get(agent_id, []))
+
+    def submit(self, orders: Iterable[Order | Mapping[str, Any]]) -> Receipt:
+        """Queue orders for the next session's first auction; malformed or infeasible ones are rejected."""
+        accepted: list[str] = []
+        rejected: list[Rejection] = []
+        t = self.model.tick
+        for raw in orders:
+            self._seq += 1
+            oid = f"o{t}-{self._seq}"
+            parsed = parse(raw, oid)
+            got: Ticket | Rejection
+            if isinstance(parsed, Rejection):
+                got = parsed
+            else:
+                oid = parsed.order_id or oid
+                if not self.cfg.enabled:
+                    got = Rejection(order_id=oid, agent_id=parsed.agent_id, reason="markets_closed",
+                                    detail="trading is switched off (trading.enabled = false)")  # fmt: skip
+                else:
+                    got = check(parsed, oid, **self._limits(), book=self._book)
+            if isinstance(got, Rejection):
+                self._reject(got, t)
+                rejected.append(got)
+            else:
+                self._queue.append(got)
+                accepted.append(got.order_id)
+        return Receipt(accepted=tuple(accepted), rejected=tuple(rejected))
+
+    # -- called by the model -------------------------------------------------------------------------------------
+
+    def pay_dividend(self, firm: Firm, payout: float) -> np.ndarray:
+        """Split a firm's payout over households by shares held (the shares add up to all of it)."""
+        k = self.firm_col.get(firm.index)
+        if k is None:
+            return payout * self.model.households.equity
+        self._div[k] += payout / self.shares
+        return payout * self.units[:, k] / self.shares
+
+    def session(self, t: int) -> None:
+        """Run the tick's auctions: queued orders join the first; investors' orders every round."""
+        if not self._ids:
+            return
+        self._fills = {}
+        steel = self._steel_firm()
+        producer = steel.price if steel is not None else None
+        self.state.update_values(self._div, producer, self._opening, self.col.get(STEEL))
+        self._div[:] = 0.0
+        queue = self._recheck(t)
+        self.state.session_volume[:] = 0.0
+        fees0 = self.fees
+        dealer_net = 0.0
+        for r in range(self.cfg.rounds):
+            for k, inst in enumerate(self._ids):
+                dealer_net += self._auction(t, r, k, inst, queue if r == 0 else [])
+        self._rebate(self.fees - fees0)
+        if steel is not None:
+            steel.sold += dealer_net
+            steel.demand += max(dealer_net, 0.0)
+        self._publish(t)
+
+    # -- internals -----------------------------------------------------------------------------------------------
+
+    def _opening(self) -> np.ndarray:
+        """Opening prices: stocks worth opening_invest_share of household wealth, split by firm wage bills."""
+        hh = self.model.households
+        a = self.cfg.opening_invest_share
+        total = a / (1.0 - a) * float(np.maximum(hh.wealth, 0.0).sum())
+        prices = np.ones(len(self._ids))
+        if self.firm_col:
+            size = np.array([max(self.model.firms[i].wage_bill, 1.0) for i in self.firm_col])
+            prices[list(self.firm_col.values())] = total * size / size.sum() / self.shares
+        return prices
+
+    def _steel_firm(self) -> Firm | None:
+        if STEEL not in self.col:
+            return None
+        return self.model.firms[self.model.sector_names.index(STEEL)]
+
+    def _caps(self) -> dict[str, float]:
+        lim = self.cfg.position_limit
+        caps = {inst: lim * self.shares for inst in self._ids}
+        if STEEL in self.col:
+            firm = self._steel_firm()
+            total = self.units[:, self.col[STEEL]].sum() + (firm.inventory if firm else 0.0)
+            caps[STEEL] = lim * max(total, 1.0)
+        return caps
+
+    def _limits(self) -> dict[str, Any]:
+        hh = self.model.households
+        return {"instruments": self._ids, "prices": self.prices(), "cash": hh.cash + hh.deposits,
+                "units": {inst: self.units[:, k] for k, inst in enumerate(self._ids)}, "caps": self._caps(),
+                "fee_rate": self.cfg.fee_rate, "collar": self.cfg.collar}  # fmt: skip
+
+    def _reject(self, rej: Rejection, t: int) -> None:
+        self.rejections[rej.reason] += 1
+        src = f"household:{rej.agent_id}" if rej.agent_id >= 0 else "market"
+        self.model.bus.emit(t, "market.order_rejected", rej.model_dump(mode="json"), src)
+
+    def _recheck(self, t: int) -> list[Ticket]:
+        """Test queued orders again against the state at the session (spending may have used the cash)."""
+        queue, self._queue, self._book = self._queue, [], Book.empty()
+        book, limits, out = Book.empty(), self._limits(), []
+        for ticket in queue:
+            order = ticket.order.model_copy(update={"quantity": ticket.quantity, "budget_share": None,
+                                                    "limit_price": ticket.limit})  # fmt: skip
+            got = check(order, ticket.order_id, **limits, book=book)
+            if isinstance(got, Rejection):
+                self._reject(got, t)
+            else:
+                out.append(got)
+        return out
+
+    def _auction(self, t: int, r: int, k: int, inst: str, queue: list[Ticket]) -> float:
+        """One call auction of instrument column k; returns the steel dealer's net sale."""
+        hh, icfg, s = self.model.households, self.cfg.investors, self.state
+        cash = hh.cash + hh.deposits
+        wealth = cash + self.units @ s.price
+        news = self.model.rng.standard_normal(2)
+        sig = Signals(price=float(s.price[k]), fundamental=float(s.value[k]), trend=float(s.trend[k]),
+                      variance=float(s.variance[k]), attention=s.attention(k), flow=float(s.flow[k]),
+                      chartist_share=float(s.chartist[k]), weight=self._weight(k), news_value=float(news[0]),
+                      news_trend=float(news[1]))  # fmt: skip
+        caps = self._caps()
+        hold = Holdings(cash=cash, units=self.units[:, k], wealth=wealth, unit_cap=caps[inst])
+        bids, asks = investor_orders(sig, hh.traits, hh.allocation[:, 2], hold, icfg, self.cfg.fee_rate,
+                                     self.model.rng, allowed=~self.self_directed)  # fmt: skip
+        mine = [q for q in queue if q.order.instrument == inst]
+        qb = [q for q in mine if q.order.side is Side.BUY]
+        qa = [q for q in mine if q.order.side is Side.SELL]
+        dealer = self._dealer_quotes(k, inst)
+        b_own = np.concatenate([bids.agent, [q.order.agent_id for q in qb], dealer[0].agent]).astype(np.int64)
+        b_px = np.concatenate([bids.limit, [q.limit for q in qb], dealer[0].limit])
+        b_q = np.concatenate([bids.quantity, [q.quantity for q in qb], dealer[0].quantity])
+        a_own = np.concatenate([asks.agent, [q.order.agent_id for q in qa], dealer[1].agent]).astype(np.int64)
+        a_px = np.concatenate([asks.limit, [q.limit for q in qa], dealer[1].limit])
+        a_q = np.concatenate([asks.quantity, [q.quantity for q in qa], dealer[1].quantity])
+        res = call_auction(b_px, b_q, a_px, a_q, float(s.price[k]))
+        dealer_net = 0.0
+        if res.traded:
+            dealer_net = self._settle(k, res.price, b_own, res.bid_fill, a_own, res.ask_fill)
+        ret = s.after_auction(k, res.price, res.volume, float(b_q.sum()), float(a_q.sum()))
+        period = (t - 1) * self.cfg.rounds + r + 1
+        self.records.append((period, t, r, inst, res.price, res.volume, ret, float(s.value[k]),
+                             float(b_q.sum()), float(a_q.sum()), float(s.chartist[k])))  # fmt: skip
+        nb = bids.agent.size
+        self._report(t, r, qb, res.bid_fill[nb : nb + len(qb)], res.price, inst)
+        na = asks.agent.size
+        self._report(t, r, qa, res.ask_fill[na : na + len(qa)], res.price, inst)
+        return dealer_net
+
+    def _weight(self, k: int) -> float:
+        """Strategic weight of column k in a household portfolio: its market-cap share (0 for steel)."""
+        cols = list(self.firm_col.values())
+        if k not in cols:
+            return 0.0
+        caps = self.state.price[cols]
+        return float(self.state.price[k] / caps.sum())
+
+    def _dealer_quotes(self, k: int, inst: str) -> tuple[OrderArrays, OrderArrays]:
+        firm = self._steel_firm()
+        if inst != STEEL or firm is None or self.cfg.dealer_share <= 0:
+            return OrderArrays.empty(), OrderArrays.empty()
+        size = self.cfg.dealer_share * max(firm.produced, 1.0)
+        spread = self.cfg.dealer_spread
+        one = np.array([-1], dtype=np.int64)
+        bid = OrderArrays(one, np.array([size]), np.array([firm.price * (1.0 - spread)]))
+        ask_q = min(size, firm.inventory)
+        ask = OrderArrays(one, np.array([ask_q]), np.array([firm.price * (1.0 + spread)]))
+        return bid, (ask if ask_q > 1e-9 else OrderArrays.empty())
+
+    def _settle(self, k: int, price: float, b_own: np.ndarray, b_fill: np.ndarray,
+                a_own: np.ndarray, a_fill: np.ndarray) -> float:  # fmt: skip
+        """Move units and money for one auction; fees go to the pool; returns the dealer's net sale."""
+        hh, fee = self.model.households, self.cfg.fee_rate
+        n = hh.n
+        hb, ha = b_own >= 0, a_own >= 0
+        bought = np.bincount(b_own[hb], weights=b_fill[hb], minlength=n)
+        sold = np.bincount(a_own[ha], weights=a_fill[ha], minlength=n)
+        self.units[:, k] += bought - sold
+        pay = bought * price * (1.0 + fee)
+        from_cash = np.minimum(np.maximum(hh.cash, 0.0), pay)
+        hh.cash -= from_cash
+        hh.deposits -= pay - from_cash
+        hh.cash += sold * price * (1.0 - fee)
+        dealer_sold = float(a_fill[~ha].sum())
+        dealer_bought = float(b_fill[~hb].sum())
+        paid = float(pay.sum()) + dealer_bought * price * (1.0 + fee)
+        received = float(sold.sum()) * price * (1.0 - fee) + dealer_sold * price * (1.0 - fee)
+        if dealer_sold or dealer_bought:
+            firm = self._steel_firm()
+            assert firm is not None
+            firm.inventory += dealer_bought - dealer_sold
+            firm.cash += dealer_sold * price * (1.0 - fee) - dealer_bought * price * (1.0 + fee)
+        self.fees += paid - received
+        return dealer_sold - dealer_bought
+
+    def _rebate(self, pool: float) -> None:
+        """Return the session's fees to households as an equal lump sum (keeps money conserved)."""
+        hh = self.model.households
+        if pool:
+            hh.cash += pool / hh.n
+
+    def _report(
+        self, t: int, r: int, tickets: list[Ticket], fills: np.ndarray, price: float, inst: str
+    ) -> None:
+        fee = self.cfg.fee_rate
+        for ticket, q in zip(tickets, fills.tolist(), strict=True):
+            o = ticket.order
+            fill = Fill(order_id=ticket.order_id, agent_id=o.agent_id, instrument=inst, side=o.side,
+                        quantity=q, price=price, fee=q * price * fee, tick=t, round=r,
+                        requested=ticket.quantity)  # fmt: skip
+            self._fills.setdefault(o.agent_id, []).append(fill)
+            kind = "market.order_filled" if q > 0 else "market.order_expired"
+            self.model.bus.emit(t, kind, fill.model_dump(mode="json"), f"household:{o.agent_id}")
+
+    def _publish(self, t: int) -> None:
+        s, rows = self.state, self.cfg.rounds * len(self._ids)
+        recent = self.records[-rows:]
+        for k, inst in enumerate(self._ids):
+            px = [row[4] for row in recent if row[3] == inst]
+            self.model.bus.emit(t, "market.cleared", {
+                "market": inst, "kind": "call_auction", "firm": firm_of(inst), "rounds": self.cfg.rounds,
+                "open": px[0], "close": px[-1], "high": max(px), "low": min(px),
+                "volume": float(s.session_volume[k]), "value": float(s.value[k]),
+            }, "market")  # fmt: skip
