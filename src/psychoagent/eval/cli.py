@@ -88,6 +88,10 @@ def experiment_command(
             sweeps=sweep, jobs=jobs, llm=llm or None, command=command,
             progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
         )  # fmt: skip
+    from psychoagent.eval.experiment import load_experiment
+
+    for f in load_experiment(out)[0].get("failures", []):
+        console.print(f"[red]failed[/red] {f['condition']} seed {f['seed']}: {f['error']}")
     console.print(f"-> {out / 'comparison.md'}, {out / 'comparison.csv'}, {out / 'summary.csv'}")
     if report:
         from psychoagent.report.html import write_report

@@ -113,7 +113,8 @@ def run_experiment(
     """Run every condition on every seed (in a process pool of `jobs`), then write the summary and comparison
     tables; returns the long per-run frame (condition, variant, seed, metric columns...).
 
-    All variants are resolved before anything runs, so a variant this build cannot run fails at once.
+    All variants are resolved before anything runs, so a variant this build cannot run fails at once. A run that
+    raises is recorded under `failures` in experiment.json and left out of the tables; the others still run.
     """
     conds = conditions(variants, sweeps)
     for c in conds:
@@ -125,7 +126,7 @@ def run_experiment(
         for c in conds
         for s in seeds
     ]
-    meta = {"variants": list(variants), "seeds": list(seeds), "scenario": scenario, "agents": agents,
+    meta: dict[str, Any] = {"variants": list(variants), "seeds": list(seeds), "scenario": scenario, "agents": agents,
             "ticks": ticks, "sweeps": list(sweeps), "command": command,
             "conditions": [{"label": c.label, "variant": c.variant, "sweep": dict(c.sweep), "folder": c.slug}
                            for c in conds]}  # fmt: skip
@@ -138,13 +139,31 @@ def run_experiment(
         if progress is not None:
             progress(label, seed)
 
+    failures: list[dict[str, Any]] = []
+
+    def failed(task: RunTask, exc: BaseException) -> None:
+        failures.append({"condition": task.condition.label, "seed": task.seed, "error": repr(exc)})
+        if progress is not None:
+            progress(f"{task.condition.label} FAILED", task.seed)
+
     if jobs <= 1:
         for t in tasks:
-            keep(*run_task(t))
+            try:
+                keep(*run_task(t))
+            except Exception as exc:  # one failed run is recorded; the others still run
+                failed(t, exc)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for fut in as_completed([pool.submit(run_task, t) for t in tasks]):
-                keep(*fut.result())
+            futures = {pool.submit(run_task, t): t for t in tasks}
+            for fut in as_completed(futures):
+                try:
+                    keep(*fut.result())
+                except Exception as exc:
+                    failed(futures[fut], exc)
+    meta["failures"] = failures
+    (folder / EXPERIMENT_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    if not rows:
+        raise RuntimeError(f"every run failed; first error: {failures[0]['error']}")
     order = {c.label: i for i, c in enumerate(conds)}
     runs = pd.DataFrame(rows)
     runs = runs.assign(_o=runs["condition"].map(order)).sort_values(["_o", "seed"]).drop(columns="_o")

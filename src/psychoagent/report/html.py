@@ -158,8 +158,17 @@ def experiment_report(path: str | Path) -> str:
         else ""
     )
     conds = meta["conditions"]
+    fails = meta.get("failures") or []
+    failed = (
+        "<p>Failed runs (left out of the tables):</p>"
+        + _table(
+            ("condition", "seed", "error"), [(f["condition"], f["seed"], f["error"][:300]) for f in fails]
+        )
+        if fails
+        else ""
+    )
     sections = [
-        ("Comparison", command + markdown_tables(md)),
+        ("Comparison", command + markdown_tables(md) + failed),
         ("Metrics with 95 % intervals", _img(lambda: experiment_plots.metric_intervals(summary, labels),
                                              "metric intervals", "no metric has values")),
         ("Macro series per condition", _img(lambda: experiment_plots.macro_by_condition(folder, conds),
