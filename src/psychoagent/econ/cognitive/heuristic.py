@@ -60,16 +60,24 @@ def expected_returns(
 def heuristic_decision(
     observations: Sequence[Observation], briefing: Briefing | None, persona: Persona,
     holdings: Mapping[str, float], flows: Mapping[str, float], cfg: CognitiveConfig,
-    draw: float, rejected_before: bool,
+    draw: float, rejected_before: bool, cash: float = 0.0,
 ) -> Decision:  # fmt: skip
-    """DECIDE (as a natural-language intent the guardrails parse), NEGOTIATE, ANALYZE or WAIT."""
+    """DECIDE (as a natural-language intent the guardrails parse), NEGOTIATE, ANALYZE or WAIT.
+
+    Buying is bounded by the persona's allocation: the share of assets held in markets may grow up to
+    allocation.invest x (1 + optimism) (seed 2.1.1, resource allocation weights)."""
     exp = expected_returns(observations, briefing, persona, flows, cfg)
     if not exp:
         return Decision(type="WAIT", reason="no market to observe yet")
     best = max(sorted(exp), key=lambda k: exp[k])
     worst = min(sorted(exp), key=lambda k: exp[k])
+    price = {o.subject: o.price for o in observations}
+    invested = sum(q * price.get(k, 0.0) for k, q in holdings.items())
+    total = max(cash + invested, 1e-9)
+    target = persona.allocation.invest * (1.0 + persona.optimism_for(best))
+    room = max(target - invested / total, 0.0) * total / max(cash, 1e-9)
     share = cfg.trade_share * (0.5 + persona.risk_preference) * (0.5 if rejected_before else 1.0)
-    pct = round(100 * min(share, 1.0))
+    pct = round(100 * min(share, room, 1.0))
     if exp[best] > cfg.min_edge and pct > 0:
         return Decision(
             type="DECIDE", intent=f"use {pct}% of cash to buy as much {best} as possible",

@@ -161,8 +161,9 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         out = []
         for (i, agent, persona, obs, briefing), draw in zip(contexts, draws, strict=True):
             holdings = self._holdings(i)
+            cash = float(self.model.households.cash[i] + self.model.households.deposits[i])
             out.append(heuristic_decision(obs, briefing, persona, holdings, flows, self.cognitive, float(draw),
-                                          bool(agent.feedback)))  # fmt: skip
+                                          bool(agent.feedback), cash))  # fmt: skip
         return out
 
     def _holdings(self, i: int) -> dict[str, float]:
@@ -211,9 +212,6 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         signal = next((o.signal for o in obs if o.subject == decision.instrument), "steady")
         for o in res.approved:
             agent.high_risk.append(o.high_risk)
-            agent.note(t, f"Decided to {o.side.lower()} {o.quantity:.3g} {o.instrument} at up to {o.limit_price:.4g} "
-                       f"expecting {decision.expected_return:+.1%}: {decision.reason}", kind_of="decision",
-                       instrument=o.instrument, signal=signal)  # fmt: skip
         self.submitted.setdefault(i, []).extend((o, signal) for o in res.approved)
         return res.approved
 
@@ -325,26 +323,32 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             q, v = got.get((f.instrument, str(f.side)), (0.0, 0.0))
             got[(f.instrument, str(f.side))] = (q + f.quantity, v + f.quantity * f.price)
         total = max(float(view.wealth[i]), 1e-9)
+        done: list[str] = []
         for o, signal in submitted:
             q, v = got.pop((o.instrument, o.side), (0.0, 0.0))
             if q <= 1e-12:
-                agent.note(t, f"My {o.side.lower()} order for {o.instrument} at {o.limit_price:.4g} was not filled",
-                           kind_of="fill", instrument=o.instrument)  # fmt: skip
+                done.append(
+                    f"my {o.side.lower()} order for {o.instrument} at {o.limit_price:.4g} was not filled"
+                )
                 continue
             price = v / q
-            agent.note(t, f"{'Bought' if o.side == 'BUY' else 'Sold'} {q:.3g} {o.instrument} at {price:.4g}",
-                       kind_of="fill", instrument=o.instrument)  # fmt: skip
+            done.append(f"{'bought' if o.side == 'BUY' else 'sold'} {q:.3g} {o.instrument} at {price:.4g}")
             if signal != "negotiated":
                 agent.expect(Expectation(t, t + self.cognitive.horizon, o.instrument, o.side, price, q,
                                          o.expected_return, min(q * price / total, 1.0), signal,
                                          is_risky(o.instrument) or o.high_risk))  # fmt: skip
+        if done:
+            agent.note(t, "Trading: " + "; ".join(done), kind_of="fill")
 
     def _public_events(self, t: int, snapshot: Snapshot, prices: Mapping[str, float],
                        flows: Mapping[str, float]) -> None:  # fmt: skip
         """News and others' actions, read by every cognitive agent; news about an instrument forms a belief."""
-        news = sorted(snapshot.news, key=lambda n: -abs(n.sentiment))[: self.cognitive.news_memories]
-        crowd = [f"buyers outnumbered sellers in {k}" if v > 0.2 else f"sellers outnumbered buyers in {k}"
-                 for k, v in sorted(flows.items()) if abs(v) > 0.2]  # fmt: skip
+        cfg = self.cognitive
+        notable = [n for n in snapshot.news if abs(n.sentiment) >= cfg.news_min_sentiment]
+        news = sorted(notable, key=lambda n: -abs(n.sentiment))[: cfg.news_memories]
+        crowd = [f"buyers outnumbered sellers in {k}" if v > 0 else f"sellers outnumbered buyers in {k}"
+                 for k, v in sorted(flows.items()) if abs(v) > cfg.crowd_threshold]  # fmt: skip
+        crowd_text = "Others' trades: " + "; ".join(crowd) if crowd else ""
         when = tick_time(t)
         for agent in self.agents.values():
             for n in news:
@@ -360,5 +364,5 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                 )
                 if subject is not None and agent.memory is not None:
                     agent.semantic.news_belief(subject, n.headline, n.sentiment, when)
-            for c in crowd:
-                agent.note(t, f"Others' trades: {c}", kind_of="public")
+            if crowd_text:
+                agent.note(t, crowd_text, kind_of="public")
