@@ -91,6 +91,7 @@ class CognitiveAgent:
         self.high_risk: deque[bool] = deque(maxlen=8)
         self.briefing: Briefing | None = None
         self._situation: tuple[Any, ...] | None = None
+        self._recalled_at = -(10**9)
         self.mood = Affect.neutral()
         self.analyze_next = False
         if memory is not None:
@@ -172,12 +173,14 @@ class CognitiveAgent:
 
     def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
-        """Working memory + <= N-word briefing. When the question, the outcome memories, the beliefs and the
-        persona have not changed, the previous tick's recall is reused and only the observations are fresh."""
-        situation = (query, len(self.stage.tags), bool(self.feedback), tuple(sorted(self.semantic.unit_of.values())),
-                     round(persona.risk_preference * 20))  # fmt: skip
+        """Working memory + <= N-word briefing. When the instrument in question, the beliefs and the persona
+        are unchanged and the last recall is younger than `refresh_every` ticks, that recall is reused (seed 4.3:
+        decide with the previous tick's fused memory) and only the observations are fresh."""
+        situation = (query.split()[1] if " " in query else query, bool(self.feedback),
+                     tuple(sorted(self.semantic.unit_of.values())), round(persona.risk_preference * 10))  # fmt: skip
+        fresh = tick - self._recalled_at < self.cfg.recall.refresh_every
         reuse = (self.cfg.recall.reuse_briefing and self.briefing is not None and situation == self._situation
-                 and not self.analyze_next)  # fmt: skip
+                 and fresh and not self.analyze_next)  # fmt: skip
         if reuse:
             assert self.briefing is not None
             episodes = self.briefing.episodes
@@ -189,6 +192,7 @@ class CognitiveAgent:
             items += [WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:]]
             self.working.load(items)
             episodes = found.episodes
+            self._recalled_at = tick
         knowledge = tuple(sorted(it.source for it in self.working.items if it.kind == "belief"))
         known = self.summaries.get(knowledge, lambda: "; ".join(self.working.texts("belief")))
         lines = [f"Persona: risk {persona.risk_preference:.2f}, optimism {persona.optimism:+.2f}."]
@@ -212,6 +216,6 @@ class CognitiveAgent:
             return []
         formed = self.semantic.reflect(tick_time(tick), self.cfg.reflection.min_evidence)
         every = self.cfg.reflection.consolidate_every
-        if every and tick % every == 0:
+        if every and (tick + self.index) % every == 0:
             self.memory.consolidate(now=tick_time(tick))
         return formed

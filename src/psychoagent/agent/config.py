@@ -55,6 +55,11 @@ class RecallSettings(_Config):
         True, description="reuse the previous tick's briefing when the situation has not changed (seed 4.3)"
     )
     summary_cache: int = Field(512, ge=0, description="cached texts of frequently used semantic knowledge")
+    refresh_every: int = Field(
+        3,
+        ge=1,
+        description="recall is redone at least every 3 ticks; in between the last fused recall is used",
+    )
 
 
 class ReflectionConfig(_Config):
@@ -169,7 +174,18 @@ class CognitiveConfig(_Config):
     memory_weight: float = Field(
         0.6, ge=0, le=1, description="weight of recalled outcomes versus the rule-based outlook"
     )
-    news_memories: int = Field(2, ge=0, description="news items per tick stored as episodes")
+    news_memories: int = Field(
+        1, ge=0, description="news items per tick stored as episodes (most salient first)"
+    )
+    news_min_sentiment: float = Field(
+        0.3,
+        ge=0,
+        le=1,
+        description="news below this |sentiment| is routine and not stored (keeps memory lean)",
+    )
+    crowd_threshold: float = Field(
+        0.5, ge=0, le=1, description="others' order flow beyond this imbalance is remembered (herding input)"
+    )
     journal_memories: bool = Field(True, description="publish one memory.formed event per agent per tick")
     ablation: AblationConfig = Field(default_factory=AblationConfig)
     perception: PerceptionConfig = Field(default_factory=PerceptionConfig)
