@@ -31,7 +31,11 @@ def test_run_report_images_decode(tiny_run: Path) -> None:
     assert all(img.ndim == 3 and img.shape[0] > 50 and img.shape[1] > 50 for img in images)
     assert path.stat().st_size < 3_000_000
     assert "http://" not in html and "https://" not in html  # opens offline: nothing fetched
-    assert "n/a: needs assets.csv" in html  # the rule policy has no asset data: said, not hidden
+    if (tiny_run / "assets.csv").is_file():
+        assert 'alt="stylized facts"' in html
+    else:
+        assert "n/a: needs assets.csv" in html
+    assert "n/a: needs memory.formed" in html  # the rule policy forms no memories: said, not hidden
     assert (tiny_run / "metrics.json").is_file()
 
 

@@ -18,7 +18,7 @@ from psychoagent.eval.stats import NAN, entropy_bits, max_drawdown, sharpe, vola
 RISKY_COLUMNS = ("risky_share", "stock_share", "invest_share", "portfolio_share")
 """agents.csv columns read as the share of wealth held in risky assets (first one present)."""
 HOLDING_COLUMNS = ("portfolio_value", "holdings_value", "stock_value", "asset_value")
-"""Else: a value of risky holdings, divided by wealth."""
+"""Else: a value of risky holdings, divided by wealth (else stock purchases from market.order_filled events)."""
 TRAITS = (
     "risk_preference", "optimism", "learning_rate", "social_tendency",
     "alloc_consume", "alloc_save", "alloc_invest", "alloc_rnd",
@@ -26,6 +26,9 @@ TRAITS = (
 """Persona vector columns of agents.csv (the ones present are used)."""
 BEHAVIOURS = ("consume_share", "worked", "risky")
 """Behaviour features explained by the persona vector: spending share, working, share held in risky assets."""
+CORE_BEHAVIOURS = BEHAVIOURS[:2]
+"""Behaviours every policy has; `score` and the diversity metrics use only these so variants compare (trading
+adds its own `risky_r2` and `with_trading_*` values where the run records it)."""
 STRATEGY_BINS = 5
 """Each action feature (a share in [0, 1]) is cut into this many equal bins to name a strategy."""
 
@@ -146,7 +149,8 @@ def persona_consistency(
     traits: dict[str, pd.DataFrame], behaviours: dict[str, pd.DataFrame]
 ) -> dict[str, float]:
     """How well the persona vector explains each behaviour: mean over ticks of the cross-sectional adjusted R^2
-    ('<behaviour>_r2'), and their mean as `score`. Traits that never vary across agents are left out."""
+    ('<behaviour>_r2'), and the mean over CORE_BEHAVIOURS as `score` (over all given when none of them is
+    there). Traits that never vary across agents are left out."""
     names = [t for t in sorted(traits) if float(np.nanstd(traits[t].to_numpy())) > 0]
     if not names or not behaviours:
         return {"score": NAN} if behaviours else {}
@@ -161,7 +165,8 @@ def persona_consistency(
             )
             per_tick.append(explained_share(x, panel.loc[t].to_numpy(dtype=float)))
         out[f"{act}_r2"] = _nanmean(per_tick)
-    out["score"] = _nanmean(list(out.values()))
+    core = [out[f"{b}_r2"] for b in CORE_BEHAVIOURS if f"{b}_r2" in out]
+    out["score"] = _nanmean(core) if core else _nanmean(list(out.values()))
     return out
 
 
@@ -217,19 +222,40 @@ def strategy_diversity(labels: pd.DataFrame) -> dict[str, float]:
 
 
 def risky_panel(run: RunData) -> pd.DataFrame | None:
-    """Share of wealth in risky assets per tick and agent, from whichever column the run has."""
+    """Share of wealth put into risky assets per tick and agent: a holdings column of agents.csv when the run
+    has one, else the value of stock purchases filled that tick (market.order_filled events) over wealth."""
     for col in RISKY_COLUMNS:
         p = run.panel(col)
         if p is not None:
             return p
     wcol = run.wealth_column
+    w = run.panel(wcol) if wcol is not None else None
+    if w is None:
+        return None
     for col in HOLDING_COLUMNS:
         p = run.panel(col)
-        if p is not None and wcol is not None:
-            w = run.panel(wcol)
-            assert w is not None
+        if p is not None:
             return (p / w.where(w > 0)).clip(0.0, 1.0)
-    return None
+    return stock_purchases(run.events("market.order_filled"), w)
+
+
+def stock_purchases(fills: Sequence[dict], wealth: pd.DataFrame) -> pd.DataFrame | None:
+    """Value of filled stock purchases per tick over wealth (0 when an agent bought nothing), or None without
+    fills. Events name households by index; agents.csv lists them by id in creation (= index) order."""
+    buys = [
+        (e.get("tick"), p.get("agent_id"), float(p.get("price", 0.0)) * float(p.get("quantity", 0.0)))
+        for e in fills
+        if (p := e.get("payload") or {}).get("side") == "BUY"
+        and str(p.get("instrument", "")).startswith("stock")
+    ]
+    if not fills:
+        return None
+    ids = sorted(wealth.columns)
+    value = pd.DataFrame(0.0, index=wealth.index, columns=ids)
+    for tick, idx, v in buys:
+        if isinstance(idx, int) and 0 <= idx < len(ids) and tick in value.index:
+            value.loc[tick, ids[idx]] += v
+    return (value / wealth[ids].where(wealth[ids] > 0)).clip(0.0, 1.0)
 
 
 def behaviour_metrics(run: RunData) -> dict[str, float]:
@@ -255,7 +281,11 @@ def behaviour_metrics(run: RunData) -> dict[str, float]:
         acts["risky"] = risky
     for k, v in persona_consistency(traits, acts).items():
         out[f"persona_consistency.{k}"] = v
-    features = dict(acts)
-    for k, v in strategy_diversity(strategy_labels(features)).items():
+    core = {k: acts[k] for k in CORE_BEHAVIOURS if k in acts}
+    for k, v in strategy_diversity(strategy_labels(core)).items():
         out[f"diversity.{k}"] = v
+    if "risky" in acts:
+        with_trading = strategy_diversity(strategy_labels(acts))
+        out["diversity.with_trading_entropy_bits"] = with_trading["entropy_bits"]
+        out["diversity.with_trading_novel_share"] = with_trading["novel_share"]
     return out
