@@ -39,6 +39,12 @@ def test_experiment_writes_tables(tmp_path: Path) -> None:
     assert a == pytest.approx(
         runs[(runs["condition"] == "composite") & (runs["seed"] == 1)]["welfare.gini"].iloc[0]
     )
+    macro = out / "runs" / "persona" / "seed-1" / "macro.csv"
+    stamp = macro.stat().st_mtime_ns
+    resumed = run_experiment(out, variants=["persona", "composite"], seeds=[1, 2], agents=20, ticks=24, jobs=1,
+                             resume=True)  # fmt: skip
+    assert macro.stat().st_mtime_ns == stamp  # reused, not rerun
+    pd.testing.assert_frame_equal(resumed.reset_index(drop=True), runs.reset_index(drop=True))
     from psychoagent.report.html import write_report
 
     html = write_report(out).read_text()

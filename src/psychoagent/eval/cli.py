@@ -57,6 +57,7 @@ def experiment_command(
     jobs: int = typer.Option(2, "--jobs", min=1, help="runs in parallel (process pool)"),
     llm: str = typer.Option("", "--llm", help="URL of an OpenAI-compatible server or 'local' (LLM variants)"),
     report: bool = typer.Option(True, "--report/--no-report", help="write report.html into the directory"),
+    resume: bool = typer.Option(False, "--resume", help="reuse finished identical runs already in --out"),
 ) -> None:
     """Run variants (x sweep values) over the same seeds; write mean and 95 % CI per metric and a comparison."""
     from rich.console import Console
@@ -85,7 +86,7 @@ def experiment_command(
         task = bar.add_task("", total=len(conds) * len(seed_list))
         run_experiment(
             out, variants=names, seeds=seed_list, scenario=scenario, agents=agents, ticks=ticks or None,
-            sweeps=sweep, jobs=jobs, llm=llm or None, command=command,
+            sweeps=sweep, jobs=jobs, llm=llm or None, command=command, resume=resume,
             progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
         )  # fmt: skip
     from psychoagent.eval.experiment import load_experiment

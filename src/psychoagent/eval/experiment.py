@@ -77,6 +77,24 @@ def conditions(variants: Sequence[str], sweeps: Sequence[str] = ()) -> list[Cond
     return out
 
 
+def _identity(task: RunTask) -> dict[str, Any]:
+    """What makes a finished run reusable: the same condition, seed, size and scenario."""
+    return {"condition": task.condition.label, "seed": task.seed, "agents": task.agents, "ticks": task.ticks,
+            "scenario": task.scenario, "llm": task.llm}  # fmt: skip
+
+
+def finished(task: RunTask) -> dict[str, Any] | None:
+    """The metrics of an earlier identical run in `task.out` (variant.json and metrics.json), else None."""
+    folder = Path(task.out)
+    try:
+        info = json.loads((folder / "variant.json").read_text(encoding="utf-8"))
+        metrics = json.loads((folder / "metrics.json").read_text(encoding="utf-8"))["metrics"]
+    except (OSError, ValueError, KeyError):
+        return None
+    same = all(info.get(k) == v for k, v in _identity(task).items())
+    return metrics if same and isinstance(metrics, dict) else None
+
+
 def run_task(task: RunTask) -> tuple[str, int, dict[str, Any]]:
     """Simulate one condition and seed, write metrics.json; returns (label, seed, metrics)."""
     from psychoagent.econ.run import simulate
@@ -89,11 +107,12 @@ def run_task(task: RunTask) -> tuple[str, int, dict[str, Any]]:
         scen.apply()
     simulate(task.out, agents=task.agents, ticks=task.ticks, seed=task.seed, policy=how.policy, scenario=scen,
              llm=task.llm)  # fmt: skip
-    info = {"variant": task.condition.variant, "condition": task.condition.label, "policy": how.policy,
+    info = {**_identity(task), "variant": task.condition.variant, "policy": how.policy,
             "sweep": dict(task.condition.sweep), "economy_overrides": how.economy,
-            "policy_overrides": how.cognitive, "seed": task.seed}  # fmt: skip
+            "policy_overrides": how.cognitive}  # fmt: skip
+    metrics = write_metrics(task.out)["metrics"]
     Path(task.out, "variant.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-    return task.condition.label, task.seed, write_metrics(task.out)["metrics"]
+    return task.condition.label, task.seed, metrics
 
 
 def run_experiment(
@@ -108,6 +127,7 @@ def run_experiment(
     jobs: int = 2,
     llm: str | None = None,
     command: str = "",
+    resume: bool = False,
     progress: Callable[[str, int], None] | None = None,
 ) -> pd.DataFrame:
     """Run every condition on every seed (in a process pool of `jobs`), then write the summary and comparison
@@ -115,16 +135,17 @@ def run_experiment(
 
     All variants are resolved before anything runs, so a variant this build cannot run fails at once. A run that
     raises is recorded under `failures` in experiment.json and left out of the tables; the others still run.
+    With `resume`, runs already finished in `out` with the same condition, seed, size and scenario are reused.
     """
     conds = conditions(variants, sweeps)
     for c in conds:
         resolve(c.variant, c.sweep)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    tasks = [
+    tasks = [  # seed-major: after k seeds every condition has k runs
         RunTask(str(folder / "runs" / c.slug / f"seed-{s}"), c, s, agents, ticks, scenario, llm)
-        for c in conds
         for s in seeds
+        for c in conds
     ]
     meta: dict[str, Any] = {"variants": list(variants), "seeds": list(seeds), "scenario": scenario, "agents": agents,
             "ticks": ticks, "sweeps": list(sweeps), "command": command,
@@ -140,6 +161,15 @@ def run_experiment(
             progress(label, seed)
 
     failures: list[dict[str, Any]] = []
+    if resume:
+        todo = []
+        for t in tasks:
+            done = finished(t)
+            if done is None:
+                todo.append(t)
+            else:
+                keep(t.condition.label, t.seed, done)
+        tasks = todo
 
     def failed(task: RunTask, exc: BaseException) -> None:
         failures.append({"condition": task.condition.label, "seed": task.seed, "error": repr(exc)})
