@@ -199,7 +199,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         )  # fmt: skip
         src = f"household:{i}"
         for note in res.adjusted:
-            self._emit(t, "guardrail.adjusted", {"note": note, "intent": decision.intent}, src)
+            self._emit(t, "guardrail.adjusted", {"reason": note, "intent": decision.intent}, src)
         for r in res.rejected:
             self._emit(t, "guardrail.rejected", {"stage": r.stage, "rule": r.rule, "reason": r.reason,
                                                  "order": r.order, "intent": decision.intent}, src)  # fmt: skip
