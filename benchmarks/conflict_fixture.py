@@ -123,10 +123,13 @@ SETS = {
 
 
 def build(
-    n_per_lang: int = 120, seed: int = 7, n_distractors: int = 6, split: str = "main"
+    n_per_lang: int = 120, seed: int = 7, n_fillers: int = 8, n_hard: int = 3, split: str = "main"
 ) -> list[Scenario]:
-    """`n_per_lang` scenarios per language from one template set ('main', 'heldout-a', 'heldout-b'); hard
-    negatives use the same template for another entity or object."""
+    """`n_per_lang` scenarios per language from one template set ('main', 'heldout-a', 'heldout-b').
+
+    Between the two facts: `n_fillers` unrelated events, `n_hard` hard negatives (the same template for other
+    people or objects, with other values) and one other fact about the same person, shuffled.
+    """
     rng = np.random.default_rng(seed)
     out: list[Scenario] = []
     en, zh = SETS[split]
@@ -136,17 +139,29 @@ def build(
     ):
         for i in range(n_per_lang):
             old_t, new_t, query_t = templates[i % len(templates)]
-            name, other = (str(x) for x in rng.choice(names, size=2, replace=False))
-            item, other_item = (str(x) for x in rng.choice(items, size=2, replace=False))
-            ca, cb, cc = (str(x) for x in rng.choice(cities, size=3, replace=False))
-            da, db, dc = (str(x) for x in rng.choice(days, size=3, replace=False))
-            ha, hb, hc = (str(x) for x in rng.choice(HOTELS, size=3, replace=False))
-            a, b, c = (int(x) * 100 for x in rng.choice(np.arange(5, 60), size=3, replace=False))
-            pick = {"ca": ca, "cb": cb, "da": da, "db": db, "ha": ha, "hb": hb, "o": item}
-            hard_pick = {**pick, "ca": cc, "da": dc, "ha": hc, "o": other_item}
-            hard = _fill(old_t, other, c, c, hard_pick)
-            chosen = [str(x) for x in rng.choice(fillers, size=n_distractors - 1, replace=False)]
-            chosen.insert(int(rng.integers(0, len(chosen) + 1)), hard)
-            out.append(Scenario(lang, _fill(old_t, name, a, b, pick), _fill(new_t, name, a, b, pick), chosen,
-                                _fill(query_t, name, a, b, pick), split))  # fmt: skip
+            people = [str(x) for x in rng.choice(names, size=n_hard + 1, replace=False)]
+            objects = [str(x) for x in rng.choice(items, size=min(len(items), n_hard + 1), replace=False)]
+
+            def pick(cities: tuple[str, ...] = cities, days: tuple[str, ...] = days) -> dict[str, str]:
+                c = [str(x) for x in rng.choice(cities, size=2, replace=False)]
+                d = [str(x) for x in rng.choice(days, size=2, replace=False)]
+                h = [str(x) for x in rng.choice(HOTELS, size=2, replace=False)]
+                return {"ca": c[0], "cb": c[1], "da": d[0], "db": d[1], "ha": h[0], "hb": h[1]}
+
+            def money() -> tuple[int, int]:
+                a, b = (int(x) * 100 for x in rng.choice(np.arange(5, 60), size=2, replace=False))
+                return a, b
+
+            mine = {**pick(), "o": objects[0]}
+            a, b = money()
+            distractors = [str(x) for x in rng.choice(fillers, size=n_fillers, replace=False)]
+            for j in range(1, n_hard + 1):
+                distractors.append(
+                    _fill(old_t, people[j], *money(), {**pick(), "o": objects[j % len(objects)]})
+                )
+            other_t = templates[(i + 1 + int(rng.integers(0, len(templates) - 1))) % len(templates)][0]
+            distractors.append(_fill(other_t, people[0], *money(), {**pick(), "o": objects[-1]}))
+            order = rng.permutation(len(distractors))
+            out.append(Scenario(lang, _fill(old_t, people[0], a, b, mine), _fill(new_t, people[0], a, b, mine),
+                                [distractors[k] for k in order], _fill(query_t, people[0], a, b, mine), split))  # fmt: skip
     return out

@@ -26,10 +26,13 @@ CHANGE_ZH = re.compile(
 _STOP_EN = frozenset(
     "the a an and or to of in on at for with from by is are was were be been has have had his her their its "
     "this that these those will would can could should into than then there here about after before over under "
-    "not no more most very just also still who what when where which how does did do".split()
+    "not no more most very just also still who what when where which how does did do "
+    # units of measure say how a value is counted, not what it is about
+    "dollars dollar yuan euros euro pounds percent people persons units items month months year years week weeks "
+    "day days hours hour minutes".split()
 )
 _STOP_ZH = frozenset(
-    "的 了 是 在 和 与 把 将 也 都 就 又 要 会 去 到 上 里 一 个 这 那 他 她 我 你 们".split()
+    "的 了 是 在 和 与 把 将 也 都 就 又 要 会 去 到 上 里 一 个 这 那 他 她 我 你 们 每月 每年 每天 每周 元 块 人 月 年".split()
 )
 _NAME_EN = re.compile(r"\b([A-Z][a-z][\w-]*)(?:'s)?\b")
 _SENTENCE_START_SKIP = frozenset(
