@@ -1,29 +1,28 @@
 """Persona-driven investors: households' expectations and orders in the call auctions, vectorised.
 
-Expected log return over the horizon tau (rounds) of household i (Brock & Hommes 1998; Lux & Marchesi 1999;
-Chiarella, Iori & Perello 2009):
+Expected log return over the horizon tau (rounds) of household i (heterogeneous expectations in the line of
+Brock & Hommes 1998, Lux & Marchesi 1999, Franke & Westerhoff 2012; orders as in Chiarella, Iori & Perello 2009):
 
-    e_i = tau x [(1 - w_i) ln(V / P) / tau_F  +  w_i x chi x m]  +  herding x s_i x flow
-          + optimism x o_i  +  noise x eps_i
+    e_i = tau x [(1 - w_i) ln(V / P) / tau_F  +  w_i x chi x m]  +  herding x s_i x flow  +  optimism x o_i
+          + (1 - w_i) x noise_value x xi_value  +  w_i x noise_trend x xi_trend  +  noise_private x eps_i
 
-- V the fundamental value (dividend discount for stocks, the producer's price for steel), P the last price,
-  m the EWMA of recent returns, flow last round's public net order flow (buy - sell) / (buy + sell);
+- V the fundamental value (relative dividend discount for stocks, the producer's price for steel), P the last
+  price, m the EWMA of recent returns, flow last round's public net order flow (buy - sell) / (buy + sell);
 - trend weight w_i = clip(2 n_c x (trend_base + trend_risk x risk_i + trend_learning x learning_i), 0, 1):
   risk takers and fast learners (whose beliefs are least stable) follow trends, cautious and slow learners
-  trade on value; n_c in [0, 1] is the market's chartist share from the Brock-Hommes switching rule (1/2 when
-  the market is balanced) moves by discrete choice (see markets/state.py): far from value, value trading
-  gains followers; herding makes the majority rule more attractive;
-- s_i social_tendency (herding), o_i optimism, eps_i standard normal from the model's generator.
+  trade on value; n_c in [0, 1] is the market's chartist share, moved by discrete choice (markets/state.py):
+  far from value, value trading gains followers; herding makes the majority rule more attractive;
+- s_i social_tendency (herding on others' public orders), o_i optimism; xi_value and xi_trend are one draw per
+  auction shared by each style's followers (they read the same news or charts), eps_i is private; all come
+  from the model's seeded generator.
 
 Position: target share of wealth in the instrument = invest_i x weight + kappa_i x e_i, clipped to
-[0, max_share], with kappa_i = invest_i x tilt x (0.5 + risk_i) / (tau x variance): allocation['invest'] sets
-the strategic holding (weight = the stock's market-cap share; 0 for steel), risk preference and the expectation
-tilt it (a mean-variance demand). A household reviews a position with probability activity x (0.5 + risk_i) x
-attention ratio (recent / long-run |r|). Its order follows Chiarella, Iori & Perello (2009): with p_M the price
-at which it would want exactly what it holds (linear in ln p, within +-max_move of the last price P), it
-draws u ~ U(0, 1) and bids (gap > 0) or offers (gap < 0) at P (p_M / P)^u the quantity it still wants at that
-price, |gap| x (1 - u); buys are trimmed to the cash and the position limit, sales to the holding (no short
-sales).
+[0, max_share], kappa_i = invest_i x tilt x (0.5 + risk_i): allocation['invest'] sets the strategic holding
+(weight = the stock's market-cap share; 0 for steel), risk preference scales how far expectations tilt it.
+A household reviews a position with probability activity x (0.5 + risk_i) x attention^attention_exponent
+(attention = recent / long-run |r|, bounded). The order closes the gap between target and holding; its limit
+lies between the last and the expected price, P exp(u e_i) with u ~ U(0, 1), within +-max_move; buys are
+trimmed to the cash and the position limit, sales to the holding (no short sales).
 """
 
 from __future__ import annotations
@@ -46,7 +45,6 @@ class Signals:
     price: float
     fundamental: float
     trend: float
-    variance: float
     attention: float
     flow: float
     chartist_share: float
@@ -106,7 +104,7 @@ def investor_orders(
     rng: np.random.Generator,
     allowed: NDArray[np.bool_] | None = None,
 ) -> tuple[OrderArrays, OrderArrays]:
-    """Buy and sell orders of the households that review this instrument now (n uniform draws, then two per active household)."""
+    """Buy and sell orders of the households reviewing this instrument now (draws: n, then 2 per active)."""
     n = invest.size
     active = rng.random(n) < cfg.activity * sig.attention**cfg.attention * (0.5 + traits[:, 0])
     if allowed is not None:
@@ -122,11 +120,8 @@ def investor_orders(
     wealth = np.maximum(hold.wealth[idx], 1e-9)
     held = hold.units[idx] * sig.price / wealth
     gap_share = target - held
-    # the price at which the household would hold exactly what it has (share space, linear in ln p)
-    slope = kappa + held * (1.0 - held)
-    delta = np.clip(gap_share / np.maximum(slope, 1e-12), -cfg.max_move, cfg.max_move)
-    limit = sig.price * np.exp(u * delta)
-    qty = np.abs(gap_share) * wealth / sig.price * (1.0 - u)
+    limit = sig.price * np.exp(np.clip(u * e, -cfg.max_move, cfg.max_move))
+    qty = np.abs(gap_share) * wealth / limit
     room = np.maximum(hold.unit_cap - hold.units[idx], 0.0)
     buy = (gap_share > 0) & (qty * sig.price > cfg.min_order_value)
     sell = (gap_share < 0) & (qty * sig.price > cfg.min_order_value)

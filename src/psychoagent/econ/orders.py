@@ -16,8 +16,10 @@ How an agent trades (the model owns one ``Markets`` object, ``model.markets``)::
     model.markets.quote("stock:tech")   # Quote: last price, fundamental value, return, volume, net flow
 
 Rules (documented here once; the market config holds the numbers):
-- Orders are day orders: they join the first call auction of the next trading session (the session runs
-  inside ``model.step()``, after the goods market); what is not filled there is cancelled and reported.
+- Orders are good for one session: they rest in every call auction of the next trading session (the session
+  runs inside ``model.step()``, after the goods market) until filled, trimmed before each auction to the cash
+  and holding the agent has then; what is left at the session's end expires (``market.order_expired``, a Fill
+  with quantity 0 in ``fills``).
 - A market order (``limit_price=None``) is executed as a limit order at the last price times (1 + collar) for
   a buy or (1 - collar) for a sell, so a buyer's cash can be checked before clearing.
 - ``quantity`` is in units (shares or steel units, fractions allowed); ``budget_share`` instead sizes a BUY
@@ -125,7 +127,9 @@ class Fill(_Frozen):
     agent_id: int
     instrument: str
     side: Side
-    quantity: float = Field(ge=0, description="units executed (0: not filled, cancelled at session end)")
+    quantity: float = Field(
+        ge=0, description="units executed in this auction (0: the rest expired at session end)"
+    )
     price: float = Field(gt=0, description="uniform clearing price of the auction")
     fee: float = Field(ge=0, description="transaction cost paid on this fill")
     tick: int = Field(ge=0)
@@ -176,7 +180,7 @@ class MarketAccess(Protocol):
 
     def submit(self, orders: Iterable[Order | Mapping[str, Any]]) -> Receipt: ...
 
-    def fills(self, agent_id: int) -> list[Fill]: ...
+    def fills(self, agent_id: int) -> list[Fill]: ...  # one per auction that filled part of an order
 
     def quote(self, instrument: str) -> Quote: ...
 

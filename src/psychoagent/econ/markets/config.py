@@ -17,7 +17,7 @@ class InvestorConfig(_Config):
         0.1, ge=0, le=1, description="chance a neutral household reviews a position in a round"
     )
     attention: float = Field(
-        1.0, ge=0, description="activity x (recent |r| / long-run |r|)^this: big moves draw traders in"
+        2.0, ge=0, description="activity x (recent |r| / long-run |r|)^this: big moves draw traders in"
     )
     horizon: float = Field(20.0, gt=0, description="rounds ahead an expectation is about (one month)")
     reversion_rounds: float = Field(
@@ -41,7 +41,9 @@ class InvestorConfig(_Config):
         -0.327, description="switching: a0 < 0 leans toward trend following (Franke & Westerhoff 2012)"
     )
     herd_switch: float = Field(
-        1.79, ge=0, description="switching: + this x (n_value - n_trend): the majority rule attracts"
+        3.0,
+        ge=0,
+        description="switching: + this x (n_value - n_trend); above Franke-Westerhoff's 1.79 so regimes persist",
     )
     misalignment: float = Field(
         18.43, ge=0, description="switching: + this x ln(V / P)^2: far from value, value trading attracts"
@@ -53,17 +55,15 @@ class InvestorConfig(_Config):
     )
     optimism: float = Field(0.01, ge=0, description="expected horizon log return per unit of optimism")
     noise_value: float = Field(
-        0.016,
+        0.0,
         ge=0,
-        description="s.d. of the news value traders share each round (Franke & Westerhoff: 0.79 %)",
+        description="s.d. of news value traders share each round: 0, they read only the dividend value",
     )
     noise_trend: float = Field(
-        0.04,
-        ge=0,
-        description="s.d. of the signal trend followers share each round (Franke & Westerhoff: 1.91 %)",
+        0.06, ge=0, description="s.d. of the chart signal trend followers share each round (common noise)"
     )
     noise_private: float = Field(
-        0.01,
+        0.02,
         ge=0,
         description="s.d. of each household's own noise in its expectation (keeps trading two-sided)",
     )
@@ -79,12 +79,8 @@ class InvestorConfig(_Config):
     min_order_value: float = Field(
         1.0, ge=0, description="orders worth less than this (currency) are not sent: no dust trading"
     )
-    variance_floor: float = Field(1e-6, gt=0, description="smallest per-round return variance assumed")
     initial_volatility: float = Field(
         0.01, gt=0, description="per-round return s.d. assumed before any trade (1 % a day)"
-    )
-    variance_memory: float = Field(
-        0.02, gt=0, le=1, description="EWMA weight of the latest squared return in the variance estimate"
     )
     attention_range: tuple[float, float] = Field(
         (0.5, 3.0), description="bounds of the attention ratio: calm markets never empty, panics saturate"

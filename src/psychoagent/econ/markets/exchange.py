@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +30,14 @@ if TYPE_CHECKING:
 ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return", "value",
                  "bid_quantity", "ask_quantity", "chartist_share")  # fmt: skip
 """Columns of assets.csv: one row per instrument per auction (period = (tick - 1) x rounds + round + 1)."""
+
+
+@dataclass
+class Resting:
+    """An agent's order in the session's book with the units still to trade."""
+
+    ticket: Ticket
+    remaining: float
 
 
 class Markets:
@@ -129,7 +138,8 @@ class Markets:
         return payout * self.units[:, k] / self.shares
 
     def session(self, t: int) -> None:
-        """Run the tick's auctions: queued orders join the first; investors' orders every round."""
+        """Run the tick's auctions: queued orders rest in every auction until filled; investors' orders are
+        formed afresh each round; what is left of the queued orders at the end expires."""
         if not self._ids:
             return
         self._fills = {}
@@ -137,14 +147,23 @@ class Markets:
         producer = steel.price if steel is not None else None
         self.state.update_values(self._div, producer, self._opening, self.col.get(STEEL))
         self._div[:] = 0.0
-        queue = self._recheck(t)
+        book = [Resting(ticket, ticket.quantity) for ticket in self._recheck(t)]
         self.state.session_volume[:] = 0.0
         fees0 = self.fees
         dealer_net = 0.0
         for r in range(self.cfg.rounds):
             for k, inst in enumerate(self._ids):
-                dealer_net += self._auction(t, r, k, inst, queue if r == 0 else [])
+                dealer_net += self._auction(t, r, k, inst, book)
         self._rebate(self.fees - fees0)
+        for rest in book:
+            if rest.remaining > 1e-12:
+                self._report(
+                    t,
+                    self.cfg.rounds - 1,
+                    rest,
+                    0.0,
+                    float(self.state.price[self.col[rest.ticket.order.instrument]]),
+                )
         if steel is not None:
             steel.sold += dealer_net
             steel.demand += max(dealer_net, 0.0)
@@ -202,30 +221,30 @@ class Markets:
                 out.append(got)
         return out
 
-    def _auction(self, t: int, r: int, k: int, inst: str, queue: list[Ticket]) -> float:
+    def _auction(self, t: int, r: int, k: int, inst: str, book: list[Resting]) -> float:
         """One call auction of instrument column k; returns the steel dealer's net sale."""
         hh, icfg, s = self.model.households, self.cfg.investors, self.state
         cash = hh.cash + hh.deposits
         wealth = cash + self.units @ s.price
         news = self.model.rng.standard_normal(2)
         sig = Signals(price=float(s.price[k]), fundamental=float(s.value[k]), trend=float(s.trend[k]),
-                      variance=float(s.variance[k]), attention=s.attention(k), flow=float(s.flow[k]),
+                      attention=s.attention(k), flow=float(s.flow[k]),
                       chartist_share=float(s.chartist[k]), weight=self._weight(k), news_value=float(news[0]),
                       news_trend=float(news[1]))  # fmt: skip
         caps = self._caps()
         hold = Holdings(cash=cash, units=self.units[:, k], wealth=wealth, unit_cap=caps[inst])
         bids, asks = investor_orders(sig, hh.traits, hh.allocation[:, 2], hold, icfg, self.cfg.fee_rate,
                                      self.model.rng, allowed=~self.self_directed)  # fmt: skip
-        mine = [q for q in queue if q.order.instrument == inst]
-        qb = [q for q in mine if q.order.side is Side.BUY]
-        qa = [q for q in mine if q.order.side is Side.SELL]
+        qb, qa = self._resting(book, inst, k, cash)
         dealer = self._dealer_quotes(k, inst)
-        b_own = np.concatenate([bids.agent, [q.order.agent_id for q in qb], dealer[0].agent]).astype(np.int64)
-        b_px = np.concatenate([bids.limit, [q.limit for q in qb], dealer[0].limit])
-        b_q = np.concatenate([bids.quantity, [q.quantity for q in qb], dealer[0].quantity])
-        a_own = np.concatenate([asks.agent, [q.order.agent_id for q in qa], dealer[1].agent]).astype(np.int64)
-        a_px = np.concatenate([asks.limit, [q.limit for q in qa], dealer[1].limit])
-        a_q = np.concatenate([asks.quantity, [q.quantity for q in qa], dealer[1].quantity])
+        b_own = np.concatenate([bids.agent, [q.ticket.order.agent_id for q in qb], dealer[0].agent])
+        b_own = b_own.astype(np.int64)
+        b_px = np.concatenate([bids.limit, [q.ticket.limit for q in qb], dealer[0].limit])
+        b_q = np.concatenate([bids.quantity, [q.remaining for q in qb], dealer[0].quantity])
+        a_own = np.concatenate([asks.agent, [q.ticket.order.agent_id for q in qa], dealer[1].agent])
+        a_own = a_own.astype(np.int64)
+        a_px = np.concatenate([asks.limit, [q.ticket.limit for q in qa], dealer[1].limit])
+        a_q = np.concatenate([asks.quantity, [q.remaining for q in qa], dealer[1].quantity])
         res = call_auction(b_px, b_q, a_px, a_q, float(s.price[k]))
         dealer_net = 0.0
         if res.traded:
@@ -234,11 +253,40 @@ class Markets:
         period = (t - 1) * self.cfg.rounds + r + 1
         self.records.append((period, t, r, inst, res.price, res.volume, ret, float(s.value[k]),
                              float(b_q.sum()), float(a_q.sum()), float(s.chartist[k])))  # fmt: skip
-        nb = bids.agent.size
-        self._report(t, r, qb, res.bid_fill[nb : nb + len(qb)], res.price, inst)
-        na = asks.agent.size
-        self._report(t, r, qa, res.ask_fill[na : na + len(qa)], res.price, inst)
+        for rests, fills in ((qb, res.bid_fill[bids.agent.size :]), (qa, res.ask_fill[asks.agent.size :])):
+            for rest, q in zip(rests, fills.tolist(), strict=False):
+                if q > 0:
+                    rest.remaining = max(rest.remaining - q, 0.0)
+                    self._report(t, r, rest, q, res.price)
         return dealer_net
+
+    def _resting(
+        self, book: list[Resting], inst: str, k: int, cash: np.ndarray
+    ) -> tuple[list[Resting], list[Resting]]:
+        """The agents' live orders for one auction, trimmed to what their cash and holdings allow now."""
+        fee = self.cfg.fee_rate
+        spent: dict[int, float] = {}
+        sold: dict[int, float] = {}
+        buys: list[Resting] = []
+        sells: list[Resting] = []
+        for rest in book:
+            o = rest.ticket.order
+            if o.instrument != inst or rest.remaining <= 1e-12:
+                continue
+            i = o.agent_id
+            if o.side is Side.BUY:
+                free = max(float(cash[i]) - spent.get(i, 0.0), 0.0)
+                rest.remaining = min(rest.remaining, free / (rest.ticket.limit * (1.0 + fee)))
+                spent[i] = spent.get(i, 0.0) + rest.remaining * rest.ticket.limit * (1.0 + fee)
+                if rest.remaining > 1e-12:
+                    buys.append(rest)
+            else:
+                free = max(float(self.units[i, k]) - sold.get(i, 0.0), 0.0)
+                rest.remaining = min(rest.remaining, free)
+                sold[i] = sold.get(i, 0.0) + rest.remaining
+                if rest.remaining > 1e-12:
+                    sells.append(rest)
+        return buys, sells
 
     def _weight(self, k: int) -> float:
         """Strategic weight of column k in a household portfolio: its market-cap share (0 for steel)."""
@@ -292,18 +340,19 @@ class Markets:
         if pool:
             hh.cash += pool / hh.n
 
-    def _report(
-        self, t: int, r: int, tickets: list[Ticket], fills: np.ndarray, price: float, inst: str
-    ) -> None:
-        fee = self.cfg.fee_rate
-        for ticket, q in zip(tickets, fills.tolist(), strict=True):
-            o = ticket.order
-            fill = Fill(order_id=ticket.order_id, agent_id=o.agent_id, instrument=inst, side=o.side,
-                        quantity=q, price=price, fee=q * price * fee, tick=t, round=r,
-                        requested=ticket.quantity)  # fmt: skip
-            self._fills.setdefault(o.agent_id, []).append(fill)
-            kind = "market.order_filled" if q > 0 else "market.order_expired"
-            self.model.bus.emit(t, kind, fill.model_dump(mode="json"), f"household:{o.agent_id}")
+    def _report(self, t: int, r: int, rest: Resting, quantity: float, price: float) -> None:
+        """A fill (quantity > 0) or the expiry of what is left at the session's end (quantity 0)."""
+        ticket, o = rest.ticket, rest.ticket.order
+        fill = Fill(order_id=ticket.order_id, agent_id=o.agent_id, instrument=o.instrument, side=o.side,
+                    quantity=quantity, price=price, fee=quantity * price * self.cfg.fee_rate, tick=t, round=r,
+                    requested=ticket.quantity)  # fmt: skip
+        self._fills.setdefault(o.agent_id, []).append(fill)
+        payload = fill.model_dump(mode="json")
+        if quantity > 0:
+            self.model.bus.emit(t, "market.order_filled", payload, f"household:{o.agent_id}")
+        else:
+            payload["unfilled"] = rest.remaining
+            self.model.bus.emit(t, "market.order_expired", payload, f"household:{o.agent_id}")
 
     def _publish(self, t: int) -> None:
         s, rows = self.state, self.cfg.rounds * len(self._ids)

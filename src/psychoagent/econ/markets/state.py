@@ -26,7 +26,6 @@ class MarketState:
         self.value = np.ones(k)
         self.dividend = np.zeros(k)
         v0 = icfg.initial_volatility
-        self.variance = np.full(k, v0**2)
         self.abs_fast = np.full(k, v0)
         self.abs_slow = np.full(k, v0)
         self.trend = np.zeros(k)
@@ -78,8 +77,6 @@ class MarketState:
         icfg = self.cfg.investors
         old = float(self.price[k])
         r = float(np.log(price / old)) if volume > 0 else 0.0
-        w = icfg.variance_memory
-        self.variance[k] += w * (r * r - self.variance[k])
         n_c = float(self.chartist[k])
         gap = float(np.log(self.value[k] / price))
         a = icfg.predisposition + icfg.herd_switch * (1.0 - 2.0 * n_c) + icfg.misalignment * gap * gap
