@@ -61,3 +61,19 @@ def test_replay_from_cache_gives_the_same_run(tmp_path: Path) -> None:
     assert fills and again == fills
     with pytest.raises(CacheMissError):
         run(replay, ticks=5)  # one tick further than recorded: a replay miss is an error, not a silent call
+
+
+def test_llm_fused_briefings_are_batched_and_cached() -> None:
+    def model(messages: Any, schema: Any) -> dict[str, Any]:
+        if "analyst" in messages[0]["content"]:
+            return {"text": "Steel is cheap; past buys after falls paid off."}
+        return {"type": "WAIT", "reason": "fused"}
+
+    backend = OfflineBackend(rule=model)
+    policy = LLMPolicy(client=LLMClient(backend))
+    policy.cognitive.recall.llm_briefing = True
+    EconomyModel(seed=5, policy=policy, households=20).run(3)
+    purposes = policy.usage()["purposes"]
+    assert purposes["fusion"]["calls"] > 0 and purposes["decision"]["calls"] > 0
+    decisions = [r for r in backend.requests if "analyst" not in r.messages[0]["content"]]
+    assert "Briefing: Steel is cheap" in decisions[-1].messages[-1]["content"]

@@ -55,6 +55,9 @@ class RecallSettings(_Config):
         True, description="reuse the previous tick's briefing when the situation has not changed (seed 4.3)"
     )
     summary_cache: int = Field(512, ge=0, description="cached texts of frequently used semantic knowledge")
+    llm_briefing: bool = Field(
+        False, description="LLM policy: fuse the template briefing with the model (purpose 'fusion'), cached"
+    )
     refresh_every: int = Field(
         3,
         ge=1,

@@ -94,6 +94,9 @@ class SummaryCache:
         self.hits = 0
         self.misses = 0
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
     def get(self, key: tuple[str, ...], render: Any) -> str:
         if key in self._data:
             self._data.move_to_end(key)

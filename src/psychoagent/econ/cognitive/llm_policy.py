@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from psychoagent.agent.cognition import CognitiveAgent
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.agent.perception import Observation
@@ -42,6 +44,18 @@ def prompt_for(persona: Persona, observations: Sequence[Observation], briefing_t
         + f"\nBriefing: {briefing_text}\nYour decision as JSON:"
     )
     return [{"role": "system", "content": SYSTEM.format(horizon=horizon)}, {"role": "user", "content": user}]
+
+
+FUSION = (
+    "You are an analyst. Condense this background for the decision into at most {words} words: keep numbers, "
+    "conflicts and lessons, drop repetition. Answer as JSON with one field 'text'."
+)
+
+
+class Fused(BaseModel):
+    """The model's fused briefing (seed 2.2.2 step 4)."""
+
+    text: str = Field(..., min_length=1, max_length=2000)
 
 
 class LLMPolicy(CognitivePolicy):
@@ -76,10 +90,11 @@ class LLMPolicy(CognitivePolicy):
         if self.client is None:
             self.use_llm(self.spec)
         view = self.model.view()
+        texts = self._fuse(contexts) if self.cognitive.recall.llm_briefing else [c[4].text for c in contexts]
         prompts = [
-            prompt_for(persona, obs, briefing.text, self._holdings(i), float(view.wealth[i]),
+            prompt_for(persona, obs, text, self._holdings(i), float(view.wealth[i]),
                        self.instruments(), self.cognitive.horizon)
-            for i, _agent, persona, obs, briefing in contexts
+            for (i, _agent, persona, obs, _), text in zip(contexts, texts, strict=True)
         ]  # fmt: skip
         decisions: list[Decision] = self.client.structured_many(
             prompts, Decision, purpose="decision",
@@ -87,6 +102,27 @@ class LLMPolicy(CognitivePolicy):
         )  # fmt: skip
         self._count("llm.calls", len(prompts))
         return decisions
+
+    def _fuse(
+        self, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]]
+    ) -> list[str]:
+        """Model-fused briefings, one batch per tick; identical templates are fused once (agent summary cache)."""
+        words = self.cognitive.recall.briefing_words
+        todo: dict[str, list[dict[str, str]]] = {}
+        for _, agent, _, _, briefing in contexts:
+            if (briefing.text,) not in agent.summaries:
+                todo.setdefault(briefing.text, [{"role": "system", "content": FUSION.format(words=words)},
+                                                {"role": "user", "content": briefing.text}])  # fmt: skip
+        keys = list(todo)
+        fused = self.client.structured_many(
+            [todo[k] for k in keys], Fused, purpose="fusion", fallback=lambda reason: Fused(text="-")
+        ) if keys else []  # fmt: skip
+        done = {k: (f.text if f.text != "-" else k) for k, f in zip(keys, fused, strict=True)}
+        out = []
+        for _, agent, _, _, briefing in contexts:
+            text = agent.summaries.get((briefing.text,), lambda b=briefing: done.get(b.text, b.text))
+            out.append(" ".join(text.split()[:words]))
+        return out
 
     def usage(self) -> dict[str, Any]:
         """The client's accounting (calls, tokens, outcomes per purpose, cache statistics)."""
