@@ -64,3 +64,9 @@ def test_simulate_report_flag(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert (tmp_path / "report.html").is_file()
     assert f"report: {(tmp_path / 'report.html').resolve()}" in res.output
+
+
+def test_metrics_command(tiny_run: Path) -> None:
+    res = CliRunner().invoke(app, ["metrics", str(tiny_run)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "welfare.gini" in res.output and (tiny_run / "metrics.json").is_file()

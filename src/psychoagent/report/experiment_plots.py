@@ -78,6 +78,33 @@ def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     return png_base64(fig)
 
 
+PERSONA_TRAITS = ("risk_preference", "optimism", "alloc_invest", "alloc_consume")
+
+
+def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
+    """Mean persona traits over households per month, per condition (median over seeds, range shaded): shows
+    whether and how personas evolve under each variant."""
+    data: dict[str, list[pd.DataFrame]] = {}
+    for c in conditions:
+        for p in sorted((folder / "runs" / c["folder"]).glob("seed-*/agents.csv")):
+            head = pd.read_csv(p, nrows=0).columns
+            cols = ["tick", *[t for t in PERSONA_TRAITS if t in head]]
+            data.setdefault(c["label"], []).append(pd.read_csv(p, usecols=cols).groupby("tick").mean())
+    if not data:
+        return None
+    fig, axes = figure(1, len(PERSONA_TRAITS), width=12, height=2.8)
+    for ax, trait in zip(axes, PERSONA_TRAITS, strict=True):
+        for k, (label, fs) in enumerate(data.items()):
+            if trait not in fs[0].columns:
+                continue
+            n = min(len(f) for f in fs)
+            panel = np.column_stack([f[trait].to_numpy(dtype=float)[:n] for f in fs])
+            band(ax, fs[0].index.to_numpy()[:n], panel, COLOURS[k % len(COLOURS)], label, 0, 100)
+        ax.set_title(f"mean {trait.replace('_', ' ')}", fontsize=10)
+    axes[0].legend(fontsize=7)
+    return png_base64(fig)
+
+
 def phillips_okun_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     """Annual Phillips and Okun points of all seeds, one colour per condition, with pooled r in the legend."""
     frames = {c["label"]: _macro_frames(folder, c["folder"]) for c in conditions}

@@ -173,6 +173,8 @@ def experiment_report(path: str | Path) -> str:
                                              "metric intervals", "no metric has values")),
         ("Macro series per condition", _img(lambda: experiment_plots.macro_by_condition(folder, conds),
                                             "macro per condition", "no run folders found")),
+        ("Persona traits per condition", _img(lambda: experiment_plots.personas_by_condition(folder, conds),
+                                              "personas per condition", "no agents.csv in the run folders")),
         ("Phillips curve and Okun's law per condition",
          _img(lambda: experiment_plots.phillips_okun_by_condition(folder, conds), "Phillips and Okun",
               "no run folders found")),
