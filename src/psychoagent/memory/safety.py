@@ -8,7 +8,7 @@ other side of a recalled conflict is pulled in so contradictions are seen togeth
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,6 +40,17 @@ def mmr(relevance: np.ndarray, vectors: np.ndarray, k: int, lam: float) -> tuple
         chosen.append(best)
         max_sim = np.maximum(max_sim, sims[best])
     return chosen, penalty
+
+
+def conflict_links(graph: Any, uid: str) -> list[tuple[str, str, str]]:
+    """(src, dst, type) of the `supersedes` and `contradicts` edges touching a unit, from the cached graph."""
+    if uid not in graph:
+        return []
+    links = [(uid, d, k) for _, d, k in graph.out_edges(uid, keys=True) if k in _CONFLICT_EDGES]
+    return links + [(s, uid, k) for s, _, k in graph.in_edges(uid, keys=True) if k in _CONFLICT_EDGES]
+
+
+_CONFLICT_EDGES = ("supersedes", "contradicts")
 
 
 class AffectSelector:
@@ -81,12 +92,13 @@ class AffectSelector:
         position = {int(r): i for i, r in enumerate(cands.rows)}
         factor = np.ones(len(cands.rows))
         gap = self.memory.affect_config.safety.supersession_gap
+        graph = self.memory.graph()
         for pos in stale:
             uid = index.ids[int(cands.rows[pos])]
-            for edge in self.memory.edges(uid):
-                if edge.type != "supersedes" or edge.dst != uid:
+            for src, dst, kind in conflict_links(graph, uid):
+                if kind != "supersedes" or dst != uid:
                     continue
-                row = index.row_of.get(edge.src)
+                row = index.row_of.get(src)
                 newer = position.get(row) if row is not None else None
                 if newer is None or cands.score[pos] <= 0:
                     continue
@@ -104,11 +116,10 @@ class AffectSelector:
         ids = [index.ids[int(cands.rows[c])] for c in chosen]
         partners: list[int] = []
         involved: set[int] = set()
+        graph = self.memory.graph()
         for uid in ids:
-            for edge in self.memory.edges(uid):
-                if edge.type not in ("supersedes", "contradicts"):
-                    continue
-                other = edge.dst if edge.src == uid else edge.src
+            for src, dst, _ in conflict_links(graph, uid):
+                other = dst if src == uid else src
                 row = index.row_of.get(other)
                 if row is None or row not in position:
                     continue
