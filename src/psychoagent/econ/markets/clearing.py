@@ -42,9 +42,10 @@ class AuctionResult:
 def _check(px: FloatArray, q: FloatArray, side: str) -> None:
     if px.shape != q.shape or px.ndim != 1:
         raise ValueError(f"{side} prices and quantities must be 1-d arrays of one length")
-    if px.size and (not np.isfinite(px).all() or (px <= 0).any()):
+    # one reduction each: NaN fails both comparisons, so min > 0 and max < inf covers NaN, inf and <= 0
+    if px.size and not (px.min() > 0 and px.max() < np.inf):
         raise ValueError(f"{side} limit prices must be finite and > 0")
-    if q.size and (not np.isfinite(q).all() or (q <= 0).any()):
+    if q.size and not (q.min() > 0 and q.max() < np.inf):
         raise ValueError(f"{side} quantities must be finite and > 0")
 
 
@@ -65,7 +66,7 @@ def clearing_price(bid_px: FloatArray, bid_q: FloatArray, ask_px: FloatArray, as
     """(price, demand, supply) of the call auction; price = last_price and no depth when nothing crosses."""
     if not bid_px.size or not ask_px.size or bid_px.max() < ask_px.min():
         return last_price, 0.0, 0.0
-    cands = np.unique(np.concatenate([bid_px, ask_px, [last_price]]))
+    cands = np.sort(np.concatenate([bid_px, ask_px, [last_price]]))  # repeats are harmless: same D, S
     demand, supply = depth(bid_px, bid_q, ask_px, ask_q, cands)
     vol = np.minimum(demand, supply)
     best = vol.max()
@@ -110,6 +111,14 @@ def call_auction(bid_px: FloatArray, bid_q: FloatArray, ask_px: FloatArray, ask_
     volume = min(demand, supply)
     if volume <= 0:
         return AuctionResult(last_price, 0.0, np.zeros_like(bid_q), np.zeros_like(ask_q), 0.0, 0.0)
-    bid_fill = allocate(bid_px, bid_q, bid_px >= price, volume, buy=True)
-    ask_fill = allocate(ask_px, ask_q, ask_px <= price, volume, buy=False)
+    bid_ok, ask_ok = bid_px >= price, ask_px <= price
+    # the short side trades in full; only the long side needs priority and pro rata
+    bid_fill = (
+        allocate(bid_px, bid_q, bid_ok, volume, buy=True) if demand > volume else np.where(bid_ok, bid_q, 0.0)
+    )
+    ask_fill = (
+        allocate(ask_px, ask_q, ask_ok, volume, buy=False)
+        if supply > volume
+        else np.where(ask_ok, ask_q, 0.0)
+    )
     return AuctionResult(price, volume, bid_fill, ask_fill, demand, supply)

@@ -152,8 +152,9 @@ class Markets:
         fees0 = self.fees
         dealer_net = 0.0
         for r in range(self.cfg.rounds):
+            caps = self._caps()
             for k, inst in enumerate(self._ids):
-                dealer_net += self._auction(t, r, k, inst, book)
+                dealer_net += self._auction(t, r, k, inst, book, caps[inst])
         self._rebate(self.fees - fees0)
         for rest in book:
             if rest.remaining > 1e-12:
@@ -221,7 +222,7 @@ class Markets:
                 out.append(got)
         return out
 
-    def _auction(self, t: int, r: int, k: int, inst: str, book: list[Resting]) -> float:
+    def _auction(self, t: int, r: int, k: int, inst: str, book: list[Resting], cap: float) -> float:
         """One call auction of instrument column k; returns the steel dealer's net sale."""
         hh, icfg, s = self.model.households, self.cfg.investors, self.state
         cash = hh.cash + hh.deposits
@@ -231,8 +232,7 @@ class Markets:
                       attention=s.attention(k), flow=float(s.flow[k]),
                       chartist_share=float(s.chartist[k]), weight=self._weight(k), news_value=float(news[0]),
                       news_trend=float(news[1]))  # fmt: skip
-        caps = self._caps()
-        hold = Holdings(cash=cash, units=self.units[:, k], wealth=wealth, unit_cap=caps[inst])
+        hold = Holdings(cash=cash, units=self.units[:, k], wealth=wealth, unit_cap=cap)
         bids, asks = investor_orders(sig, hh.traits, hh.allocation[:, 2], hold, icfg, self.cfg.fee_rate,
                                      self.model.rng, allowed=~self.self_directed)  # fmt: skip
         qb, qa = self._resting(book, inst, k, cash)
