@@ -74,3 +74,17 @@ def test_experiment_command_rejects_unknown_variant(tmp_path: Path) -> None:
         app, ["experiment", "--variants", "nope", "--out", str(tmp_path)], env={"COLUMNS": "300"}
     )
     assert res.exit_code != 0 and "unknown variant" in res.output
+
+
+def test_sweep_over_evolution_settings_builds_the_policy() -> None:
+    from psychoagent.econ.policies import make_policy
+
+    if "cognitive" not in __import__("psychoagent.econ.policies", fromlist=["x"]).policy_names():
+        pytest.skip("no cognitive policy in this build")
+    how = resolve("full", [("loss_aversion", 1.5)])
+    assert make_policy(how.policy).engine.config.loss_aversion == 1.5  # type: ignore[attr-defined]
+    how = resolve("no-memory", [("evolution", "volatile")])
+    pol = make_policy(how.policy)
+    assert pol.cognitive.ablation.memory is False  # type: ignore[attr-defined]
+    assert [c.label for c in conditions(["full", "composite"], ["loss_aversion=1.3,2.25"])] == [
+        "full [loss_aversion=1.3]", "full [loss_aversion=2.25]", "composite"]  # fmt: skip

@@ -37,10 +37,11 @@ class Condition:
 
     @property
     def label(self) -> str:
-        """'full' or 'full [cognitive.loss_aversion=1.5]'."""
+        """'full' or 'full [trade_share=0.1]' (the setting as given to --sweep)."""
         if not self.sweep:
             return self.variant
-        return f"{self.variant} [{', '.join(f'{k.rsplit(chr(46), 1)[-1]}={v}' for k, v in self.sweep)}]"
+        settings = ", ".join(f"{key}={value}" for key, value in self.sweep)
+        return f"{self.variant} [{settings}]"
 
     @property
     def slug(self) -> str:

@@ -6,9 +6,10 @@ baseline) are the static baselines; `llm` is the cognitive agent deciding throug
 
 Switches and swept settings are found where the build exposes them, in this order: a field of `EconomyConfig`
 (passed as scenario overrides, so config.json records it), or a field of the policy's own config model when the
-policy class takes one as its `cognitive=` argument (the variant then runs under a registered policy name such as
-`cognitive-no-memory` built with that config). A variant whose policy or switches the build lacks fails with a
-message that says what is missing.
+policy class takes one as its `cognitive=` argument, or a field of the config of the policy's persona evolution
+engine (`policy.engine.config`: e.g. `loss_aversion`; the key `evolution` picks a preset). The variant then runs
+under a registered policy name such as `cognitive-no-memory` built that way. A variant whose policy or switches
+the build lacks fails with a message that says what is missing.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class Variant:
     off: tuple[str, ...] = ()
 
 
+EVOLUTION_PRESET = "evolution"
+"""Sweep key naming a persona evolution preset ('default', 'resilient', 'volatile')."""
+
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
@@ -54,11 +58,13 @@ VARIANTS: dict[str, Variant] = {
 
 @dataclass(frozen=True)
 class Resolved:
-    """How to run a variant: the policy name for simulate(), EconomyConfig overrides, policy-config overrides."""
+    """How to run a variant: the policy name for simulate(), EconomyConfig overrides, overrides of the policy's
+    config and of its evolution engine's config (EVOLUTION_PRESET: a preset name)."""
 
     policy: str
     economy: dict[str, Any] = field(default_factory=dict)
     cognitive: dict[str, Any] = field(default_factory=dict)
+    evolution: dict[str, Any] = field(default_factory=dict)
 
 
 def variant_names() -> list[str]:
@@ -134,10 +140,22 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def engine_config_model(policy: str) -> type[BaseModel] | None:
+    """The config model of the policy's persona evolution engine (`policy.engine.config`), if it has one."""
+    engine = getattr(make_policy(policy), "engine", None)
+    cfg = getattr(engine, "config", None)
+    return type(cfg) if isinstance(cfg, BaseModel) else None
+
+
 def setting_path(policy: str, key: str) -> tuple[str, str] | None:
-    """Where a setting lives for this policy: ('economy', path) or ('cognitive', path); None when nowhere.
-    ValueError when the name is ambiguous."""
-    for where, model in (("economy", EconomyConfig), ("cognitive", policy_config_model(policy))):
+    """Where a setting lives for this policy: ('economy', path), ('cognitive', path) in the policy's config,
+    ('evolution', path) in its evolution engine's config, or ('evolution', '') for EVOLUTION_PRESET (a preset
+    name); None when nowhere. ValueError when the name is ambiguous."""
+    if key == EVOLUTION_PRESET:
+        return ("evolution", "") if engine_config_model(policy) is not None else None
+    places = (("economy", EconomyConfig), ("cognitive", policy_config_model(policy)),
+              ("evolution", engine_config_model(policy)))  # fmt: skip
+    for where, model in places:
         if model is None:
             continue
         paths = find_field(model, key)
@@ -175,29 +193,54 @@ def resolve(name: str, settings: Sequence[tuple[str, Any]] = ()) -> Resolved:
                 f"variant {name!r} switches off {', '.join(v.off)}, but this build exposes no ablation switches "
                 f"(no AblationConfig in EconomyConfig or in the config of policy {v.policy!r})"
             )
+    evolution: dict[str, Any] = {}
     for key, value in settings:
         found = setting_path(v.policy, key)
         if found is None:
             raise ValueError(
                 f"setting {key!r} exists neither in the economy config nor in policy {v.policy!r}"
             )
-        target = economy if found[0] == "economy" else cognitive
-        target.update(merge_overrides(target, nested(found[1], value)))
-    if not cognitive:
+        where, path = found
+        if where == "evolution" and not path:
+            evolution[EVOLUTION_PRESET] = str(value)
+            continue
+        target = {"economy": economy, "cognitive": cognitive, "evolution": evolution}[where]
+        target.update(merge_overrides(target, nested(path, value)))
+    if not cognitive and not evolution:
         return Resolved(v.policy, economy)
-    return Resolved(register_configured(v.policy, name, cognitive), economy, cognitive)
+    return Resolved(register_configured(v.policy, name, cognitive, evolution), economy, cognitive, evolution)
 
 
-def register_configured(policy: str, label: str, overrides: Mapping[str, Any]) -> str:
-    """Register `policy` built with its config model updated by `overrides` under a new name; returns it."""
-    base = make_policy(policy)
-    cfg_model = policy_config_model(policy)
-    assert cfg_model is not None
-    cfg = cfg_model.model_validate(merge_overrides(base.cognitive.model_dump(), overrides))  # type: ignore[attr-defined]
+def register_configured(
+    policy: str, label: str, overrides: Mapping[str, Any], evolution: Mapping[str, Any] | None = None
+) -> str:
+    """Register `policy` built with its config updated by `overrides` and, when given, its evolution engine
+    rebuilt from a preset and/or config overrides, under a new name; returns the name."""
+    base: Any = make_policy(policy)
+    cfg = None
+    if overrides:
+        cfg_model = policy_config_model(policy)
+        assert cfg_model is not None
+        cfg = cfg_model.model_validate(merge_overrides(base.cognitive.model_dump(), overrides))
+    evo = dict(evolution or {})
+    engine = None
+    if evo:
+        engine_cls: Any = type(base.engine)
+        preset = evo.pop(EVOLUTION_PRESET, None)
+        start = engine_cls(preset).config if preset else base.engine.config
+        engine = engine_cls(type(start).model_validate(merge_overrides(start.model_dump(), evo)))
     cls: Any = type(base)
-    suffix = "-".join(f"{k}" for k in [label, *_leaves(overrides)] if k and k != "full")
+
+    def build(pc: Any) -> Any:
+        pol = cls(pc, cognitive=cfg) if cfg is not None else cls(pc)
+        if engine is not None:
+            pol.engine = engine
+        return pol
+
+    leaves = _leaves(overrides) + _leaves(evolution or {})
+    suffix = "-".join(k for k in [label, *leaves] if k and k != "full")
     name = f"{policy}-{suffix}".replace(".", "_").replace("=", "_")[:80]
-    register_policy(name, lambda pc: cls(pc, cognitive=cfg))
+    register_policy(name, build)
     return name
 
 
