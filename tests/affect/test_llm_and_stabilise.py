@@ -78,11 +78,13 @@ def test_backend_error_falls_back() -> None:
 def test_works_with_the_project_language_model() -> None:
     from psychoagent.llm import LLMClient, OfflineBackend
 
-    client = LLMClient(OfflineBackend([json.dumps(GOOD), "garbage", "garbage"]))
-    appraiser = LLMAppraiser(client)
+    def rule(messages, schema):  # type: ignore[no-untyped-def]
+        return "garbage" if any("build failed" in m["content"] for m in messages) else json.dumps(GOOD)
+
+    appraiser = LLMAppraiser(LLMClient(OfflineBackend(rule=rule)))  # schema-constrained structured() path
     assert appraiser.appraise("The user raised the budget.").conflict_intensity == 4
-    appraiser.appraise("The build failed!")
-    assert appraiser.stats["ok"] == 1 and appraiser.stats["fallbacks"] == 1
+    assert appraiser.appraise("The build failed!").valence < 0  # from the heuristic fallback
+    assert appraiser.stats["ok"] == 1 and appraiser.stats["fallbacks"] == 1 and appraiser.stats["errors"] == 2
     assert affect_schema()["properties"]["valence"]["enum"] == [-2, -1, 0, 1, 2]
 
 

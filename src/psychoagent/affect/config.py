@@ -118,6 +118,11 @@ class LLMAppraiserConfig(_Config):
     repair: bool = Field(True, description="try json-repair on malformed JSON before retrying")
     max_reason_chars: int = Field(300, ge=20, description="maxLength of brief_reason in the JSON schema")
     language: Literal["en", "zh"] = Field("en", description="language of the prompt (the seed's is Chinese)")
+    structured: bool = Field(
+        True,
+        description="use the model's schema-constrained `structured()` call when it has one (psychoagent.llm); "
+        "otherwise plain text, parsed and repaired here",
+    )
 
 
 class StabiliserConfig(_Config):

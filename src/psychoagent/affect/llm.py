@@ -166,13 +166,17 @@ class LLMAppraiser:
             self.stats["calls"] += 1
             if attempt:
                 self.stats["retries"] += 1
+            messages = self.messages(event, goals, error)
             try:
-                text = _call(self.model, self.messages(event, goals, error))
+                if cfg.structured and hasattr(self.model, "structured"):
+                    out = self.model.structured(messages, LLMAffect, purpose="appraisal")
+                    affect, repaired = parse_affect(out.model_dump_json(), repair=False)
+                else:
+                    affect, repaired = parse_affect(_call(self.model, messages), cfg.repair)
             except Exception as exc:  # a failing backend must not lose the event: fall back below
                 self.stats["errors"] += 1
                 error = f"{type(exc).__name__}: {exc}"
                 continue
-            affect, repaired = parse_affect(text, cfg.repair)
             if affect is not None:
                 self.stats["ok"] += 1
                 self.stats["repaired"] += int(repaired)
