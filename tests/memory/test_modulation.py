@@ -102,3 +102,26 @@ def test_pool_is_widened_so_modulation_can_surface_what_plain_ranking_missed() -
                          explore=False)  # fmt: skip
     assert not any("argument" in h.unit.content for h in plain)
     assert any("argument" in h.unit.content for h in boosted)
+
+
+def test_factors_are_bounded_and_decay_is_monotone() -> None:
+    import numpy as np
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from psychoagent.memory.modulate import conflict_factor, congruence_factor, decay_factor, lesson_factor
+
+    cfg = ModulationConfig()
+
+    @given(st.integers(-2, 2), st.integers(0, 4), st.lists(st.floats(-2, 2), min_size=1, max_size=8),
+           st.lists(st.floats(0, 4), min_size=1, max_size=8))  # fmt: skip
+    def check(sv: int, sc: int, mv: list[float], mc: list[float]) -> None:
+        for f in (conflict_factor(sc, np.array(mc), cfg), lesson_factor(sv, np.array(mv), cfg)):
+            assert np.all(f >= 1.0) and np.all(f <= cfg.max_factor)
+        g = congruence_factor(sv, np.array(mv), 4.0, cfg.congruence_weight)
+        assert np.all(g >= 1 - cfg.congruence_weight - 1e-9) and np.all(g <= 1 + cfg.congruence_weight + 1e-9)
+
+    check()
+    ages = np.linspace(0, 400 * 86400, 20)
+    d = decay_factor(ages, np.zeros(20), 30.0, 2.0)
+    assert np.all(np.diff(d) < 0) and d[0] == 1.0
