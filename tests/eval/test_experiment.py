@@ -77,9 +77,9 @@ def test_experiment_command_rejects_unknown_variant(tmp_path: Path) -> None:
 
 
 def test_sweep_over_evolution_settings_builds_the_policy() -> None:
-    from psychoagent.econ.policies import make_policy
+    from psychoagent.econ.policies import make_policy, policy_names
 
-    if "cognitive" not in __import__("psychoagent.econ.policies", fromlist=["x"]).policy_names():
+    if "cognitive" not in policy_names():
         pytest.skip("no cognitive policy in this build")
     how = resolve("full", [("loss_aversion", 1.5)])
     assert make_policy(how.policy).engine.config.loss_aversion == 1.5  # type: ignore[attr-defined]
