@@ -144,3 +144,16 @@ def test_persona_sets_the_trend_weight() -> None:
     risky = trend_weight(np.array([0.9]), np.array([0.2]), cfg)
     unstable = trend_weight(np.array([0.1]), np.array([0.9]), cfg)
     assert risky > low and unstable > low
+
+
+def test_an_order_of_all_the_cash_never_overdraws_the_household() -> None:
+    model = small(households=20, position_limit=1.0)
+    model.run(1)
+    price = model.markets.quote("stock:tech").price
+    receipt = model.markets.submit([Order(agent_id=i, instrument="stock:tech", side=Side.BUY, budget_share=1.0,
+                                          limit_price=price * 1.5) for i in range(5)])  # fmt: skip
+    assert len(receipt.accepted) == 5
+    model.step()
+    hh = model.households
+    assert (hh.deposits >= -1e-6).all() and (hh.cash >= -1e-6).all()
+    assert any(f.quantity > 0 for i in range(5) for f in model.markets.fills(i))

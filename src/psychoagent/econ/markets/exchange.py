@@ -209,11 +209,17 @@ class Markets:
         self.model.bus.emit(t, "market.order_rejected", rej.model_dump(mode="json"), src)
 
     def _recheck(self, t: int) -> list[Ticket]:
-        """Test queued orders again against the state at the session (spending may have used the cash)."""
+        """Test queued orders again against the state at the session: spending may have used some of the cash,
+        so a buy shrinks to what the cash left still pays for (rejected only when nothing is left)."""
         queue, self._queue, self._book = self._queue, [], Book.empty()
         book, limits, out = Book.empty(), self._limits(), []
+        cash, per_unit = limits["cash"], 1.0 + self.cfg.fee_rate
         for ticket in queue:
-            order = ticket.order.model_copy(update={"quantity": ticket.quantity, "budget_share": None,
+            qty, i = ticket.quantity, ticket.order.agent_id
+            if ticket.order.side is Side.BUY and i < cash.size:
+                free = float(cash[i]) - book.cash.get(i, 0.0)
+                qty = min(qty, free / (ticket.limit * per_unit)) if free > 0 else qty
+            order = ticket.order.model_copy(update={"quantity": qty, "budget_share": None,
                                                     "limit_price": ticket.limit})  # fmt: skip
             got = check(order, ticket.order_id, **limits, book=book)
             if isinstance(got, Rejection):
@@ -232,10 +238,17 @@ class Markets:
                       attention=s.attention(k), flow=float(s.flow[k]),
                       chartist_share=float(s.chartist[k]), weight=self._weight(k), news_value=float(news[0]),
                       news_trend=float(news[1]))  # fmt: skip
-        hold = Holdings(cash=cash, units=self.units[:, k], wealth=wealth, unit_cap=cap)
+        qb, qa = self._resting(book, inst, k, cash)
+        units = self.units[:, k]
+        if qb or qa:  # what agents' own orders already commit is not available to the heuristic as well
+            fee, cash, units = self.cfg.fee_rate, cash.copy(), units.copy()
+            for q in qb:
+                cash[q.ticket.order.agent_id] -= q.remaining * q.ticket.limit * (1.0 + fee)
+            for q in qa:
+                units[q.ticket.order.agent_id] -= q.remaining
+        hold = Holdings(cash=cash, units=units, wealth=wealth, unit_cap=cap)
         bids, asks = investor_orders(sig, hh.traits, hh.allocation[:, 2], hold, icfg, self.cfg.fee_rate,
                                      self.model.rng, allowed=~self.self_directed)  # fmt: skip
-        qb, qa = self._resting(book, inst, k, cash)
         dealer = self._dealer_quotes(k, inst)
         b_own = np.concatenate([bids.agent, [q.ticket.order.agent_id for q in qb], dealer[0].agent])
         b_own = b_own.astype(np.int64)
