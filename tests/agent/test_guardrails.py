@@ -133,3 +133,18 @@ def test_lookahead_veto_through_the_pipeline() -> None:
     res = check(buy(1.0, "stock:tech"), acct, guard=g, vol=0.3)
     assert not res.approved and res.vetoed and res.vetoed[0].rule == "sandbox"
     assert any("lookahead" in f for f in res.feedback())
+
+
+def test_fire_sale_rule() -> None:
+    sell = Decision(type="DECIDE", orders=[OrderSpec(side="SELL", instrument="stock:tech", budget_share=0.9)])
+    calm = account(stock_tech=10)
+    assert check(sell, calm).approved
+    fallen = Account(
+        agent=1, cash=10_000.0, holdings={"stock:tech": 10}, prices=PRICES, changes={"stock:tech": -0.12}
+    )
+    res = check(sell, fallen)
+    assert [r.rule for r in res.rejected] == ["fire_sale"] and "right after a 12% fall" in res.rejected[
+        0
+    ].reason
+    half = Decision(type="DECIDE", orders=[OrderSpec(side="SELL", instrument="stock:tech", budget_share=0.5)])
+    assert check(half, fallen).approved

@@ -65,7 +65,7 @@ def test_ablations_switch_parts_off() -> None:
     seen = types(events)
     assert seen["memory.formed"] == 0 and seen["persona.evolved"] == 0
     assert seen["guardrail.rejected"] == seen["guardrail.vetoed"] == seen["guardrail.adjusted"] == 0
-    assert model.policy.memory is None  # type: ignore[attr-defined]
+    assert all(a.memory is None for a in model.policy.agents.values())  # type: ignore[attr-defined]
 
 
 def test_subset_of_cognitive_households() -> None:

@@ -173,11 +173,10 @@ class CognitiveAgent:
 
     def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
-        """Working memory + <= N-word briefing. When the instrument in question, the beliefs and the persona
-        are unchanged and the last recall is younger than `refresh_every` ticks, that recall is reused (seed 4.3:
-        decide with the previous tick's fused memory) and only the observations are fresh."""
-        situation = (query.split()[1] if " " in query else query, bool(self.feedback),
-                     tuple(sorted(self.semantic.unit_of.values())), round(persona.risk_preference * 10))  # fmt: skip
+        """Working memory + <= N-word briefing. When the question and the persona are unchanged and the last
+        recall is younger than `refresh_every` ticks, that recall is reused (seed 4.3: decide with the previous
+        tick's fused memory); observations and guardrail feedback are always fresh."""
+        situation = (query, round(persona.risk_preference * 10))
         fresh = tick - self._recalled_at < self.cfg.recall.refresh_every
         reuse = (self.cfg.recall.reuse_briefing and self.briefing is not None and situation == self._situation
                  and fresh and not self.analyze_next)  # fmt: skip

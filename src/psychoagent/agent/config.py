@@ -71,7 +71,9 @@ class ReflectionConfig(_Config):
     every: int = Field(6, ge=1, description="reflect every 6 ticks (twice a year)")
     min_evidence: int = Field(2, ge=1, description="a belief needs at least this many episodes behind it")
     consolidate_every: int = Field(
-        24, ge=0, description="re-tier and summarise memory every 24 ticks (0: never); bounds working memory"
+        60,
+        ge=0,
+        description="re-tier and summarise memory every 60 ticks (0: never); it reads the whole store, so rarely",
     )
 
 
@@ -86,6 +88,18 @@ class GuardrailConfig(_Config):
     )
     max_consecutive_high_risk: int = Field(
         2, ge=1, description="no three consecutive high-risk operations of the same type (seed 4.1)"
+    )
+    fire_sale_drop: float = Field(
+        0.08,
+        gt=0,
+        le=1,
+        description="a fall of 8 % or more in the last period makes a large sale a fire sale",
+    )
+    fire_sale_share: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="after such a fall at most 50 % of a holding may be sold at once (no panic)",
     )
     max_position_share: float = Field(
         0.6, gt=0, le=1, description="holdings of one instrument may not exceed 60 % of total assets"

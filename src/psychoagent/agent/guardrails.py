@@ -32,6 +32,8 @@ class Account:
     supply: Mapping[str, float] = field(default_factory=dict)
     """Units this agent may still buy per instrument (market supply or position limit), when known."""
     fee_rate: float = 0.0
+    changes: Mapping[str, float] = field(default_factory=dict)
+    """Last period's price change per instrument (for the fire-sale rule)."""
 
     def value(self, instrument: str) -> float:
         return self.holdings.get(instrument, 0.0) * float(self.prices.get(instrument, 0.0))
@@ -182,6 +184,21 @@ def rule_max_position(
     return None
 
 
+def rule_fire_sale(
+    order: ApprovedOrder, acct: Account, recent: Sequence[bool], cfg: GuardrailConfig
+) -> str | None:
+    if order.side != "SELL":
+        return None
+    held = acct.holdings.get(order.instrument, 0.0)
+    drop = -acct.changes.get(order.instrument, 0.0)
+    if held > 0 and drop >= cfg.fire_sale_drop and order.quantity > cfg.fire_sale_share * held + 1e-9:
+        return (
+            f"selling {order.quantity / held:.0%} of {order.instrument} right after a {drop:.0%} fall locks in the "
+            f"loss (at most {cfg.fire_sale_share:.0%} after a fall of {cfg.fire_sale_drop:.0%} or more)"
+        )
+    return None
+
+
 def rule_min_cash(
     order: ApprovedOrder, acct: Account, recent: Sequence[bool], cfg: GuardrailConfig
 ) -> str | None:
@@ -199,6 +216,7 @@ RULES: dict[str, Rule] = {
     "consecutive_high_risk": rule_consecutive_high_risk,
     "max_position_share": rule_max_position,
     "min_cash": rule_min_cash,
+    "fire_sale": rule_fire_sale,
 }
 """Rule name -> check; `Guardrails(rules=[...])` picks which apply (all by default)."""
 

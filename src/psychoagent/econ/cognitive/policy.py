@@ -41,7 +41,6 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.cognitive = cognitive or CognitiveConfig()
         self.engine = EvolutionEngine()
         self.model: Any = None
-        self.memory: Any = None
         self.agents: dict[int, CognitiveAgent] = {}
         self.history = PriceHistory(self.cognitive.perception.history)
         self.guardrails = Guardrails(self.cognitive.guardrails, self.cognitive.lookahead,
@@ -60,12 +59,19 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         n = len(model.personas)
         k = max(1, round(cfg.share * n))
         chosen = np.sort(self.rng.choice(n, size=k, replace=False)) if k < n else np.arange(n)
+        embedder = None
         if cfg.ablation.memory:
-            from psychoagent.memory.core import Memory
+            from psychoagent.memory.embed import get_embedder
 
-            self.memory = Memory(path=None, namespace="economy", embedder="hash", appraiser=None)
+            embedder = get_embedder("hash")
         for i in chosen:
-            mem = self.memory.for_namespace(f"household:{int(i)}") if self.memory is not None else None
+            mem = None
+            if (
+                embedder is not None
+            ):  # one in-memory store per agent: keyword search cost does not grow with n
+                from psychoagent.memory.core import Memory
+
+                mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None)
             self.agents[int(i)] = CognitiveAgent(int(i), model.personas[int(i)], mem, cfg)
 
     def _count(self, key: str, n: int = 1) -> None:
@@ -133,9 +139,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                            {"interest_rate": snapshot.interest_rate, "inflation": snapshot.inflation,
                             "unemployment": snapshot.unemployment})  # fmt: skip
             focus = max((o for o in obs if o.subject != "macro"), key=lambda o: abs(o.change), default=None)
-            query = (
-                f"buy {focus.subject} after {focus.signal.replace('_', ' ')}" if focus else "market outlook"
-            )
+            signal = focus.signal.replace("_", " ") if focus else "steady"
+            query = f"bought after a {signal} signal expecting; ticks later success or failure"
             entities = [o.subject for o in obs] + ["interest_rate"]
             briefing = agent.brief(t, query, obs, entities, persona)
             self._count("briefing.reused" if briefing.reused else "briefing.built")
@@ -178,13 +183,20 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         fee = float(getattr(getattr(m, "cfg", None), "fee_rate", 0.0) or 0.0)
         return caps, fee
 
-    def _account(self, i: int, view: HouseholdView, prices: Mapping[str, float]) -> Account:
+    def _account(
+        self,
+        i: int,
+        view: HouseholdView,
+        prices: Mapping[str, float],
+        changes: Mapping[str, float] | None = None,
+    ) -> Account:
         income = float(view.potential_income[i])
         held = self._holdings(i)
         caps, fee = self._tick_limits
         room = {k: max(c - held.get(k, 0.0), 0.0) for k, c in caps.items()}
         return Account(agent=i, cash=float(view.cash[i] + view.deposits[i]), holdings=held, prices=prices,
-                       income=income, spending=float(view.consume_share[i]) * income, supply=room, fee_rate=fee)  # fmt: skip
+                       income=income, spending=float(view.consume_share[i]) * income, supply=room, fee_rate=fee,
+                       changes=changes or {})  # fmt: skip
 
     def _guard(self, t: int, i: int, agent: CognitiveAgent, persona: Persona, obs: Sequence[Observation],
                decision: Decision, view: HouseholdView, prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
@@ -193,7 +205,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             return []
         vol = {o.subject: o.volatility for o in obs}
         res = self.guardrails.check(
-            decision, self._account(i, view, prices), risk=persona.risk_preference,
+            decision, self._account(i, view, prices, {o.subject: o.change for o in obs}), risk=persona.risk_preference,
             baseline_risk=persona.baseline.risk_preference, recent_high_risk=list(agent.high_risk),
             allowed=list(prices), volatility=vol, rng=self.rng,
         )  # fmt: skip
