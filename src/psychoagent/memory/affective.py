@@ -14,7 +14,17 @@ from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect, Plan, pre
 from psychoagent.memory.consolidate import ConsolidationReport, routine_groups, summary_unit, working_set
 from psychoagent.memory.fusion import render, slot_conflicts, summarise
 from psychoagent.memory.monitor import AffectMonitor
-from psychoagent.types import Affect, Briefing, ConflictRecord, Edge, MemoryUnit, Tier, to_datetime, utcnow
+from psychoagent.types import (
+    Affect,
+    Briefing,
+    ConflictRecord,
+    Edge,
+    MemoryUnit,
+    Recall,
+    Tier,
+    to_datetime,
+    utcnow,
+)
 
 if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
@@ -138,14 +148,13 @@ def brief(
             text = summary
         else:
             meta["summary_fallback"] = True
-    extra = [Recall_for(u) for uid, u in units.items() if uid not in {h.unit.id for h in hits}]
+    recalled = {h.unit.id for h in hits}
+    extra = [_partner_recall(u) for uid, u in units.items() if uid not in recalled]
     return Briefing(query=query, text=text, memories=[*hits, *extra], conflicts=records, metadata=meta)
 
 
-def Recall_for(unit: MemoryUnit) -> Any:
+def _partner_recall(unit: MemoryUnit) -> Recall:
     """A zero-score Recall for a unit pulled in as the other side of a conflict."""
-    from psychoagent.types import Recall
-
     return Recall(unit=unit, score=0.0, parts={"conflict_partner": 1.0})
 
 
