@@ -19,9 +19,14 @@ from psychoagent.config import MemoryConfig, RecallConfig
 from psychoagent.memory.embed import E5Embedder, HashingEmbedder
 from psychoagent.memory.retrieve import default_pipeline, top_k
 
-WORDS = ("market steel price budget user plan travel meeting order ticket agent memory rate bank loan stock "
-         "wage job city weather cat dog report risk goal team client contract shipment delay refund cost "
-         "profit loss news policy tax growth demand supply factory worker salary rent food health school").split()  # fmt: skip
+VOCAB = 20_000
+ZIPF_S = 1.07
+"""Word frequencies of natural text follow Zipf's law with exponent close to 1 (Piantadosi 2014)."""
+
+
+def _zipf_words(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    p = 1.0 / np.arange(1, VOCAB + 1) ** ZIPF_S
+    return rng.choice(VOCAB, size=shape, p=p / p.sum())
 
 
 def rss_mib() -> float:
@@ -33,9 +38,15 @@ def rss_mib() -> float:
 
 
 def sentences(n: int, seed: int = 0) -> list[str]:
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(WORDS), size=(n, 12))
-    return [f"event {i}: " + " ".join(WORDS[j] for j in row) for i, row in enumerate(picks)]
+    """Synthetic events of 14 words drawn from a 20k-word Zipfian vocabulary."""
+    picks = _zipf_words(np.random.default_rng(seed), (n, 14))
+    return [f"event {i}: " + " ".join(f"w{j}" for j in row) for i, row in enumerate(picks)]
+
+
+def queries(n: int, seed: int = 99) -> list[str]:
+    """Queries of 4 words from the same distribution (frequent words included, as in real queries)."""
+    picks = _zipf_words(np.random.default_rng(seed), (n, 4))
+    return [" ".join(f"w{j}" for j in row) for row in picks]
 
 
 def write_rate(mem: Memory, texts: list[str], batch: int = 1000) -> float:
@@ -112,19 +123,19 @@ def main() -> None:
     # -- recall latency and memory ------------------------------------------------------------------------
     lines += ["### Recall latency (k=10, one namespace, 384-d vectors, hybrid dense + keyword, default pipeline incl. affect stage and MMR)", "",
               "| units | p50 ms | p95 ms | RSS after load MiB |", "|---:|---:|---:|---:|"]  # fmt: skip
-    queries = [" ".join(np.random.default_rng(i).choice(WORDS, 4)) for i in range(100 if args.quick else 300)]
+    qs_text = queries(100 if args.quick else 300)
     for n in sizes:
         gc.collect()
         base = rss_mib()
         mem = Memory(embedder=HashingEmbedder(384), appraiser=None)
         write_rate(mem, sentences(n, seed=3), batch=5000)
         mem.recall("warm up", k=10)
-        p50, p95 = latency(mem, queries)
+        p50, p95 = latency(mem, qs_text)
         lines.append(f"| {n:,} | {p50:.1f} | {p95:.1f} | {rss_mib() - base:,.0f} |")
         mem.close()
         del mem
     start = time.perf_counter()
-    for q in queries[:100]:
+    for q in qs_text[:100]:
         e5.embed_queries([q])
     e5_query_ms = (time.perf_counter() - start) * 10
     lines += ["", f"Query embedding with e5-small adds {e5_query_ms:.1f} ms per query (not included above). "

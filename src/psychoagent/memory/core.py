@@ -25,11 +25,10 @@ from psychoagent.memory.retrieve import (
     default_pipeline,
     finite_or_zero,
     gather_candidates,
-    keyword_coverage,
-    query_terms,
     top_k,
 )
 from psychoagent.memory.store import SQLiteStore
+from psychoagent.memory.text import segment
 from psychoagent.types import (
     Affect,
     Briefing,
@@ -272,13 +271,9 @@ class Memory:
         index = self._index()
         plan = affective.before_store(self, units)
         hashes, vectors = self.embed_documents([u.content for u in units])
-        self.store.add_units(units, hashes, self.embedder.name, vectors)
-        pk_rows = self.store.execute(
-            f"SELECT id, pk FROM units WHERE namespace = ? AND id IN ({','.join('?' * len(ids))})",
-            (self.namespace, *ids),
-        ).fetchall()
-        pk_of = dict(pk_rows)
-        index.append([pk_of[u.id] for u in units], units, vectors)
+        segmented = [segment(u.content) for u in units]
+        pks = self.store.add_units(units, hashes, self.embedder.name, vectors, segmented)
+        index.append(pks, units, vectors, [text.split() for text in segmented])
         edges = [
             Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at)
             for u in units
@@ -435,14 +430,9 @@ class Memory:
         cfg = self.config.recall
         check_policy(policy)
         n = max(cfg.candidates, k * self.affect_config.modulation.pool_factor)
-        keyword_hits = self.store.keyword_search(self.namespace, query, n * 2 if mask is not None else n)
-        cands = gather_candidates(index, ctx, keyword_hits, mask, n)
+        cands = gather_candidates(index, ctx, mask, n, cfg.keyword_signal)
         if len(cands.rows) == 0:
             return []
-        if cfg.keyword_signal == "coverage":
-            texts = self.store.segmented_texts([int(index.pks[r]) for r in cands.rows])
-            cands.parts["bm25"] = cands.parts["keyword"]
-            cands.parts["keyword"] = keyword_coverage(query_terms(query), [set(t.split()) for t in texts])
         for stage in self.pipeline:
             stage(cands, index, ctx, cfg)
         chosen = self.selector(cands, index, ctx)

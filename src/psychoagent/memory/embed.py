@@ -76,9 +76,11 @@ class HashingEmbedder:
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            for feat in self._features(text):
-                h = zlib.crc32(feat.encode("utf-8"))
-                out[row, h % self.dim] += 1.0 if (h >> 16) & 1 else -1.0
+            hashes = np.fromiter(
+                (zlib.crc32(f.encode("utf-8")) for f in self._features(text)), dtype=np.int64
+            )
+            signs = np.where((hashes >> 16) & 1, 1.0, -1.0)
+            out[row] = np.bincount(hashes % self.dim, weights=signs, minlength=self.dim)
         return normalise(out)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:

@@ -18,6 +18,7 @@ from psychoagent.memory.filters import (
     FilterError,
     compare,
 )
+from psychoagent.memory.keyword import KeywordIndex
 from psychoagent.memory.store import NamespaceRows
 from psychoagent.types import MemoryUnit, to_epoch
 
@@ -37,6 +38,7 @@ class NamespaceIndex:
         self.ids: list[str] = []
         self.row_of: dict[str, int] = {}
         self.row_of_pk: dict[int, int] = {}
+        self.keywords = KeywordIndex()
 
     def __len__(self) -> int:
         return self._n
@@ -72,8 +74,14 @@ class NamespaceIndex:
         pks[: self._n] = self.pks[: self._n]
         self.pks = pks
 
-    def append(self, pks: Sequence[int], units: Sequence[MemoryUnit], vectors: np.ndarray) -> None:
-        """Add freshly stored units (same order as `vectors`)."""
+    def append(
+        self,
+        pks: Sequence[int],
+        units: Sequence[MemoryUnit],
+        vectors: np.ndarray,
+        tokens: Sequence[Sequence[str]],
+    ) -> None:
+        """Add freshly stored units (same order as `vectors`) with their keyword tokens."""
         start = self._n
         self._grow(start + len(units))
         self._vectors[start : start + len(units)] = vectors
@@ -84,6 +92,7 @@ class NamespaceIndex:
             self.row_of[unit.id] = row
             self.row_of_pk[int(pk)] = row
             self._set_row(row, unit)
+        self.keywords.add(range(start, start + len(units)), tokens)
         self._n = start + len(units)
 
     def _set_row(self, row: int, unit: MemoryUnit) -> None:
@@ -128,6 +137,7 @@ class NamespaceIndex:
         index.ids = list(rows.ids)
         index.row_of = {uid: i for i, uid in enumerate(rows.ids)}
         index.row_of_pk = {int(pk): i for i, pk in enumerate(rows.pks)}
+        index.keywords.add(range(n), [text.split() for text in rows.segmented])
         index._n = n
         return index
 

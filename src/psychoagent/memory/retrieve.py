@@ -58,16 +58,16 @@ def convex_fusion(
     return dense_weight * minmax(dense, dense_floor) + (1.0 - dense_weight) * kw
 
 
-def keyword_coverage(terms: list[str], docs: list[set[str]]) -> np.ndarray:
+def keyword_coverage(matched: np.ndarray) -> np.ndarray:
     """Share of the query's information each candidate contains: sum of matched terms' IDF over all terms' IDF.
 
-    IDF is computed within the candidate pool, so a term every candidate shares (the person's name in "What does
-    Alice do for fun?") carries little weight, and document length does not matter, unlike BM25.
+    `matched` is candidates x query terms. IDF is computed within the candidate pool, so a term every candidate
+    shares (the person's name in "What does Alice do for fun?") carries little weight, and document length does
+    not matter, unlike BM25.
     """
-    if not terms or not docs:
-        return np.zeros(len(docs))
-    n = len(docs)
-    matched = np.array([[t in d for t in terms] for d in docs], dtype=bool)
+    n = matched.shape[0]
+    if matched.size == 0:
+        return np.zeros(n)
     idf = np.log1p(n / (1.0 + matched.sum(axis=0)))
     total = float(idf.sum())
     return matched @ idf / total if total > 0 else np.zeros(n)
@@ -149,11 +149,14 @@ Stage = Callable[[Candidates, NamespaceIndex, RecallContext, RecallConfig], None
 def gather_candidates(
     index: NamespaceIndex,
     ctx: RecallContext,
-    keyword_hits: list[tuple[int, float]],
     mask: np.ndarray | None,
     n: int,
+    keyword_signal: str = "coverage",
 ) -> Candidates:
-    """Union of dense top-n (within the mask) and keyword top-n, with raw dense and keyword parts."""
+    """Union of dense top-n and BM25 top-n (both within the mask), with raw dense, bm25 and keyword parts.
+
+    The keyword part is the pool-IDF coverage of the query terms (default) or BM25 itself.
+    """
     if len(index) == 0:
         return Candidates(rows=np.zeros(0, dtype=np.int64), score=np.zeros(0))
     sims = index.vectors @ ctx.query_vector
@@ -165,16 +168,15 @@ def gather_candidates(
     else:
         top = np.argpartition(-pool, take - 1)[:take] if take < len(pool) else np.arange(len(pool))
         dense_rows = top if allowed is None else allowed[top]
-    kw_score: dict[int, float] = {}
-    for pk, score in keyword_hits:
-        row = index.row_of_pk.get(pk)
-        if row is not None and (mask is None or mask[row]):
-            kw_score[row] = score
-    rows = np.unique(np.concatenate([dense_rows, np.fromiter(kw_score, dtype=np.int64, count=len(kw_score))]))
-    keyword = np.array([kw_score.get(int(r), 0.0) for r in rows], dtype=np.float64)
+    terms = query_terms(ctx.query)
+    kw_rows, kw_scores = index.keywords.search(terms, mask, n)
+    rows = np.unique(np.concatenate([dense_rows, kw_rows]))
+    bm25 = np.zeros(len(rows))
+    bm25[np.searchsorted(rows, kw_rows)] = kw_scores
+    keyword = keyword_coverage(index.keywords.matches(terms, rows)) if keyword_signal == "coverage" else bm25
     return Candidates(
         rows=rows,
-        parts={"dense": sims[rows].astype(np.float64), "keyword": keyword},
+        parts={"dense": sims[rows].astype(np.float64), "bm25": bm25, "keyword": keyword},
         score=np.zeros(len(rows)),
     )
 

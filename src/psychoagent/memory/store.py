@@ -137,6 +137,7 @@ class NamespaceRows:
     contents: list[str]
     columns: dict[str, np.ndarray]
     vectors: list[bytes | None]
+    segmented: list[str]
 
 
 class MemoryStore(Protocol):
@@ -218,15 +219,25 @@ class SQLiteStore:
 
     # -- units ----------------------------------------------------------------------------------------------
     def add_units(
-        self, units: Sequence[MemoryUnit], hashes: Sequence[str], model: str, vectors: np.ndarray
-    ) -> None:
-        """Insert units with their keyword rows and vectors in one transaction; duplicate ids fail the batch."""
+        self,
+        units: Sequence[MemoryUnit],
+        hashes: Sequence[str],
+        model: str,
+        vectors: np.ndarray,
+        segmented: Sequence[str] | None = None,
+    ) -> list[int]:
+        """Insert units with their keyword rows and vectors in one transaction; duplicate ids fail the batch.
+
+        `segmented` is each unit's keyword-index text (computed here when not given). Returns the new pks.
+        """
         if len(units) != len(hashes) or len(units) != len(vectors):
             raise ValueError("units, hashes and vectors must have the same length")
         vecs = np.ascontiguousarray(vectors, dtype=np.float32)
         if vecs.size and not np.isfinite(vecs).all():
             raise ValueError("refusing to store NaN or inf vectors")
-        segmented = [segment(u.content) for u in units]
+        if segmented is None:
+            segmented = [segment(u.content) for u in units]
+        pks: list[int] = []
         with self.transaction() as conn:
             for unit, chash, vec, seg in zip(units, hashes, vecs, segmented, strict=True):
                 try:
@@ -241,11 +252,14 @@ class SQLiteStore:
                     raise ValueError(
                         f"a unit with id {unit.id!r} already exists in {unit.namespace!r}"
                     ) from exc
-                conn.execute("INSERT INTO units_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, seg))
+                pk = int(cur.lastrowid or 0)
+                pks.append(pk)
+                conn.execute("INSERT INTO units_fts (rowid, text) VALUES (?, ?)", (pk, seg))
                 conn.execute(
                     "INSERT OR IGNORE INTO vectors (model, content_hash, dim, data) VALUES (?, ?, ?, ?)",
                     (model, chash, int(vec.shape[0]), vec.tobytes()),
                 )
+        return pks
 
     def update_unit(self, unit: MemoryUnit) -> None:
         """Rewrite the mutable fields of an existing unit (affect, tier, validity, access, metadata)."""
@@ -327,8 +341,9 @@ class SQLiteStore:
         """Every unit of a namespace with the columns recall filters on and its vector for `model` (or None)."""
         rows = self.execute(
             "SELECT u.pk, u.id, u.content_hash, u.content, u.valence, u.arousal, u.conflict_intensity, "
-            "u.created_at, u.valid_at, u.invalid_at, u.access_count, u.last_accessed_at, u.tier, u.kind, v.data "
-            "FROM units u LEFT JOIN vectors v ON v.model = ? AND v.content_hash = u.content_hash "
+            "u.created_at, u.valid_at, u.invalid_at, u.access_count, u.last_accessed_at, u.tier, u.kind, v.data, "
+            "f.text FROM units u LEFT JOIN vectors v ON v.model = ? AND v.content_hash = u.content_hash "
+            "LEFT JOIN units_fts f ON f.rowid = u.pk "
             "WHERE u.namespace = ? ORDER BY u.pk",
             (model, namespace),
         ).fetchall()
@@ -352,6 +367,7 @@ class SQLiteStore:
             contents=[r[3] for r in rows],
             columns=columns,
             vectors=[r[14] for r in rows],
+            segmented=[r[15] or "" for r in rows],
         )
 
     # -- vectors --------------------------------------------------------------------------------------------
@@ -388,17 +404,6 @@ class SQLiteStore:
             (match, namespace, int(limit)),
         ).fetchall()
         return [(int(pk), -float(score)) for pk, score in rows]
-
-    def segmented_texts(self, pks: Sequence[int]) -> list[str]:
-        """The keyword index's token text of each pk, in the order asked ('' for a missing pk)."""
-        found: dict[int, str] = {}
-        for start in range(0, len(pks), 500):
-            chunk = list(pks[start : start + 500])
-            marks = ",".join("?" * len(chunk))
-            found.update(
-                self.execute(f"SELECT rowid, text FROM units_fts WHERE rowid IN ({marks})", chunk).fetchall()
-            )
-        return [found.get(pk, "") for pk in pks]
 
     def metadata_pks(self, namespace: str, conditions: Sequence[Condition]) -> set[int]:
         """pks of units whose metadata satisfy every `metadata.<key>` condition."""
