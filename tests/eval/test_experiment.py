@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from psychoagent.cli import app
-from psychoagent.eval.experiment import conditions, run_experiment
+from psychoagent.eval.experiment import collect_experiment, conditions, run_experiment
 from psychoagent.eval.variants import resolve
 
 
@@ -45,6 +45,10 @@ def test_experiment_writes_tables(tmp_path: Path) -> None:
                              resume=True)  # fmt: skip
     assert macro.stat().st_mtime_ns == stamp  # reused, not rerun
     pd.testing.assert_frame_equal(resumed.reset_index(drop=True), runs.reset_index(drop=True))
+    (out / "runs" / "composite" / "seed-2" / "metrics.json").unlink()  # as if interrupted before this run
+    collected = collect_experiment(out)
+    assert len(collected) == 3
+    assert "1-2 (see summary.csv)" in (out / "comparison.md").read_text()
     from psychoagent.report.html import write_report
 
     html = write_report(out).read_text()

@@ -58,6 +58,9 @@ def experiment_command(
     llm: str = typer.Option("", "--llm", help="URL of an OpenAI-compatible server or 'local' (LLM variants)"),
     report: bool = typer.Option(True, "--report/--no-report", help="write report.html into the directory"),
     resume: bool = typer.Option(False, "--resume", help="reuse finished identical runs already in --out"),
+    collect: bool = typer.Option(
+        False, "--collect", help="run nothing: rebuild the tables from the runs finished in --out"
+    ),
 ) -> None:
     """Run variants (x sweep values) over the same seeds; write mean and 95 % CI per metric and a comparison."""
     from rich.console import Console
@@ -67,6 +70,19 @@ def experiment_command(
     from psychoagent.eval.experiment import conditions, run_experiment
     from psychoagent.eval.variants import resolve
 
+    if collect:
+        from psychoagent.eval.experiment import collect_experiment
+
+        try:
+            runs = collect_experiment(out)
+        except (FileNotFoundError, ValueError) as exc:
+            raise typer.BadParameter(str(exc)) from exc
+        typer.echo(f"{len(runs)} finished runs -> {out / 'comparison.md'}")
+        if report:
+            from psychoagent.report.html import write_report
+
+            typer.echo(f"report: {write_report(out)}")
+        return
     names = [v.strip() for v in variants.split(",") if v.strip()]
     try:
         if not names:

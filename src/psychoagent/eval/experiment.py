@@ -195,12 +195,39 @@ def run_experiment(
     (folder / EXPERIMENT_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     if not rows:
         raise RuntimeError(f"every run failed; first error: {failures[0]['error']}")
-    order = {c.label: i for i, c in enumerate(conds)}
+    return _finish(folder, rows, [c.label for c in conds])
+
+
+def _finish(folder: Path, rows: list[dict[str, Any]], labels: Sequence[str]) -> pd.DataFrame:
+    """Sort the per-run rows by condition then seed, write runs.csv and the tables; returns the frame."""
+    order = {label: i for i, label in enumerate(labels)}
     runs = pd.DataFrame(rows)
     runs = runs.assign(_o=runs["condition"].map(order)).sort_values(["_o", "seed"]).drop(columns="_o")
     runs.to_csv(folder / "runs.csv", index=False, float_format="%.10g")
-    write_tables(folder, runs, [c.label for c in conds])
+    write_tables(folder, runs, [label for label in labels if label in set(runs["condition"])])
     return runs
+
+
+def collect_experiment(out: str | Path) -> pd.DataFrame:
+    """Rebuild runs.csv and the tables from the runs finished so far in an experiment directory (e.g. after it
+    was interrupted): every runs/<condition>/seed-*/ with variant.json and metrics.json counts. Conditions may
+    then have different numbers of seeds; paired differences use the seeds both have."""
+    folder = Path(out)
+    meta = json.loads((folder / EXPERIMENT_FILE).read_text(encoding="utf-8"))
+    rows = []
+    for c in meta["conditions"]:
+        for run in sorted((folder / "runs" / c["folder"]).glob("seed-*")):
+            try:
+                info = json.loads((run / "variant.json").read_text(encoding="utf-8"))
+                metrics = json.loads((run / "metrics.json").read_text(encoding="utf-8"))["metrics"]
+            except (OSError, ValueError, KeyError):
+                continue
+            rows.append({"condition": c["label"], "variant": c["variant"], "seed": info["seed"], **metrics})
+    if not rows:
+        raise ValueError(f"{folder}: no finished runs (runs/<condition>/seed-*/metrics.json)")
+    meta["collected"] = sorted({(r["condition"], r["seed"]) for r in rows}, key=str)
+    (folder / EXPERIMENT_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return _finish(folder, rows, [c["label"] for c in meta["conditions"]])
 
 
 def summarise(runs: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
