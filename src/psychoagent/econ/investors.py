@@ -27,7 +27,7 @@ trimmed to the cash and the position limit, sales to the holding (no short sales
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,32 +40,37 @@ IntArray = NDArray[np.int64]
 
 @dataclass(frozen=True)
 class Signals:
-    """Public state of one instrument the investors read before a round."""
+    """Public state the investors read before a round, one entry per instrument (or per household-instrument
+    pair once indexed with `at`)."""
 
-    price: float
-    fundamental: float
-    trend: float
-    attention: float
-    flow: float
-    chartist_share: float
-    weight: float
-    news_value: float = 0.0
-    news_trend: float = 0.0
+    price: FloatArray
+    fundamental: FloatArray
+    trend: FloatArray
+    attention: FloatArray
+    flow: FloatArray
+    chartist_share: FloatArray
+    weight: FloatArray
+    news_value: FloatArray
+    news_trend: FloatArray
+
+    def at(self, cols: IntArray) -> Signals:
+        """The signals seen by each (household, instrument) pair whose instrument column is `cols`."""
+        return Signals(*(getattr(self, f.name)[cols] for f in fields(self)))
 
 
 @dataclass(frozen=True)
 class Holdings:
-    """Private state of all households for one instrument (arrays of length n)."""
+    """Private state of all households: cash (n), units (n x k), wealth (n) and the position caps (k)."""
 
     cash: FloatArray
     units: FloatArray
     wealth: FloatArray
-    unit_cap: float
+    unit_cap: FloatArray
 
 
 @dataclass(frozen=True)
 class OrderArrays:
-    """Orders of one side: household indices, quantities and limit prices."""
+    """Orders of one side in one instrument: household indices, quantities and limit prices."""
 
     agent: IntArray
     quantity: FloatArray
@@ -82,7 +87,8 @@ def trend_weight(risk: FloatArray, learning: FloatArray, cfg: InvestorConfig) ->
 
 
 def expectations(sig: Signals, traits: FloatArray, eps: FloatArray, cfg: InvestorConfig) -> FloatArray:
-    """Expected horizon log return of each row of `traits` (risk, optimism, learning, social)."""
+    """Expected horizon log return for each row of `traits` (risk, optimism, learning, social), with `sig`
+    giving that row's instrument (element-wise)."""
     w = np.clip(2.0 * sig.chartist_share * trend_weight(traits[:, 0], traits[:, 2], cfg), 0.0, 1.0)
     value = np.log(sig.fundamental / sig.price) / cfg.reversion_rounds
     trend = cfg.extrapolation * sig.trend
@@ -103,35 +109,37 @@ def investor_orders(
     fee_rate: float,
     rng: np.random.Generator,
     allowed: NDArray[np.bool_] | None = None,
-) -> tuple[OrderArrays, OrderArrays]:
-    """Buy and sell orders of the households reviewing this instrument now (draws: n, then 2 per active)."""
-    n = invest.size
-    active = rng.random(n) < cfg.activity * sig.attention**cfg.attention * (0.5 + traits[:, 0])
+) -> list[tuple[OrderArrays, OrderArrays]]:
+    """(bids, asks) per instrument of the households reviewing positions this round (draws: n x k, then 2 per
+    reviewed pair). A household's buys across instruments together stay within its cash."""
+    n, k = hold.units.shape
+    chance = cfg.activity * np.outer(0.5 + traits[:, 0], sig.attention**cfg.attention)
+    active = rng.random((n, k)) < chance
     if allowed is not None:
-        active &= allowed
-    idx = np.flatnonzero(active)
-    if not idx.size:
-        return OrderArrays.empty(), OrderArrays.empty()
-    eps, u = rng.standard_normal(idx.size), rng.random(idx.size)
-    tr = traits[idx]
-    e = expectations(sig, tr, eps, cfg)
-    kappa = invest[idx] * cfg.tilt * (0.5 + tr[:, 0])
-    target = np.clip(invest[idx] * sig.weight + kappa * e, 0.0, cfg.max_share)
-    wealth = np.maximum(hold.wealth[idx], 1e-9)
-    held = hold.units[idx] * sig.price / wealth
-    gap_share = target - held
-    limit = sig.price * np.exp(np.clip(u * e, -cfg.max_move, cfg.max_move))
-    qty = np.abs(gap_share) * wealth / limit
-    room = np.maximum(hold.unit_cap - hold.units[idx], 0.0)
-    buy = (gap_share > 0) & (qty * sig.price > cfg.min_order_value)
-    sell = (gap_share < 0) & (qty * sig.price > cfg.min_order_value)
-    b_q = np.minimum(
-        np.minimum(qty[buy], room[buy]),
-        np.maximum(hold.cash[idx[buy]], 0.0) / (limit[buy] * (1.0 + fee_rate)),
-    )
-    s_q = np.minimum(qty[sell], hold.units[idx[sell]])
-    kb = b_q * limit[buy] > cfg.min_order_value
-    ks = s_q * limit[sell] > cfg.min_order_value
-    bids = OrderArrays(idx[buy][kb], b_q[kb], limit[buy][kb])
-    asks = OrderArrays(idx[sell][ks], s_q[ks], limit[sell][ks])
-    return bids, asks
+        active &= allowed[:, None]
+    who, col = np.nonzero(active)
+    if not who.size:
+        return [(OrderArrays.empty(), OrderArrays.empty()) for _ in range(k)]
+    eps, u = rng.standard_normal(who.size), rng.random(who.size)
+    tr, ps = traits[who], sig.at(col)
+    e = expectations(ps, tr, eps, cfg)
+    kappa = invest[who] * cfg.tilt * (0.5 + tr[:, 0])
+    target = np.clip(invest[who] * ps.weight + kappa * e, 0.0, cfg.max_share)
+    wealth = np.maximum(hold.wealth[who], 1e-9)
+    units = hold.units[who, col]
+    gap = target - units * ps.price / wealth
+    limit = ps.price * np.exp(np.clip(u * e, -cfg.max_move, cfg.max_move))
+    qty = np.abs(gap) * wealth / limit
+    buy = gap > 0
+    qty = np.where(buy, np.minimum(qty, np.maximum(hold.unit_cap[col] - units, 0.0)), np.minimum(qty, units))
+    cost = np.where(buy, qty * limit * (1.0 + fee_rate), 0.0)
+    total = np.bincount(who, weights=cost, minlength=n)
+    scale = np.minimum(np.maximum(hold.cash, 0.0) / np.maximum(total, 1e-300), 1.0)
+    qty = np.where(buy, qty * scale[who], qty)
+    keep = qty * limit > cfg.min_order_value
+    out = []
+    for j in range(k):
+        b = keep & buy & (col == j)
+        a = keep & ~buy & (col == j)
+        out.append((OrderArrays(who[b], qty[b], limit[b]), OrderArrays(who[a], qty[a], limit[a])))
+    return out

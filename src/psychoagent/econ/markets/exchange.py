@@ -152,9 +152,7 @@ class Markets:
         fees0 = self.fees
         dealer_net = 0.0
         for r in range(self.cfg.rounds):
-            caps = self._caps()
-            for k, inst in enumerate(self._ids):
-                dealer_net += self._auction(t, r, k, inst, book, caps[inst])
+            dealer_net += self._round(t, r, book)
         self._rebate(self.fees - fees0)
         for rest in book:
             if rest.remaining > 1e-12:
@@ -228,27 +226,41 @@ class Markets:
                 out.append(got)
         return out
 
-    def _auction(self, t: int, r: int, k: int, inst: str, book: list[Resting], cap: float) -> float:
-        """One call auction of instrument column k; returns the steel dealer's net sale."""
-        hh, icfg, s = self.model.households, self.cfg.investors, self.state
+    def _round(self, t: int, r: int, book: list[Resting]) -> float:
+        """One round: agents' live orders, the investors' orders for every instrument, then each auction."""
+        hh, s, k_all = self.model.households, self.state, len(self._ids)
+        caps = self._caps()
         cash = hh.cash + hh.deposits
         wealth = cash + self.units @ s.price
-        news = self.model.rng.standard_normal(2)
-        sig = Signals(price=float(s.price[k]), fundamental=float(s.value[k]), trend=float(s.trend[k]),
-                      attention=s.attention(k), flow=float(s.flow[k]),
-                      chartist_share=float(s.chartist[k]), weight=self._weight(k), news_value=float(news[0]),
-                      news_trend=float(news[1]))  # fmt: skip
-        qb, qa = self._resting(book, inst, k, cash)
-        units = self.units[:, k]
-        if qb or qa:  # what agents' own orders already commit is not available to the heuristic as well
+        units = self.units
+        spent: dict[int, float] = {}
+        live = [self._resting(book, inst, k, cash, spent) for k, inst in enumerate(self._ids)]
+        if any(b or a for b, a in live):  # what agents' own orders commit is not the heuristic's to use again
             fee, cash, units = self.cfg.fee_rate, cash.copy(), units.copy()
-            for q in qb:
-                cash[q.ticket.order.agent_id] -= q.remaining * q.ticket.limit * (1.0 + fee)
-            for q in qa:
-                units[q.ticket.order.agent_id] -= q.remaining
-        hold = Holdings(cash=cash, units=units, wealth=wealth, unit_cap=cap)
-        bids, asks = investor_orders(sig, hh.traits, hh.allocation[:, 2], hold, icfg, self.cfg.fee_rate,
-                                     self.model.rng, allowed=~self.self_directed)  # fmt: skip
+            for k, (qb, qa) in enumerate(live):
+                for q in qb:
+                    cash[q.ticket.order.agent_id] -= q.remaining * q.ticket.limit * (1.0 + fee)
+                for q in qa:
+                    units[q.ticket.order.agent_id, k] -= q.remaining
+        news = self.model.rng.standard_normal((2, k_all))
+        sig = Signals(price=s.price.copy(), fundamental=s.value.copy(), trend=s.trend.copy(),
+                      attention=s.attention_all(), flow=s.flow.copy(), chartist_share=s.chartist.copy(),
+                      weight=self._weights(), news_value=news[0], news_trend=news[1])  # fmt: skip
+        hold = Holdings(
+            cash=cash, units=units, wealth=wealth, unit_cap=np.array([caps[i] for i in self._ids])
+        )
+        orders = investor_orders(sig, hh.traits, hh.allocation[:, 2], hold, self.cfg.investors, self.cfg.fee_rate,
+                                 self.model.rng, allowed=~self.self_directed)  # fmt: skip
+        net = 0.0
+        for k, inst in enumerate(self._ids):
+            net += self._auction(t, r, k, inst, live[k], orders[k])
+        return net
+
+    def _auction(self, t: int, r: int, k: int, inst: str, live: tuple[list[Resting], list[Resting]],
+                 orders: tuple[OrderArrays, OrderArrays]) -> float:  # fmt: skip
+        """One call auction of instrument column k; returns the steel dealer's net sale."""
+        s = self.state
+        (qb, qa), (bids, asks) = live, orders
         dealer = self._dealer_quotes(k, inst)
         b_own = np.concatenate([bids.agent, [q.ticket.order.agent_id for q in qb], dealer[0].agent])
         b_own = b_own.astype(np.int64)
@@ -274,11 +286,10 @@ class Markets:
         return dealer_net
 
     def _resting(
-        self, book: list[Resting], inst: str, k: int, cash: np.ndarray
+        self, book: list[Resting], inst: str, k: int, cash: np.ndarray, spent: dict[int, float]
     ) -> tuple[list[Resting], list[Resting]]:
         """The agents' live orders for one auction, trimmed to what their cash and holdings allow now."""
         fee = self.cfg.fee_rate
-        spent: dict[int, float] = {}
         sold: dict[int, float] = {}
         buys: list[Resting] = []
         sells: list[Resting] = []
@@ -301,13 +312,13 @@ class Markets:
                     sells.append(rest)
         return buys, sells
 
-    def _weight(self, k: int) -> float:
-        """Strategic weight of column k in a household portfolio: its market-cap share (0 for steel)."""
+    def _weights(self) -> np.ndarray:
+        """Strategic weight of each instrument in a household portfolio: its market-cap share (0 for steel)."""
+        w = np.zeros(len(self._ids))
         cols = list(self.firm_col.values())
-        if k not in cols:
-            return 0.0
-        caps = self.state.price[cols]
-        return float(self.state.price[k] / caps.sum())
+        if cols:
+            w[cols] = self.state.price[cols] / self.state.price[cols].sum()
+        return w
 
     def _dealer_quotes(self, k: int, inst: str) -> tuple[OrderArrays, OrderArrays]:
         firm = self._steel_firm()

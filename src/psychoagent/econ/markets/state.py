@@ -67,10 +67,10 @@ class MarketState:
             self.value[steel_col] = producer_price
             self.price[steel_col] = producer_price
 
-    def attention(self, k: int) -> float:
-        """Recent over long-run mean |return| (1 in calm markets, above 1 after big moves), clipped."""
+    def attention_all(self) -> np.ndarray:
+        """Recent over long-run mean |return| per instrument, clipped to attention_range."""
         lo, hi = self.cfg.investors.attention_range
-        return float(np.clip(self.abs_fast[k] / max(self.abs_slow[k], 1e-12), lo, hi))
+        return np.clip(self.abs_fast / np.maximum(self.abs_slow, 1e-12), lo, hi)
 
     def after_auction(self, k: int, price: float, volume: float, bids: float, asks: float) -> float:
         """Record an auction's outcome; returns its log return (0 when nothing traded)."""
