@@ -185,6 +185,9 @@ class CognitiveConfig(_Config):
         0.02, ge=0, description="expected return below 2 % per horizon: no trade (fees and noise eat less)"
     )
     horizon: int = Field(3, ge=1, description="ticks after which a decision's expectation is scored")
+    decay_every: int = Field(
+        6, ge=1, description="traits drift back toward their baseline in 6-tick steps when no outcome arrives"
+    )
     trend_weight: float = Field(
         0.5, ge=0, le=1, description="expectation = trend x (risk-tilted weight) + mean reversion x rest"
     )

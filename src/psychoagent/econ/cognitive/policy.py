@@ -320,6 +320,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                                "instrument": e.instrument, "major": why.major, "impact": why.impact,
                                "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
                 updates[i] = persona
+            elif self.cognitive.ablation.persona_evolution and (t + i) % self.cognitive.decay_every == 0:
+                updates[i] = self.engine.tick(view.personas[i], dt=self.cognitive.decay_every)
             if (t + i) % self.cognitive.reflection.every == 0:
                 for text in agent.reflect(t):
                     self._emit(t, "belief.formed", {"belief": text}, f"household:{i}")
