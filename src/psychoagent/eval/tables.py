@@ -69,7 +69,7 @@ def best_condition(summary: pd.DataFrame, metric: str) -> str | None:
 def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequence[str]) -> str:
     """Markdown: the metric table (best mean in bold) and, with several conditions, paired differences to the
     first condition where '*' marks a 95 % interval that excludes 0."""
-    ns = sorted({int(x) for x in summary["n"]}) if len(summary) else [0]
+    ns = sorted({int(x) for x in summary.groupby("condition")["n"].max()}) if len(summary) else [0]
     n = f"{ns[-1]}" if len(ns) == 1 else f"{ns[0]}-{ns[-1]} (see summary.csv)"
     metrics = shown_metrics(summary)
     lines = [f"Mean [95 % t interval] over {n} seeds; **bold** = best mean where a direction is defined.", ""]
