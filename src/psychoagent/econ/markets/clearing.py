@@ -99,6 +99,16 @@ def allocate(
     return fill
 
 
+def quote_price(bid_px: FloatArray, ask_px: FloatArray, last_price: float) -> float:
+    """Reference price after an auction without a cross: the best bid when it is above the last price, the best
+    ask when it is below, else the last price (one-sided interest moves the quote, as on a screen)."""
+    if bid_px.size and bid_px.max() > last_price:
+        return float(bid_px.max())
+    if ask_px.size and ask_px.min() < last_price:
+        return float(ask_px.min())
+    return last_price
+
+
 def call_auction(bid_px: FloatArray, bid_q: FloatArray, ask_px: FloatArray, ask_q: FloatArray,
                  last_price: float) -> AuctionResult:  # fmt: skip
     """Clear one call auction (see the module docstring); raises ValueError on malformed arrays."""

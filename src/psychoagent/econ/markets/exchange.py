@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from psychoagent.econ.investors import Holdings, OrderArrays, Signals, investor_orders
-from psychoagent.econ.markets.clearing import call_auction
+from psychoagent.econ.markets.clearing import call_auction, quote_price
 from psychoagent.econ.markets.intake import Book, Ticket, check, parse
 from psychoagent.econ.markets.state import MarketState
 from psychoagent.econ.orders import STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
@@ -271,12 +271,14 @@ class Markets:
         a_px = np.concatenate([asks.limit, [q.ticket.limit for q in qa], dealer[1].limit])
         a_q = np.concatenate([asks.quantity, [q.remaining for q in qa], dealer[1].quantity])
         res = call_auction(b_px, b_q, a_px, a_q, float(s.price[k]))
-        dealer_net = 0.0
+        dealer_net, price = 0.0, res.price
         if res.traded:
             dealer_net = self._settle(k, res.price, b_own, res.bid_fill, a_own, res.ask_fill)
-        ret = s.after_auction(k, res.price, res.volume, float(b_q.sum()), float(a_q.sum()))
+        else:
+            price = quote_price(b_px, a_px, res.price)
+        ret = s.after_auction(k, price, res.volume, float(b_q.sum()), float(a_q.sum()))
         period = (t - 1) * self.cfg.rounds + r + 1
-        self.records.append((period, t, r, inst, res.price, res.volume, ret, float(s.value[k]),
+        self.records.append((period, t, r, inst, price, res.volume, ret, float(s.value[k]),
                              float(b_q.sum()), float(a_q.sum()), float(s.chartist[k])))  # fmt: skip
         for rests, fills in ((qb, res.bid_fill[bids.agent.size :]), (qa, res.ask_fill[asks.agent.size :])):
             for rest, q in zip(rests, fills.tolist(), strict=False):

@@ -73,10 +73,11 @@ class MarketState:
         return np.clip(self.abs_fast / np.maximum(self.abs_slow, 1e-12), lo, hi)
 
     def after_auction(self, k: int, price: float, volume: float, bids: float, asks: float) -> float:
-        """Record an auction's outcome; returns its log return (0 when nothing traded)."""
+        """Record an auction's outcome (price: the clearing price, or the quote when nothing crossed); returns
+        its log return."""
         icfg = self.cfg.investors
         old = float(self.price[k])
-        r = float(np.log(price / old)) if volume > 0 else 0.0
+        r = float(np.log(price / old))
         n_c = float(self.chartist[k])
         gap = float(np.log(self.value[k] / price))
         a = icfg.predisposition + icfg.herd_switch * (1.0 - 2.0 * n_c) + icfg.misalignment * gap * gap
