@@ -185,6 +185,12 @@ class CognitiveConfig(_Config):
         0.02, ge=0, description="expected return below 2 % per horizon: no trade (fees and noise eat less)"
     )
     horizon: int = Field(3, ge=1, description="ticks after which a decision's expectation is scored")
+    max_expected: float = Field(
+        0.15,
+        gt=0,
+        le=1,
+        description="stated expectations are capped at +-15 % per horizon (no extrapolated manias)",
+    )
     decay_every: int = Field(
         6, ge=1, description="traits drift back toward their baseline in 6-tick steps when no outcome arrives"
     )

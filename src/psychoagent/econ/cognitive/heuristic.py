@@ -53,7 +53,8 @@ def expected_returns(
         rule = outlook(obs, persona, flows.get(obs.subject, 0.0), cfg)
         mem, weight = recalled_outcome(briefing, obs.subject)
         mw = cfg.memory_weight * min(weight, 1.0)
-        out[obs.subject] = float(np.clip((1.0 - mw) * rule + mw * mem, -1.0, 1.0))
+        cap = cfg.max_expected
+        out[obs.subject] = float(np.clip((1.0 - mw) * rule + mw * mem, -cap, cap))
     return out
 
 
