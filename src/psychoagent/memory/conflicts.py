@@ -178,7 +178,7 @@ def prepare(
     affect, conflict context and validity; return the records, edges and superseded ids to write."""
     plan = Plan()
     cfg = config.conflicts
-    pending: dict[str, SlotEntry] = {}
+    pending: dict[str, list[SlotEntry]] = {}
     batch: list[tuple[str, float, str, str]] = []
     by_id = {u.id: u for u in units}
     for unit in units:
@@ -187,9 +187,7 @@ def prepare(
         clashed = False
         created = unit.created_at.timestamp()
         for slot in slots:
-            entries = [e for e in state.slots.get(slot.key, []) if e.current] + [
-                e for e in pending.values() if e.slot.key == slot.key and e.current
-            ]
+            entries = [e for e in (*state.slots.get(slot.key, ()), *pending.get(slot.key, ())) if e.current]
             clash = [e for e in entries if e.unit_id != unit.id and slot.contradicts(e.slot)]
             if not clash:
                 continue
@@ -220,11 +218,9 @@ def prepare(
                     old_unit.metadata["superseded_by"] = new_id
                 else:
                     plan.superseded[old_id] = (when, new_id)
-                if older_is_new:
-                    for e in pending.values():
-                        if e.unit_id == unit.id:
-                            e.current = False
-                else:
+                if (
+                    not older_is_new
+                ):  # (a new unit that is older got invalid_at above: indexed as not current)
                     other.current = False
             parties = [f"memory: {old_text.strip()}", f"new: {new_text.strip()}"]
             if unit.affect.conflict_intensity < heuristic.slot_intensity or not unit.affect.conflict_parties:
@@ -240,8 +236,8 @@ def prepare(
                 )
             unit.conflict_context = " vs ".join(unit.affect.conflict_parties)
         for slot in slots:
-            pending[f"{unit.id}|{slot.key}"] = SlotEntry(
-                unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None
+            pending.setdefault(slot.key, []).append(
+                SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
             )
         if not clashed and cfg.detect_changes:
             _change_conflict(state, unit, batch, by_id, plan, config)
