@@ -41,28 +41,27 @@ class MarketState:
         opening: Callable[[], np.ndarray],
         steel_col: int | None,
     ) -> None:
-        """Fold this month's dividends per share into their average and recompute the fundamental values.
+        """Fold this month's dividends into each firm's smoothed share of all dividends and recompute values.
 
-        Stocks (relative dividend discount): the market's total value split in proportion to the firms'
-        average dividends (the average starts at the opening split, so the market opens at value), value_f = sum_j P_j x D_f / sum_j D_j, floored at value_floor x the mean price; the
-        level of the whole market is left to households' portfolio balance, whose cash is what can buy it.
-        Steel: the steel firm's posted price (replacement cost), which also resets steel's reference price,
-        since the dealer quotes around it.
+        Stocks (relative dividend discount): value_f = (sum_j P_j) x share_f, where share_f is an EWMA (half-life
+        dividend_halflife months) of firm f's share of the month's dividends, starting at the opening split so
+        the market opens at value; floored at value_floor x the mean price. Shares, not levels, are smoothed so
+        that a first large payout cannot swamp a tiny starting average. The level of the whole market is left to
+        households' portfolio balance, whose cash is what can buy it. Steel: the steel firm's posted price
+        (replacement cost), which also resets steel's reference price, since the dealer quotes around it.
         """
         cols = self.stock_cols
         if not self.opened:
             self.opened = True
             self.price = opening()
-            total = max(float(dividends[cols].sum()), 1e-9)
-            self.dividend[cols] = total * self.price[cols] / max(float(self.price[cols].sum()), 1e-12)
-        else:
+            self.dividend[cols] = self.price[cols] / max(float(self.price[cols].sum()), 1e-12)
+        elif cols.size and dividends[cols].sum() > 0:
             alpha = 1.0 - 0.5 ** (1.0 / self.cfg.dividend_halflife)
-            self.dividend[cols] += alpha * (dividends[cols] - self.dividend[cols])
+            d = np.maximum(dividends[cols], 0.0)
+            self.dividend[cols] += alpha * (d / d.sum() - self.dividend[cols])
         if cols.size:
             p = self.price[cols]
-            d = np.maximum(self.dividend[cols], 0.0)
-            value = p.sum() * d / d.sum() if d.sum() > 0 else p.copy()
-            self.value[cols] = np.maximum(value, self.cfg.value_floor * p.mean())
+            self.value[cols] = np.maximum(p.sum() * self.dividend[cols], self.cfg.value_floor * p.mean())
         if steel_col is not None and producer_price is not None:
             self.value[steel_col] = producer_price
             self.price[steel_col] = producer_price
