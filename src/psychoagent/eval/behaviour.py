@@ -29,6 +29,9 @@ BEHAVIOURS = ("consume_share", "worked", "risky")
 CORE_BEHAVIOURS = BEHAVIOURS[:2]
 """Behaviours every policy has; `score` and the diversity metrics use only these so variants compare (trading
 adds its own `risky_r2` and `with_trading_*` values where the run records it)."""
+INCOME_WINDOW = 6
+"""Months in the trailing mean of income used for the profitability version of adaptability (a month without
+work is not a lost business)."""
 STRATEGY_BINS = 5
 """Each action feature (a share in [0, 1]) is cut into this many equal bins to name a strategy."""
 
@@ -271,6 +274,11 @@ def behaviour_metrics(run: RunData) -> dict[str, float]:
     price = macro["price_level"] if "price_level" in macro else pd.Series(1.0, index=wealth.index)
     for k, v in adaptability(wealth, price, run.shock_ticks()).items():
         out[f"adaptability.{k}"] = v
+    income = run.panel("income")
+    if income is not None:
+        smooth = income.rolling(INCOME_WINDOW, min_periods=1).mean()
+        for k, v in adaptability(smooth, price, run.shock_ticks()).items():
+            out[f"adaptability.income_{k}"] = v
     rate = macro.get("interest_rate")
     for k, v in robustness(wealth, rate).items():
         out[f"robustness.{k}"] = v

@@ -61,6 +61,9 @@ def experiment_command(
     collect: bool = typer.Option(
         False, "--collect", help="run nothing: rebuild the tables from the runs finished in --out"
     ),
+    rescore: bool = typer.Option(
+        False, "--rescore", help="with --collect: recompute each run's metrics.json"
+    ),
 ) -> None:
     """Run variants (x sweep values) over the same seeds; write mean and 95 % CI per metric and a comparison."""
     from rich.console import Console
@@ -74,7 +77,7 @@ def experiment_command(
         from psychoagent.eval.experiment import collect_experiment
 
         try:
-            runs = collect_experiment(out)
+            runs = collect_experiment(out, rescore=rescore)
         except (FileNotFoundError, ValueError) as exc:
             raise typer.BadParameter(str(exc)) from exc
         typer.echo(f"{len(runs)} finished runs -> {out / 'comparison.md'}")

@@ -208,10 +208,11 @@ def _finish(folder: Path, rows: list[dict[str, Any]], labels: Sequence[str]) -> 
     return runs
 
 
-def collect_experiment(out: str | Path) -> pd.DataFrame:
+def collect_experiment(out: str | Path, rescore: bool = False) -> pd.DataFrame:
     """Rebuild runs.csv and the tables from the runs finished so far in an experiment directory (e.g. after it
     was interrupted): every runs/<condition>/seed-*/ with variant.json and metrics.json counts. Conditions may
-    then have different numbers of seeds; paired differences use the seeds both have."""
+    then have different numbers of seeds; paired differences use the seeds both have. `rescore` recomputes each
+    run's metrics.json from its files first (after the metric definitions changed)."""
     folder = Path(out)
     meta = json.loads((folder / EXPERIMENT_FILE).read_text(encoding="utf-8"))
     rows = []
@@ -219,6 +220,8 @@ def collect_experiment(out: str | Path) -> pd.DataFrame:
         for run in sorted((folder / "runs" / c["folder"]).glob("seed-*")):
             try:
                 info = json.loads((run / "variant.json").read_text(encoding="utf-8"))
+                if rescore:
+                    write_metrics(run)
                 metrics = json.loads((run / "metrics.json").read_text(encoding="utf-8"))["metrics"]
             except (OSError, ValueError, KeyError):
                 continue

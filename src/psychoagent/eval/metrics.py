@@ -25,7 +25,8 @@ from psychoagent.eval.stylized import stylized_facts
 
 HIGHER_IS_BETTER = {
     "adaptability.recovery_ticks": False, "adaptability.agent_recovered_share": True,
-    "adaptability.agent_median_recovery_ticks": False,
+    "adaptability.agent_median_recovery_ticks": False, "adaptability.income_recovery_ticks": False,
+    "adaptability.income_agent_recovered_share": True, "adaptability.income_agent_median_recovery_ticks": False,
     "robustness.sharpe_median_agent": True, "robustness.volatility_median_agent": False,
     "robustness.sharpe_mean_wealth": True, "robustness.volatility_mean_wealth": False,
     "robustness.max_drawdown_mean_wealth": False, "persona_consistency.score": True,
