@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from psychoagent.eval.experiment import is_experiment, load_experiment, summarise
-from psychoagent.eval.metrics import GROUPS, load_metrics
+from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.tables import comparison_markdown, fmt
 from psychoagent.report import cognition_plots, experiment_plots, run_plots
@@ -87,7 +87,7 @@ def _page(title: str, sections: Sequence[tuple[str, str]], meta: str) -> str:
 def run_report(path: str | Path) -> str:
     """The HTML of a run directory's report."""
     run = RunData.open(path)
-    result = load_metrics(path)
+    result = write_metrics(path)  # fresh: a rerun into the same folder must not show old numbers
     metrics: dict[str, Any] = result.get("metrics", {})
     cfg = run.config
     scen = cfg.get("scenario") or {}
