@@ -1,0 +1,1 @@
+"""Cognitive household policies: the heuristic `cognitive` policy and the `llm` policy (registered by name)."""
