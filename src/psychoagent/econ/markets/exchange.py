@@ -6,6 +6,11 @@ Steel is held by households and by the steel firm, which acts as dealer (quotes 
 units change hands only in auctions, so shares and steel are conserved. Money moves between buyers, sellers
 and the dealer; fees (fee_rate per side) are pooled and returned as an equal lump sum to households at the end
 of the session, so total money is conserved and the cost still falls on those who trade.
+
+A session (one per month, inside `model.step()` after the goods market) runs `rounds` rounds; in each, position
+caps are computed, agents' resting orders are trimmed to their cash and holdings, investors decide once for
+all instruments, then each instrument is auctioned in a fixed order (steel, then the stocks in firm order). An
+auction without a cross moves the reference price to the best bid above (or best ask below) the last price.
 """
 
 from __future__ import annotations
@@ -101,7 +106,8 @@ class Markets:
         return list(self._fills.get(agent_id, []))
 
     def submit(self, orders: Iterable[Order | Mapping[str, Any]]) -> Receipt:
-        """Queue orders for the next session's first auction; malformed or infeasible ones are rejected."""
+        """Queue orders for the next session (they rest in all its auctions); malformed or infeasible ones are
+        rejected with a reason, counted in `rejections` and published as market.order_rejected."""
         accepted: list[str] = []
         rejected: list[Rejection] = []
         t = self.model.tick
