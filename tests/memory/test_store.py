@@ -141,3 +141,21 @@ def test_sigkill_mid_batch_loses_no_acknowledged_unit(tmp_path: Path) -> None:
         fts = mem.store.execute("SELECT COUNT(*) FROM units_fts").fetchone()[0]
         vecs = mem.store.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
         assert fts == len(mem) == vecs
+
+
+def test_a_batch_and_its_conflict_records_commit_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    mem = Memory(embedder="hash")
+    mem.observe("The user's budget is 2000 yuan", id="old")
+    from psychoagent.memory import affective
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(affective, "after_store", boom)
+    with pytest.raises(RuntimeError):
+        mem.observe("The user's budget is 3000 yuan", id="new")
+    monkeypatch.undo()
+    assert mem.get("new") is None and len(mem) == 1
+    assert [h.unit.id for h in mem.recall("budget", k=5)] == ["old"]
+    mem.observe("The user's budget is 3000 yuan", id="new")
+    assert {h.unit.id for h in mem.recall("budget", k=5)} == {"old", "new"}

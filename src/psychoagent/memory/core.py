@@ -272,17 +272,28 @@ class Memory:
         plan = affective.before_store(self, units)
         hashes, vectors = self.embed_documents([u.content for u in units])
         segmented = [segment(u.content) for u in units]
-        pks = self.store.add_units(units, hashes, self.embedder.name, vectors, segmented)
-        index.append(pks, units, vectors, [text.split() for text in segmented])
         edges = [
             Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at)
             for u in units
             for s in u.sources
         ]
-        if edges:
-            self.add_edges(edges)
-        affective.after_store(self, units, plan)
+        try:
+            # Units, keyword rows, vectors, provenance edges and conflict records commit together or not at all.
+            with self.store.transaction():
+                pks = self.store.add_units(units, hashes, self.embedder.name, vectors, segmented)
+                index.append(pks, units, vectors, [text.split() for text in segmented])
+                if edges:
+                    self.add_edges(edges)
+                affective.after_store(self, units, plan)
+        except BaseException:
+            self._drop_caches()
+            raise
         return list(units)
+
+    def _drop_caches(self) -> None:
+        """Forget this namespace's in-process index, graph and affect state; they reload from the file."""
+        for cache in (self._shared.indexes, self._shared.graphs, self._shared.affect):
+            cache.pop(self.namespace, None)
 
     def observe(
         self,
