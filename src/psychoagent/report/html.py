@@ -9,7 +9,6 @@ the run does not have say so instead of disappearing.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -178,9 +177,18 @@ def experiment_report(path: str | Path) -> str:
         ("Phillips curve and Okun's law per condition",
          _img(lambda: experiment_plots.phillips_okun_by_condition(folder, conds), "Phillips and Okun",
               "no run folders found")),
-        ("Runs", "<pre>" + html.escape(json.dumps(conds, indent=1)) + "</pre>"),
+        ("Conditions", _table(("condition", "variant", "what runs", "runs folder"),
+                              [(c["label"], c["variant"], _describe(c["variant"]), f"runs/{c['folder']}/")
+                               for c in conds])),
     ]  # fmt: skip
     return _page(f"PsychoAgent experiment report: {folder.name}", sections, info)
+
+
+def _describe(variant: str) -> str:
+    from psychoagent.eval.variants import VARIANTS
+
+    v = VARIANTS.get(variant)
+    return v.description if v is not None else ""
 
 
 def write_report(path: str | Path) -> Path:
