@@ -71,9 +71,12 @@ class ReflectionConfig(_Config):
     every: int = Field(6, ge=1, description="reflect every 6 ticks (twice a year)")
     min_evidence: int = Field(2, ge=1, description="a belief needs at least this many episodes behind it")
     consolidate_every: int = Field(
-        60,
+        0,
         ge=0,
-        description="re-tier and summarise memory every 60 ticks (0: never); it reads the whole store, so rarely",
+        description=(
+            "re-tier and summarise the store every N ticks (0: off); it reads the whole store (~0.1 s per agent), "
+            "and the bounded working memory of each decision does not need it"
+        ),
     )
 
 
