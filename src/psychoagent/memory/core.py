@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -13,7 +12,7 @@ import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import MemoryConfig
-from psychoagent.memory.embed import Embedder, EmbeddingCache, content_hash, get_embedder, normalise
+from psychoagent.memory.embed import Embedder, get_embedder, normalise
 from psychoagent.memory.filters import parse_where
 from psychoagent.memory.graph import build_graph, neighbourhood
 from psychoagent.memory.index import NamespaceIndex
@@ -27,6 +26,7 @@ from psychoagent.memory.retrieve import (
     gather_candidates,
     top_k,
 )
+from psychoagent.memory.shared import Shared
 from psychoagent.memory.store import SQLiteStore
 from psychoagent.memory.text import segment
 from psychoagent.types import (
@@ -53,20 +53,6 @@ class Appraiser(Protocol):
     def appraise(self, event: str, goals: Sequence[str] = (), context: Any = None) -> Affect: ...
 
 
-class _Shared:
-    """State shared by every namespace view of one Memory: store, embedder, caches, per-namespace indexes."""
-
-    def __init__(self, store: SQLiteStore, embedder: Embedder, config: MemoryConfig) -> None:
-        self.store = store
-        self.embedder = embedder
-        self.config = config
-        self.cache = EmbeddingCache(config.embed_cache_size)
-        self.indexes: dict[str, NamespaceIndex] = {}
-        self.graphs: dict[str, Any] = {}
-        self.seq: dict[str, int] = {}
-        self.affect: dict[str, Any] = {}
-
-
 class Memory:
     """Affect-aware long-term memory of one agent (namespace) in one SQLite file (or in memory with path=None).
 
@@ -85,14 +71,14 @@ class Memory:
         appraiser: Appraiser | str | None = "heuristic",
         *,
         affect_config: AffectiveMemoryConfig | None = None,
-        _shared: _Shared | None = None,
+        _shared: Shared | None = None,
     ) -> None:
         if not namespace or not isinstance(namespace, str):
             raise ValueError("namespace must be a non-empty string")
         self.namespace = namespace
         if _shared is None:
             config = config or MemoryConfig()
-            _shared = _Shared(SQLiteStore(path, config.store), get_embedder(embedder), config)
+            _shared = Shared(SQLiteStore(path, config.store), get_embedder(embedder), config)
         self._shared = _shared
         self.appraiser: Appraiser | None = _resolve_appraiser(appraiser)
         self.affect_config = affect_config or AffectiveMemoryConfig()
@@ -161,68 +147,17 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- embedding ------------------------------------------------------------------------------------------
+    # -- embedding and index ------------------------------------------------------------------------------
     def embed_documents(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """Content hashes and unit vectors for texts, served from the LRU, then SQLite, then the embedder."""
-        hashes = [content_hash(t) for t in texts]
-        model = self.embedder.name
-        found: dict[str, np.ndarray] = {}
-        missing: list[str] = []
-        for h in hashes:
-            vec = self._shared.cache.get(h)
-            if vec is not None:
-                found[h] = vec
-            elif h not in found:
-                missing.append(h)
-        if missing:
-            stored = self.store.get_vectors(model, missing)
-            found.update(stored)
-            todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
-            if todo:
-                fresh = normalise(self.embedder.embed_documents(list(todo.values())))
-                for h, vec in zip(todo, fresh, strict=True):
-                    found[h] = vec
-        for h in set(hashes):
-            self._shared.cache.put(h, found[h])
-        dim = self.embedder.dim or (len(next(iter(found.values()))) if found else 0)
-        matrix = np.stack([found[h] for h in hashes]) if hashes else np.zeros((0, dim), np.float32)
-        return hashes, matrix
+        return self._shared.embed_documents(texts)
 
     def _index(self) -> NamespaceIndex:
         """The namespace's in-memory index, loaded from the store on first use."""
-        index = self._shared.indexes.get(self.namespace)
-        if index is not None:
-            return index
-        model = self.embedder.name
-        rows = self.store.load_namespace(self.namespace, model)
-        missing = [i for i, v in enumerate(rows.vectors) if v is None]
-        if missing:
-            log.info("embedding %d units of %r with %s", len(missing), self.namespace, model)
-            _, fresh = self.embed_documents([rows.contents[i] for i in missing])
-            self.store.put_vectors(model, [(rows.content_hashes[i], fresh[j]) for j, i in enumerate(missing)])
-            for j, i in enumerate(missing):
-                rows.vectors[i] = fresh[j].tobytes()
-        dim = self.embedder.dim or (len(rows.vectors[0] or b"") // 4 if rows.vectors else 0)
-        vectors = (
-            np.frombuffer(b"".join(v for v in rows.vectors if v is not None), dtype=np.float32).reshape(
-                -1, dim
-            )
-            if rows.vectors
-            else np.zeros((0, dim), np.float32)
-        )
-        index = NamespaceIndex.from_rows(rows, vectors, dim)
-        self._shared.indexes[self.namespace] = index
-        return index
+        return self._shared.index(self.namespace)
 
     def _new_id(self, content: str, created: datetime) -> str:
-        seq = self._shared.seq.get(self.namespace)
-        if seq is None:
-            seq = self.store.count(self.namespace)
-        self._shared.seq[self.namespace] = seq + 1
-        digest = hashlib.blake2b(
-            f"{self.namespace}|{seq}|{created.isoformat()}|{content}".encode(), digest_size=8
-        ).hexdigest()
-        return f"mem_{digest}"
+        return self._shared.new_id(self.namespace, content, created)
 
     # -- writing --------------------------------------------------------------------------------------------
     def _build_unit(
