@@ -117,14 +117,27 @@ def test_lookahead_vetoes_a_bankrupting_order() -> None:
     order = ApprovedOrder(
         agent=1, side="BUY", instrument="stock:tech", quantity=59.0, limit_price=50.0, stake=0.98
     )
-    reason = lookahead(
-        order, acct, volatility=0.3, drift=0.0, cfg=LookaheadConfig(), rng=np.random.default_rng(1)
-    )
+    vol = {"stock:tech": 0.3}
+    reason = lookahead(order, acct, vol, {}, LookaheadConfig(), np.random.default_rng(1))
     assert reason is not None and "bankruptcy risk" in reason
     safe = ApprovedOrder(
         agent=1, side="BUY", instrument="stock:tech", quantity=2.0, limit_price=50.0, stake=0.03
     )
-    assert lookahead(safe, acct, 0.3, 0.0, LookaheadConfig(), np.random.default_rng(1)) is None
+    assert lookahead(safe, acct, vol, {}, LookaheadConfig(), np.random.default_rng(1)) is None
+
+
+def test_lookahead_loss_limit_depends_on_the_persona() -> None:
+    # 25 % of assets into one stock on top of a 25 % position: too much for a cautious agent only
+    acct = Account(
+        agent=1, cash=6000.0, holdings={"stock:tech": 40.0}, prices=PRICES, income=500.0, spending=500.0
+    )
+    order = ApprovedOrder(
+        agent=1, side="BUY", instrument="stock:tech", quantity=40.0, limit_price=50.0, stake=0.25
+    )
+    vol = {"stock:tech": 0.05}
+    cautious = lookahead(order, acct, vol, {}, LookaheadConfig(), np.random.default_rng(2), risk=0.1)
+    bold = lookahead(order, acct, vol, {}, LookaheadConfig(), np.random.default_rng(2), risk=0.9)
+    assert cautious is not None and "bad-case portfolio loss" in cautious and bold is None
 
 
 def test_lookahead_veto_through_the_pipeline() -> None:

@@ -123,7 +123,7 @@ class LookaheadConfig(_Config):
 
     enabled: bool = Field(True, description="run the sandbox for large orders")
     trigger_share: float = Field(
-        0.15, ge=0, le=1, description="only orders committing more than 15 % of assets are simulated"
+        0.1, ge=0, le=1, description="only orders committing more than 10 % of assets are simulated"
     )
     ticks: int = Field(6, ge=1, description="simulate 6 ticks ahead")
     paths: int = Field(64, ge=8, description="Monte Carlo price paths per check")
@@ -137,7 +137,10 @@ class LookaheadConfig(_Config):
         0.1,
         gt=0,
         le=1,
-        description="veto when the 5 % worst-case loss versus not acting exceeds 10 % of wealth",
+        description=(
+            "veto when the portfolio's 5 % bad-case loss passes 10 % x (0.5 + risk preference) of wealth "
+            "(7 % for a cautious 0.2, 14 % for a speculator 0.9) and the order makes it worse"
+        ),
     )
     bankruptcy_floor: float = Field(
         0.0, description="wealth at or below this (after obligations) counts as bankruptcy"

@@ -224,20 +224,26 @@ RULES: dict[str, Rule] = {
 # ---- stage 5: sandbox look-ahead ----------------------------------------------------------------------------
 
 
-def lookahead(order: ApprovedOrder, acct: Account, volatility: float, drift: float, cfg: LookaheadConfig,
-              rng: np.random.Generator) -> str | None:  # fmt: skip
-    """Simulate `cfg.ticks` ticks of this agent's balance sheet on `cfg.paths` price paths, with and without
-    the order; a veto reason when bankruptcy becomes likely or the bad-case loss is too large."""
-    vol = max(volatility, cfg.min_volatility)
-    shocks = rng.normal(drift - 0.5 * vol * vol, vol, size=(cfg.paths, cfg.ticks)).sum(axis=1)
-    growth = np.exp(shocks)
-    held = acct.holdings.get(order.instrument, 0.0)
-    price = float(acct.prices.get(order.instrument, order.limit_price))
-    other = acct.total - acct.cash - held * price
+def lookahead(
+    order: ApprovedOrder, acct: Account, volatility: Mapping[str, float], drift: Mapping[str, float],
+    cfg: LookaheadConfig, rng: np.random.Generator, risk: float = 0.5,
+) -> str | None:  # fmt: skip
+    """Sandbox: simulate `cfg.ticks` ticks of the agent's whole balance sheet (cash, every holding on its own
+    seeded price paths, income and spending) with and without the order. Veto when bankruptcy becomes likely,
+    or when the order pushes the portfolio's 5 % bad-case loss past the persona's limit
+    (max_loss x (0.5 + risk preference)) and makes it worse than not acting."""
+    names = sorted(set(acct.holdings) | {order.instrument})
+    growth = {}
+    for name in names:
+        vol = max(volatility.get(name, 0.0), cfg.min_volatility)
+        mu = drift.get(name, 0.0) - 0.5 * vol * vol
+        growth[name] = np.exp(rng.normal(mu, vol, size=(cfg.paths, cfg.ticks)).sum(axis=1))
     flows = (acct.income - acct.spending) * cfg.ticks
     signed = order.quantity if order.side == "BUY" else -order.quantity
-    without = acct.cash + other + held * price * growth + flows
-    with_ = acct.cash - signed * order.limit_price + other + (held + signed) * price * growth + flows
+    marked = sum(acct.holdings.get(n, 0.0) * float(acct.prices.get(n, 0.0)) * growth[n] for n in names)
+    price = float(acct.prices.get(order.instrument, order.limit_price))
+    without = acct.cash + marked + flows
+    with_ = without - signed * order.limit_price + signed * price * growth[order.instrument]
     p_bust = float(np.mean(with_ <= cfg.bankruptcy_floor))
     p_bust0 = float(np.mean(without <= cfg.bankruptcy_floor))
     if p_bust > cfg.max_bankruptcy and p_bust > p_bust0:
@@ -245,10 +251,15 @@ def lookahead(order: ApprovedOrder, acct: Account, volatility: float, drift: flo
             f"sandbox over {cfg.ticks} ticks: bankruptcy risk {p_bust:.0%} with the order vs {p_bust0:.0%} without "
             f"(limit {cfg.max_bankruptcy:.0%}); the strategy could be catastrophic, reconsider"
         )
-    base = max(acct.total, 1e-9)
-    bad = float(np.quantile((with_ - without) / base, 0.05))
-    if bad < -cfg.max_loss:
-        return f"sandbox over {cfg.ticks} ticks: 5% worst-case loss {-bad:.0%} of current wealth vs not acting (limit {cfg.max_loss:.0%})"
+    base = max(acct.total, 1e-9)  # market gains and losses only: income and spending are the same either way
+    bad = float(np.quantile((with_ - flows) / base - 1.0, 0.05))
+    bad0 = float(np.quantile((without - flows) / base - 1.0, 0.05))
+    limit = cfg.max_loss * (0.5 + risk)
+    if bad < -limit and bad < bad0:
+        return (
+            f"sandbox over {cfg.ticks} ticks: 5% bad-case portfolio loss {-bad:.0%} with the order vs {-bad0:.0%} "
+            f"without (limit {limit:.0%} at risk preference {risk:.2f}); reconsider the size"
+        )
     return None
 
 
@@ -305,8 +316,7 @@ class Guardrails:
                     out.rejected.append(Refusal("rules", failed[0], failed[1], spec.describe()))
                     continue
                 if self.look.enabled and approved.side == "BUY" and stake > self.look.trigger_share:
-                    veto = lookahead(approved, account, volatility.get(spec.instrument, 0.0),
-                                     (drift or {}).get(spec.instrument, 0.0), self.look, rng)  # fmt: skip
+                    veto = lookahead(approved, account, volatility, drift or {}, self.look, rng, risk)
                     if veto:
                         out.vetoed.append(Refusal("lookahead", "sandbox", veto, spec.describe()))
                         continue
