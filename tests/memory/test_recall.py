@@ -146,3 +146,16 @@ def test_default_embedder_ranks_english_and_chinese() -> None:
     mem.observe("爱丽丝养了一只猫")
     assert mem.recall("Where does Alice live?", k=3)[0].unit.content == "Alice moved to Berlin"
     assert mem.recall("谁养了猫？", k=1)[0].unit.content == "爱丽丝养了一只猫"
+
+
+def test_keyword_index_bm25_and_membership() -> None:
+    from psychoagent.memory.keyword import KeywordIndex
+
+    kw = KeywordIndex()
+    kw.add([0, 1, 2], [["red", "apple"], ["green", "apple", "apple"], ["blue", "sky"]])
+    rows, scores = kw.search(["apple", "red"], mask=None, n=5)
+    assert list(rows) == [0, 1] and scores[0] > scores[1] > 0
+    rows, _ = kw.search(["apple"], mask=np.array([True, False, True]), n=5)
+    assert list(rows) == [0]
+    m = kw.matches(["apple", "sky", "nope"], np.array([0, 1, 2]))
+    assert m.tolist() == [[True, False, False], [True, False, False], [False, True, False]]

@@ -60,7 +60,9 @@ class KeywordIndex:
         for j, term in enumerate(terms):
             post = self._postings(term)
             if post is not None:
-                out[:, j] = np.isin(rows, post[0])
+                # postings rows are appended in increasing order, so a binary search finds membership
+                where = np.minimum(np.searchsorted(post[0], rows), len(post[0]) - 1)
+                out[:, j] = post[0][where] == rows
         return out
 
     def search(self, terms: Sequence[str], mask: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
