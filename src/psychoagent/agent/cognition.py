@@ -90,8 +90,8 @@ class CognitiveAgent:
         self.expectations: list[Expectation] = []
         self.high_risk: deque[bool] = deque(maxlen=8)
         self.briefing: Briefing | None = None
-        self._situation: tuple[Any, ...] | None = None
-        self._recalled_at = -(10**9)
+        self._recalls: dict[tuple[Any, ...], tuple[int, list[WorkingItem], list[Any]]] = {}
+        """Recent recalls by (question, persona bucket): reused for `refresh_every` ticks (seed 4.3)."""
         self.mood = Affect.neutral()
         self.analyze_next = False
         if memory is not None:
@@ -173,25 +173,29 @@ class CognitiveAgent:
 
     def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
-        """Working memory + <= N-word briefing. When the question and the persona are unchanged and the last
-        recall is younger than `refresh_every` ticks, that recall is reused (seed 4.3: decide with the previous
-        tick's fused memory); observations and guardrail feedback are always fresh."""
+        """Working memory + <= N-word briefing. A recall of the same question at the same persona younger than
+        `refresh_every` ticks is reused (seed 4.3: decide with an earlier tick's fused memory); observations and
+        guardrail feedback are always fresh."""
         situation = (query, round(persona.risk_preference * 10))
-        fresh = tick - self._recalled_at < self.cfg.recall.refresh_every
-        reuse = (self.cfg.recall.reuse_briefing and self.briefing is not None and situation == self._situation
-                 and fresh and not self.analyze_next)  # fmt: skip
+        cached = self._recalls.get(situation)
+        reuse = (self.cfg.recall.reuse_briefing and cached is not None and not self.analyze_next
+                 and tick - cached[0] < self.cfg.recall.refresh_every)  # fmt: skip
         if reuse:
-            assert self.briefing is not None
-            episodes = self.briefing.episodes
+            assert cached is not None
+            _, items, episodes = cached
         else:
             k = self.cfg.recall.k * (2 if self.analyze_next else 1)
             found = self.recall(tick, query, entities, persona, k)
             items = [WorkingItem("episode", u.content, s, u.id) for u, s, _ in found.episodes]
             items += [WorkingItem("belief", u.content, 1.0 / (1 + hops), u.id) for u, hops in found.semantic]
-            items += [WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:]]
-            self.working.load(items)
             episodes = found.episodes
-            self._recalled_at = tick
+            self._recalls = {
+                k: v for k, v in self._recalls.items() if tick - v[0] < self.cfg.recall.refresh_every
+            }
+            self._recalls[situation] = (tick, items, episodes)
+        self.working.load(
+            [*items, *(WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:])]
+        )
         knowledge = tuple(sorted(it.source for it in self.working.items if it.kind == "belief"))
         known = self.summaries.get(knowledge, lambda: "; ".join(self.working.texts("belief")))
         lines = [f"Persona: risk {persona.risk_preference:.2f}, optimism {persona.optimism:+.2f}."]
@@ -204,7 +208,6 @@ class CognitiveAgent:
         if self.feedback:
             lines.append("Guardrails: " + " | ".join(self.feedback[-2:]))
         text = clip_words(" ".join(lines), self.cfg.recall.briefing_words)
-        self._situation = situation
         self.analyze_next = False
         self.briefing = Briefing(text, list(self.working.items), reuse, episodes)
         return self.briefing

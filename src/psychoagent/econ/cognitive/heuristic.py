@@ -94,8 +94,12 @@ def heuristic_decision(
     if "steel" in exp and draw < cfg.negotiation.probability * (0.5 + persona.social_tendency):
         return Decision(type="NEGOTIATE", instrument="steel", reason="look for a bilateral steel deal")
     vol = max((o.volatility for o in observations), default=0.0)
-    if vol > 2 * cfg.lookahead.min_volatility and exp[best] > cfg.min_edge / 2:
+    if vol > 2 * cfg.lookahead.min_volatility and cfg.min_edge / 2 < exp[best] <= cfg.min_edge:
         return Decision(
             type="ANALYZE", instrument=best, reason=f"volatile market ({vol:.1%}), edge unclear; look closer"
+        )
+    if exp[best] > cfg.min_edge:
+        return Decision(
+            type="WAIT", reason=f"{best} looks good ({exp[best]:+.1%}) but the invest allocation is used"
         )
     return Decision(type="WAIT", reason=f"no edge (best {exp[best]:+.1%})")

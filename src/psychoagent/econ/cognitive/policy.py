@@ -30,6 +30,9 @@ from psychoagent.types import Affect
 
 log = logging.getLogger(__name__)
 
+_DIRECTION = {"sharp_fall": "fall", "below_average": "fall", "sharp_rise": "rise", "above_average": "rise"}
+"""Perception signals grouped into the direction a recall asks about (fewer distinct questions, more reuse)."""
+
 
 class CognitivePolicy(PersonaHeuristicPolicy):
     """The heuristic cognitive policy; subclasses replace `decide_many` (e.g. the LLM policy)."""
@@ -139,8 +142,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                            {"interest_rate": snapshot.interest_rate, "inflation": snapshot.inflation,
                             "unemployment": snapshot.unemployment})  # fmt: skip
             focus = max((o for o in obs if o.subject != "macro"), key=lambda o: abs(o.change), default=None)
-            signal = focus.signal.replace("_", " ") if focus else "steady"
-            query = f"bought after a {signal} signal expecting; ticks later success or failure"
+            trend = _DIRECTION.get(focus.signal, "steady") if focus else "steady"
+            query = f"bought after a {trend} signal expecting; ticks later success or failure"
             entities = [o.subject for o in obs] + ["interest_rate"]
             briefing = agent.brief(t, query, obs, entities, persona)
             self._count("briefing.reused" if briefing.reused else "briefing.built")
