@@ -32,7 +32,8 @@ def machine() -> str:
         mem = f", {kib / 2**20:.0f} GiB RAM"
     except (OSError, ValueError, IndexError):
         pass
-    return f"{os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}"
+    load = f", load average {os.getloadavg()[0]:.1f} at the end" if hasattr(os, "getloadavg") else ""
+    return f"{os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}{load}"
 
 
 def write_section(name: str, title: str, body: str) -> None:
