@@ -30,6 +30,9 @@ from psychoagent.types import Affect
 
 log = logging.getLogger(__name__)
 
+_MIN_UNITS = 1e-6
+"""Holdings below this are rounding residue of earlier sales, not steel one could deliver."""
+
 _DIRECTION = {"sharp_fall": "fall", "below_average": "fall", "sharp_rise": "rise", "above_average": "rise"}
 """Perception signals grouped into the direction a recall asks about (fewer distinct questions, more reuse)."""
 
@@ -237,7 +240,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         price = prices.get("steel", 0.0)
         if price <= 0 or not negotiators:
             return []
-        holders = [i for i in self.agents if self._holdings(i).get("steel", 0.0) > 0]
+        holders = [i for i in self.agents if self._holdings(i).get("steel", 0.0) > _MIN_UNITS]
         busy: set[int] = set()
         pairs: list[tuple[int, int]] = []
         for i in (negotiators[j] for j in self.rng.permutation(len(negotiators))):
@@ -266,7 +269,11 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             qty = min(cfg.quantity, self._holdings(s).get("steel", 0.0))
             ab.semantic.reputation[s].append(res.concession[s])
             as_.semantic.reputation[b].append(res.concession[b])
-            if res.accepted and qty > 0 and float(view.cash[b] + view.deposits[b]) >= qty * res.price:
+            if (
+                res.accepted
+                and qty > _MIN_UNITS
+                and float(view.cash[b] + view.deposits[b]) >= qty * res.price
+            ):
                 self._emit(t, "negotiation.accepted", {"buyer": b, "seller": s, "price": res.price, "quantity": qty,
                                                        "rounds": len(res.offers)}, "negotiation")  # fmt: skip
                 for who, side, other in ((b, "BUY", s), (s, "SELL", b)):
@@ -278,7 +285,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                     out.append(o)
                     self.submitted.setdefault(who, []).append((o, "negotiated"))
             else:
-                why = res.reason or (f"agreed at {res.price:.4g} but the seller holds no steel to deliver" if qty <= 0
+                why = res.reason or (f"agreed at {res.price:.4g} but the seller holds no steel to deliver" if qty <= _MIN_UNITS
                                      else f"agreed at {res.price:.4g} but the buyer lacks the cash")  # fmt: skip
                 self._emit(t, "negotiation.broken", {"buyer": b, "seller": s, "reason": why}, "negotiation")
                 for who, other in ((b, s), (s, b)):
