@@ -30,8 +30,8 @@ from psychoagent.types import Affect
 
 log = logging.getLogger(__name__)
 
-_MIN_UNITS = 1e-6
-"""Holdings below this are rounding residue of earlier sales, not steel one could deliver."""
+_MIN_UNITS = 0.01
+"""Steel holdings below a hundredth of a unit are residue of earlier sales, too small for a deal."""
 
 _DIRECTION = {"sharp_fall": "fall", "below_average": "fall", "sharp_rise": "rise", "above_average": "rise"}
 """Perception signals grouped into the direction a recall asks about (fewer distinct questions, more reuse)."""
