@@ -1,7 +1,8 @@
 """Tuning knobs of the memory core, each with its documented default and, where one exists, its source.
 
-Subsystems with many knobs of their own (affect, persona, llm, econ) keep their config models next to their code
-and are re-exported here so that `psychoagent.config` is the one place to look.
+Subsystems with many knobs of their own keep their config models next to their code: `psychoagent.affect.config`
+(appraisal, conflicts, modulation, safety, fusion), `psychoagent.persona.config` (EvolutionConfig and presets),
+`psychoagent.llm.config`, `psychoagent.econ.config`, `psychoagent.econ.markets.config` and `psychoagent.agent.config`.
 """
 
 from __future__ import annotations
