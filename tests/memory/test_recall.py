@@ -14,11 +14,12 @@ from psychoagent.memory.retrieve import (
     access_factor,
     convex_fusion,
     minmax,
+    query_terms,
     recency_factor,
     rrf_fusion,
     validity_factor,
 )
-from psychoagent.memory.text import fts_query, tokens
+from psychoagent.memory.text import tokens
 
 
 @given(st.lists(st.floats(-1, 1), min_size=1, max_size=50))
@@ -62,8 +63,8 @@ def test_access_and_validity_factors() -> None:
 
 def test_tokens_segment_chinese_and_stem_queries() -> None:
     assert "预算" in tokens("用户把预算从1000元提高到3000元")
-    assert fts_query("What is the budget?") == '"budget"'
-    assert fts_query("the of and") is None
+    assert query_terms("What is the budget?") == ["budget"]
+    assert query_terms("the of and") == []
 
 
 def test_every_hit_explains_its_score() -> None:

@@ -21,7 +21,7 @@ import numpy as np
 
 from psychoagent.config import StoreConfig
 from psychoagent.memory.filters import Condition, FilterError
-from psychoagent.memory.text import fts_query, segment
+from psychoagent.memory.text import segment
 from psychoagent.types import Affect, Edge, MemoryUnit, to_datetime, to_epoch
 
 SCHEMA_VERSION = 2
@@ -150,8 +150,6 @@ class MemoryStore(Protocol):
     def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]: ...
 
     def load_namespace(self, namespace: str, model: str) -> NamespaceRows: ...
-
-    def keyword_search(self, namespace: str, query: str, limit: int) -> list[tuple[int, float]]: ...
 
     def close(self) -> None: ...
 
@@ -406,19 +404,6 @@ class SQLiteStore:
                 "INSERT OR IGNORE INTO vectors (model, content_hash, dim, data) VALUES (?, ?, ?, ?)",
                 [(model, h, int(v.shape[0]), np.asarray(v, np.float32).tobytes()) for h, v in items],
             )
-
-    # -- keyword search -------------------------------------------------------------------------------------
-    def keyword_search(self, namespace: str, query: str, limit: int) -> list[tuple[int, float]]:
-        """BM25 over the namespace: [(pk, score)] best first, score = -bm25 (higher is better)."""
-        match = fts_query(query)
-        if match is None:
-            return []
-        rows = self.execute(
-            "SELECT f.rowid, bm25(units_fts) AS s FROM units_fts f JOIN units u ON u.pk = f.rowid "
-            "WHERE units_fts MATCH ? AND u.namespace = ? ORDER BY s LIMIT ?",
-            (match, namespace, int(limit)),
-        ).fetchall()
-        return [(int(pk), -float(score)) for pk, score in rows]
 
     def metadata_pks(self, namespace: str, conditions: Sequence[Condition]) -> set[int]:
         """pks of units whose metadata satisfy every `metadata.<key>` condition."""

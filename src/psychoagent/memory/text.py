@@ -1,7 +1,7 @@
 """Tokenisation for the keyword index: words for alphabetic scripts, jieba words for Chinese.
 
-FTS5 stores the segmented text (space-separated tokens) under the ``porter unicode61`` tokenizer, so English
-gets stemming and Chinese gets word-level BM25 (the trigram tokenizer cannot match two-character words).
+The segmented text (space-separated tokens) feeds the in-memory BM25 index and is kept durably in SQLite FTS5;
+jieba words give Chinese word-level matching (FTS5's trigram tokenizer cannot match two-character words).
 """
 
 from __future__ import annotations
@@ -52,15 +52,3 @@ def tokens(text: str) -> list[str]:
 def segment(text: str) -> str:
     """Text as stored in the FTS index: tokens joined by spaces."""
     return " ".join(tokens(text))
-
-
-def fts_query(text: str) -> str | None:
-    """An FTS5 MATCH expression (OR of quoted tokens) for a free-text query; None if nothing to search for."""
-    seen: dict[str, None] = {}
-    for tok in tokens(text):
-        if tok in STOPWORDS or tok in ZH_STOPWORDS:
-            continue
-        seen.setdefault(tok.replace('"', ""), None)
-    if not seen:
-        return None
-    return " OR ".join(f'"{tok}"' for tok in seen)
