@@ -127,3 +127,16 @@ def test_household_events_and_bad_numbers_in_config(tmp_path) -> None:
     for bad in ({"initial_wage": float("nan")}, {"initial_wage": float("inf")}, {"price_step": -0.1}):
         with pytest.raises(ValidationError):
             MarketConfig(**bad)  # type: ignore[arg-type]
+
+
+def test_library_warnings_go_to_run_log_not_the_console(tmp_path, capsys) -> None:
+    import logging
+
+    from psychoagent.econ.run import run_log
+
+    with run_log(tmp_path):
+        logging.getLogger("psychoagent.memory.monitor").warning("affect drift in 'household:1'")
+    logging.getLogger("psychoagent.memory.monitor").info("after the run")
+    assert "affect drift in 'household:1'" in (tmp_path / "run.log").read_text()
+    assert "after the run" not in (tmp_path / "run.log").read_text()
+    assert "affect drift" not in capsys.readouterr().err

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,28 @@ from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.scenario import Scenario, load_scenario
 
-RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv")
+RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv", "run.log")
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
+
+
+@contextmanager
+def run_log(folder: Path) -> Iterator[None]:
+    """Send the library's log records (fallbacks, affect-drift warnings, ...) to `folder/run.log` instead of the
+    console while a run lasts: one line per household per warning would drown the progress bar."""
+    logger = logging.getLogger("psychoagent")
+    handler = logging.FileHandler(folder / "run.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    level, propagate = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        handler.close()
+        logger.setLevel(level)
+        logger.propagate = propagate
 
 
 def check_llm(llm: str | None) -> str | None:
@@ -67,7 +89,8 @@ def simulate(
     }  # fmt: skip
     (folder / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     try:
-        model.run(n_ticks, progress)
+        with run_log(folder):
+            model.run(n_ticks, progress)
     finally:
         model.close()
     write_tables(model, folder)
