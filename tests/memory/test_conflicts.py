@@ -99,5 +99,5 @@ def test_change_statements_without_a_slot_supersede(old: str, new: str, other: s
     assert mem.conflicts() == []
     second = mem.observe(new, timestamp="2024-05-03T00:00:00Z")
     (record,) = mem.conflicts()
-    assert (record.kind, record.side_a, record.side_b) == ("change", first.id, second.id)
+    assert (record.kind, record.side_a, record.side_b) == ("update", first.id, second.id)
     assert second.affect.conflict_intensity == 2 and mem.get(first.id).invalid_at is not None  # type: ignore[union-attr]

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from psychoagent import Affect, Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConsolidationConfig
+from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, ConsolidationConfig
 
 
 def test_consolidate_summarises_routine_and_keeps_originals() -> None:
-    cfg = AffectiveMemoryConfig(consolidation=ConsolidationConfig(working_capacity=2, similarity=0.3))
+    cfg = AffectiveMemoryConfig(
+        consolidation=ConsolidationConfig(working_capacity=2, similarity=0.3),
+        conflicts=ConflictConfig(
+            detect_changes=False
+        ),  # numbered runs are events, not facts replacing each other
+    )
     mem = Memory(embedder="hash", appraiser=None, affect_config=cfg)
     routine = [
         mem.observe(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from psychoagent import Affect, Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ModulationConfig
+from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, ModulationConfig
 from psychoagent.config import MemoryConfig, RecallConfig
 
 NOW = "2024-06-01T00:00:00Z"
@@ -89,7 +89,8 @@ def test_unknown_policy_is_rejected() -> None:
 def test_pool_is_widened_so_modulation_can_surface_what_plain_ranking_missed() -> None:
     cfg = MemoryConfig(recall=RecallConfig(candidates=1))
     mem = Memory(embedder="hash", appraiser=None, config=cfg,
-                 affect_config=AffectiveMemoryConfig(modulation=ModulationConfig(conflict_weight=4.0, max_factor=5.0)))  # fmt: skip
+                 affect_config=AffectiveMemoryConfig(modulation=ModulationConfig(conflict_weight=4.0, max_factor=5.0),
+                                                     conflicts=ConflictConfig(detect_changes=False)))  # fmt: skip
     for i in range(4):
         mem.observe(
             f"Quarterly budget review {'ABCD'[i]} for the budget committee.", timestamp=f"2024-05-0{i + 1}"

@@ -150,24 +150,61 @@ class AffectConfig(_Config):
 
 
 class ConflictConfig(_Config):
-    """How new units are checked against stored ones and goals."""
+    """How new units are checked against stored ones and goals (update/contradiction detection by meaning)."""
 
-    detect: bool = Field(True, description="check every new unit for slot and goal conflicts")
+    detect: bool = Field(
+        True, description="check every new unit for updates, contradictions and goal conflicts"
+    )
     supersede_slots: bool = Field(
-        True, description="a newer value for the same slot supersedes the older unit (invalid_at set, kept)"
+        True, description="an update supersedes the older unit (invalid_at set, both kept)"
     )
     record_goal_conflicts: bool = Field(True, description="write a ConflictRecord for goal conflicts >= min")
     min_goal_intensity: int = Field(2, ge=0, le=4, description="weakest goal conflict that gets a record")
     detect_changes: bool = Field(
-        True,
-        description="also link change statements without a known slot (same person, topic, change marker)",
+        True, description="judge pairs with the learned scorer (False: only rule-based slot clashes count)"
+    )
+    dense_candidates: int = Field(
+        6, ge=0, description="nearest earlier units (by embedding) each new unit is compared with"
+    )
+    subject_candidates: int = Field(
+        4,
+        ge=0,
+        description="latest earlier units per shared subject (person, place, the speaker) compared too",
+    )
+    min_similarity: float = Field(
+        0.15,
+        ge=0,
+        le=1,
+        description="normalised dense similarity below which a nearest unit is not a candidate",
+    )
+    update_threshold: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="scorer probability from which a pair is an update (fitted on dev scenarios)",
+    )
+    contradiction_threshold: float = Field(
+        0.6, ge=0, le=1, description="scorer probability from which a pair is a contradiction (dev scenarios)"
     )
     change_intensity: int = Field(
-        2, ge=0, le=4, description="conflict of a change statement: less certain than a slot clash"
+        2, ge=0, le=4, description="conflict of an update found by meaning: less certain than a slot clash"
     )
-    supersede_changes: bool = Field(True, description="a change statement supersedes the unit it changes")
-    change_window: int = Field(
-        5000, ge=1, description="most recent units searched for what a change statement changes"
+    contradiction_intensity: int = Field(
+        3,
+        ge=0,
+        le=4,
+        description="conflict of two facts that cannot both hold, with no time order to settle it",
+    )
+    recall_pairs: int = Field(
+        8,
+        ge=0,
+        description="best recall candidates compared pairwise so the current fact ranks first (0: off)",
+    )
+    recall_update_threshold: float = Field(
+        0.35, ge=0, le=1, description="update probability from which recall puts the newer fact first (dev)"
+    )
+    scorer_path: str | None = Field(
+        None, description="JSON weights of another fitted pair scorer (default: the packaged one)"
     )
 
 

@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from psychoagent.affect.config import AffectConfig
-from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect, Plan, prepare, slots_of
+from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect, Plan, slots_of
 from psychoagent.memory.consolidate import ConsolidationReport, routine_groups, summary_unit, working_set
 from psychoagent.memory.fusion import render, slot_conflicts, summarise
+from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.monitor import AffectMonitor
+from psychoagent.memory.updates import prepare
 from psychoagent.types import (
     Affect,
     Briefing,
@@ -58,7 +60,9 @@ def namespace_state(memory: Memory) -> NamespaceAffect:
     return state
 
 
-def before_store(memory: Memory, units: Sequence[MemoryUnit]) -> Plan | None:
+def before_store(
+    memory: Memory, units: Sequence[MemoryUnit], vectors: np.ndarray, index: NamespaceIndex
+) -> Plan | None:
     """Detect conflicts of a batch about to be stored (mutates the units' affect and validity)."""
     state = namespace_state(memory)
     if not memory.affect_config.conflicts.detect or state.paused:
@@ -71,7 +75,10 @@ def before_store(memory: Memory, units: Sequence[MemoryUnit]) -> Plan | None:
         goal_units = {content.strip().rstrip(".。"): uid for uid, content in rows}
     own = getattr(memory.appraiser, "config", None)
     config = own.heuristic if isinstance(own, AffectConfig) else AffectConfig().heuristic
-    return prepare(state, units, memory.affect_config, config, goal_units)
+    return prepare(
+        state, units, vectors, index, memory.affect_config, config, goal_units, memory.similarity_floor,
+        memory.pair_judge, memory.embedder.name,
+    )  # fmt: skip
 
 
 def after_store(memory: Memory, units: Sequence[MemoryUnit], plan: Plan | None) -> None:

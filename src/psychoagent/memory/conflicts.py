@@ -1,8 +1,9 @@
 """Conflict records: detecting contradictions between a new unit and stored units or goals, and keeping both.
 
-A slot conflict (same entity and attribute, different value) supersedes the older unit: it gets `invalid_at`, a
-`supersedes` and a `contradicts` edge, and stays retrievable. A goal conflict is recorded against the goal. Nothing
-is ever deleted by conflict handling.
+An update (same subject and attribute, the value changed; found by `memory.updates`) supersedes the older unit:
+it gets `invalid_at`, a `supersedes` and a `contradicts` edge, and stays retrievable. A contradiction with no time
+order is recorded with both sides current. A goal conflict is recorded against the goal. Nothing is ever deleted
+by conflict handling.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.affect.changes import is_change_of, may_change, signature
-from psychoagent.affect.config import AffectiveMemoryConfig, HeuristicConfig
 from psychoagent.affect.slots import Slot, extract_slots
 from psychoagent.memory.monitor import AffectMonitor
+from psychoagent.memory.pairs import subjects
 from psychoagent.memory.store import SQLiteStore
-from psychoagent.types import ConflictRecord, ConflictStatus, Edge, MemoryUnit, to_datetime, to_epoch, utcnow
+from psychoagent.types import ConflictRecord, ConflictStatus, Edge, MemoryUnit, to_datetime, to_epoch
+
+UNCHECKED_KINDS = frozenset({"summary", "reflection", "goal"})
+"""Kinds of unit that state no fact of their own and are never superseded by detection."""
 
 _COLUMNS = (
     "namespace, id, kind, side_a, side_b, description_a, description_b, intensity, status, resolution, "
@@ -111,7 +114,7 @@ class SlotEntry:
 
 @dataclass
 class NamespaceAffect:
-    """Per-namespace affect state kept in process: slot index, subjects and later successes, monitor, tracker."""
+    """Per-namespace affect state kept in process: slot and subject indexes, later successes, monitor, tracker."""
 
     slots: dict[str, list[SlotEntry]] = field(default_factory=dict)
     subject_of: dict[str, str] = field(default_factory=dict)
@@ -121,15 +124,19 @@ class NamespaceAffect:
     rng: np.random.Generator | None = None
     loaded: bool = False
     paused: int = 0
-    recent: list[tuple[str, float, str, str]] = field(default_factory=list)
+    facts: dict[str, tuple[float, str, str]] = field(default_factory=dict)
+    by_subject: dict[str, list[str]] = field(default_factory=dict)
     superseded: set[str] = field(default_factory=set)
 
     def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot]) -> None:
         """Remember a stored unit's slots, subject and (if positive) its time as a success on that subject."""
         created = unit.created_at.timestamp()
-        self.recent.append((unit.id, created, unit.content, unit.kind))
+        self.facts[unit.id] = (created, unit.content, unit.kind)
         if unit.invalid_at is not None:
             self.superseded.add(unit.id)
+        if unit.kind not in UNCHECKED_KINDS:
+            for key in subjects(unit.content):
+                self.by_subject.setdefault(key, []).append(unit.id)
         for slot in slots:
             self.slots.setdefault(slot.key, []).append(
                 SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
@@ -162,159 +169,6 @@ class Plan:
 
 def slots_of(unit: MemoryUnit) -> list[Slot]:
     """Slots of a unit (summaries and reflections state none)."""
-    if unit.kind in ("summary", "reflection"):
+    if unit.kind in UNCHECKED_KINDS - {"goal"}:
         return []
     return extract_slots(unit.content)
-
-
-def prepare(
-    state: NamespaceAffect,
-    units: Sequence[MemoryUnit],
-    config: AffectiveMemoryConfig,
-    heuristic: HeuristicConfig,
-    goal_units: dict[str, str],
-) -> Plan:
-    """Find slot and goal conflicts of new units (against stored ones and each other); mutate the new units'
-    affect, conflict context and validity; return the records, edges and superseded ids to write."""
-    plan = Plan()
-    cfg = config.conflicts
-    pending: dict[str, list[SlotEntry]] = {}
-    batch: list[tuple[str, float, str, str]] = []
-    by_id = {u.id: u for u in units}
-    for unit in units:
-        slots = slots_of(unit)
-        plan.slots.append((unit, slots))
-        clashed = False
-        created = unit.created_at.timestamp()
-        for slot in slots:
-            entries = [e for e in (*state.slots.get(slot.key, ()), *pending.get(slot.key, ())) if e.current]
-            clash = [e for e in entries if e.unit_id != unit.id and slot.contradicts(e.slot)]
-            if not clash:
-                continue
-            clashed = True
-            other = max(clash, key=lambda e: e.created)
-            older_is_new = created < other.created
-            old_id, new_id = (unit.id, other.unit_id) if older_is_new else (other.unit_id, unit.id)
-            old_text, new_text = (
-                (unit.content, other.content) if older_is_new else (other.content, unit.content)
-            )
-            when = to_datetime(max(created, other.created)) or utcnow()
-            record = ConflictRecord(
-                id=conflict_id(old_id, new_id, "slot"), namespace=unit.namespace, kind="slot", side_a=old_id,
-                side_b=new_id, description_a=old_text, description_b=new_text, intensity=heuristic.slot_intensity,
-                created_at=when, metadata={"slot": slot.key, "values": [other.slot.value, slot.value]},
-            )  # fmt: skip
-            if older_is_new:
-                record.metadata["values"] = [slot.value, other.slot.value]
-            plan.records.append(record)
-            plan.edges.append(Edge(src=new_id, dst=old_id, type="contradicts", created_at=when))
-            supersede = cfg.supersede_slots and "goal" not in (unit.kind, other.kind)
-            if supersede:
-                plan.edges.append(Edge(src=new_id, dst=old_id, type="supersedes", created_at=when))
-                state.superseded.add(old_id)
-                if old_id in by_id:
-                    old_unit = by_id[old_id]
-                    old_unit.invalid_at = when
-                    old_unit.metadata["superseded_by"] = new_id
-                else:
-                    plan.superseded[old_id] = (when, new_id)
-                if (
-                    not older_is_new
-                ):  # (a new unit that is older got invalid_at above: indexed as not current)
-                    other.current = False
-            parties = [f"memory: {old_text.strip()}", f"new: {new_text.strip()}"]
-            if unit.affect.conflict_intensity < heuristic.slot_intensity or not unit.affect.conflict_parties:
-                reason = (
-                    f"It gives {slot.attribute} = {slot.value} where {other.unit_id} says {other.slot.value}."
-                )
-                unit.affect = unit.affect.model_copy(
-                    update={
-                        "conflict_intensity": max(unit.affect.conflict_intensity, heuristic.slot_intensity),
-                        "conflict_parties": parties,
-                        "reason": reason,
-                    }
-                )
-            unit.conflict_context = " vs ".join(unit.affect.conflict_parties)
-        for slot in slots:
-            pending.setdefault(slot.key, []).append(
-                SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
-            )
-        if not clashed and cfg.detect_changes:
-            _change_conflict(state, unit, batch, by_id, plan, config)
-        batch.append((unit.id, created, unit.content, unit.kind))
-        if cfg.record_goal_conflicts and unit.affect.conflict_intensity >= cfg.min_goal_intensity:
-            goal_sides = [p for p in unit.affect.conflict_parties if p.startswith("goal: ")]
-            for side in goal_sides[:1]:
-                goal = side.removeprefix("goal: ")
-                gid = goal_units.get(goal) or goal_id(goal)
-                plan.records.append(
-                    ConflictRecord(
-                        id=conflict_id(gid, unit.id, "goal"), namespace=unit.namespace, kind="goal", side_a=gid,
-                        side_b=unit.id, description_a=goal, description_b=unit.content,
-                        intensity=unit.affect.conflict_intensity, created_at=unit.created_at,
-                        metadata={"reason": unit.affect.reason},
-                    )
-                )  # fmt: skip
-                if gid in goal_units.values():
-                    plan.edges.append(
-                        Edge(src=unit.id, dst=gid, type="contradicts", created_at=unit.created_at)
-                    )
-    return plan
-
-
-def _change_conflict(
-    state: NamespaceAffect,
-    unit: MemoryUnit,
-    batch: list[tuple[str, float, str, str]],
-    by_id: dict[str, MemoryUnit],
-    plan: Plan,
-    config: AffectiveMemoryConfig,
-) -> None:
-    """Link a change statement to the most recent unit about the same person and topic (see affect.changes)."""
-    cfg = config.conflicts
-    if unit.kind in ("summary", "reflection", "goal") or not may_change(unit.content):
-        return
-    sig = signature(unit.content)
-    if not sig.entity:
-        return
-    created = unit.created_at.timestamp()
-    candidates = [*state.recent[-cfg.change_window :], *batch]
-    for uid, when, content, kind in reversed(candidates):
-        if (
-            uid == unit.id
-            or uid in state.superseded
-            or kind in ("summary", "reflection", "goal")
-            or when > created
-        ):
-            continue
-        if sig.entity not in content.lower() and sig.entity not in content:
-            continue
-        if not is_change_of(sig, signature(content)):
-            continue
-        at = unit.created_at
-        plan.records.append(
-            ConflictRecord(
-                id=conflict_id(uid, unit.id, "change"), namespace=unit.namespace, kind="change", side_a=uid,
-                side_b=unit.id, description_a=content, description_b=unit.content, intensity=cfg.change_intensity,
-                created_at=at, metadata={"marker": sig.marker, "topics": sorted(sig.topics & signature(content).topics)},
-            )
-        )  # fmt: skip
-        plan.edges.append(Edge(src=unit.id, dst=uid, type="contradicts", created_at=at))
-        if cfg.supersede_changes:
-            plan.edges.append(Edge(src=unit.id, dst=uid, type="supersedes", created_at=at))
-            state.superseded.add(uid)
-            if uid in by_id:
-                by_id[uid].invalid_at = at
-                by_id[uid].metadata["superseded_by"] = unit.id
-            else:
-                plan.superseded[uid] = (at, unit.id)
-        if unit.affect.conflict_intensity < cfg.change_intensity or not unit.affect.conflict_parties:
-            unit.affect = unit.affect.model_copy(
-                update={
-                    "conflict_intensity": max(unit.affect.conflict_intensity, cfg.change_intensity),
-                    "conflict_parties": [f"memory: {content.strip()}", f"new: {unit.content.strip()}"],
-                    "reason": f"It announces a change ('{sig.marker}') of what {uid} says.",
-                }
-            )
-            unit.conflict_context = " vs ".join(unit.affect.conflict_parties)
-        return

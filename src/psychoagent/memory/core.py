@@ -16,6 +16,7 @@ from psychoagent.memory.embed import Embedder, get_embedder, normalise
 from psychoagent.memory.filters import parse_where
 from psychoagent.memory.graph import build_graph, neighbourhood
 from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.judge import PairJudge
 from psychoagent.memory.retrieve import (
     DEFAULT_DENSE_WEIGHT,
     Candidates,
@@ -81,6 +82,8 @@ class Memory:
             _shared = Shared(SQLiteStore(path, config.store), get_embedder(embedder), config)
         self._shared = _shared
         self.appraiser: Appraiser | None = _resolve_appraiser(appraiser)
+        self.pair_judge: PairJudge | None = None
+        """Optional referee (e.g. `memory.judge.LLMPairJudge`) for pairs the update scorer is unsure about."""
         self.affect_config = affect_config or AffectiveMemoryConfig()
         self.pipeline: list[Stage] = default_pipeline()
         self.selector: Selector = lambda cands, index, ctx: top_k(cands, ctx.k)
@@ -126,6 +129,7 @@ class Memory:
             affect_config=self.affect_config,
             _shared=self._shared,
         )
+        view.pair_judge = self.pair_judge
         view.pipeline = list(self.pipeline)
         view.selector = self.selector
         view._install_affect()
@@ -204,8 +208,8 @@ class Memory:
         if len(set(ids)) != len(ids):
             raise ValueError("duplicate ids within one batch")
         index = self._index()
-        plan = affective.before_store(self, units)
         hashes, vectors = self.embed_documents([u.content for u in units])
+        plan = affective.before_store(self, units, vectors, index)
         segmented = [segment(u.content) for u in units]
         edges = [
             Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at)
@@ -345,6 +349,7 @@ class Memory:
         where: dict[str, Any] | str | None = None,
         context: str | None = None,
         now: datetime | str | float | None = None,
+        at: datetime | str | float | None = None,
         affect_state: Affect | None = None,
         persona: Any = None,
         policy: str | None = None,
@@ -354,6 +359,8 @@ class Memory:
         """Hybrid recall: dense + BM25 candidates, filtered by `where`, scored by the pipeline, best first.
 
         Every result carries `parts`, the named components of its score. An unknown namespace returns [].
+        `at=` answers what was true then: only units observed by then and valid at that time (superseded later
+        counts as current), ranked as of that moment.
         """
         if not isinstance(query, str) or not query.strip():
             raise ValueError("query must be a non-empty string")
@@ -363,7 +370,8 @@ class Memory:
         index = self._index()
         if len(index) == 0:
             return []
-        when = to_datetime(now) or utcnow()
+        as_of = to_datetime(at)
+        when = to_datetime(now) or as_of or utcnow()
         qvec = normalise(self.embedder.embed_queries([query]))[0]
         ctx = RecallContext(
             query=query, query_vector=qvec, k=k, now=when.timestamp(), dense_floor=self.similarity_floor,
@@ -373,6 +381,9 @@ class Memory:
         meta_conds = [c for c in conditions if c.field.startswith("metadata.")]
         meta_pks = self.store.metadata_pks(self.namespace, meta_conds) if meta_conds else None
         mask = index.mask(conditions, meta_pks)
+        if as_of is not None:
+            valid = index.valid_mask(as_of.timestamp())
+            mask = valid if mask is None else mask & valid
         cfg = self.config.recall
         check_policy(policy)
         n = max(cfg.candidates, k * self.affect_config.modulation.pool_factor)
@@ -402,7 +413,11 @@ class Memory:
     # -- affect: conflicts, modulation, briefings, consolidation --------------------------------------------
     def _install_affect(self) -> None:
         """Bind the affect stage and the safety selector to this view (replacing copies bound to another)."""
-        self.pipeline = [s for s in self.pipeline if not isinstance(s, AffectStage)] + [AffectStage(self)]
+        own = (AffectStage, CurrencyStage)
+        self.pipeline = [s for s in self.pipeline if not isinstance(s, own)] + [
+            AffectStage(self),
+            CurrencyStage(self),
+        ]
         if isinstance(self.selector, AffectSelector) or getattr(self.selector, "__name__", "") == "<lambda>":
             self.selector = AffectSelector(self)
 
@@ -462,6 +477,7 @@ def _resolve_appraiser(appraiser: Appraiser | str | None) -> Appraiser | None:
 from psychoagent.memory import affective  # noqa: E402  (affective imports Memory for typing only)
 from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect  # noqa: E402
 from psychoagent.memory.consolidate import ConsolidationReport  # noqa: E402
+from psychoagent.memory.currency import CurrencyStage  # noqa: E402
 from psychoagent.memory.modulate import AffectStage, check_policy  # noqa: E402
 from psychoagent.memory.monitor import AffectMonitor  # noqa: E402
 from psychoagent.memory.safety import AffectSelector  # noqa: E402

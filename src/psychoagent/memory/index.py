@@ -169,3 +169,11 @@ class NamespaceIndex:
                 self.pks[: self._n], np.fromiter(metadata_pks, dtype=np.int64, count=len(metadata_pks))
             )
         return mask
+
+    def valid_mask(self, when: float) -> np.ndarray:
+        """Rows observed by `when` whose fact held then: valid_at (or created_at) <= when < invalid_at."""
+        start = self.column("valid_at")
+        start = np.where(np.isnan(start), self.column("created_at"), start)
+        end = self.column("invalid_at")
+        with np.errstate(invalid="ignore"):
+            return (self.column("created_at") <= when) & (start <= when) & (np.isnan(end) | (end > when))

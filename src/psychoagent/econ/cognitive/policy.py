@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.agent.guardrails import Account, Guardrails, is_risky
@@ -35,6 +36,10 @@ _MIN_UNITS = 0.01
 
 _DIRECTION = {"sharp_fall": "fall", "below_average": "fall", "sharp_rise": "rise", "above_average": "rise"}
 """Perception signals grouped into the direction a recall asks about (fewer distinct questions, more reuse)."""
+
+_EVENT_MEMORY = AffectiveMemoryConfig(conflicts=ConflictConfig(detect_changes=False))
+"""Households remember numeric market events: a later price is news, not a correction of an earlier one, so
+only rule-based slot clashes (same slot, different value) link their memories, as the economy was calibrated."""
 
 
 class CognitivePolicy(PersonaHeuristicPolicy):
@@ -77,7 +82,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             ):  # one in-memory store per agent: keyword search cost does not grow with n
                 from psychoagent.memory.core import Memory
 
-                mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None)
+                mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
+                             affect_config=_EVENT_MEMORY)  # fmt: skip
             self.agents[int(i)] = CognitiveAgent(int(i), model.personas[int(i)], mem, cfg)
 
     def _count(self, key: str, n: int = 1) -> None:

@@ -1,0 +1,222 @@
+"""Fit the update/contradiction pair scorer on the DEV split of the generated conflict scenarios.
+
+Pairs: (older fact, newer fact) with the scenario's label, plus (distractor, newer fact) and (older fact, later
+distractor) pairs labelled unrelated, as detection meets them in a namespace. Each pair enters twice, with the
+dense similarity of the e5 embedder and of the hashing embedder, so one scorer serves both. Multinomial logistic
+regression with L2 (scipy L-BFGS), balanced class weights. Thresholds are chosen on dev; test is only reported.
+
+    python -m benchmarks.fit_pairs --out src/psychoagent/data/pair_scorer.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+from benchmarks.conflict_gen import generate, split
+from psychoagent.memory.detect import LABELS, PairScorer, normalised_similarity
+from psychoagent.memory.embed import get_embedder
+from psychoagent.memory.pairs import FEATURES, comparable, pair_features, vector_features
+
+CACHE = Path.home() / ".cache" / "psychoagent-bench"
+
+
+def embed_all(texts: list[str], name: str) -> dict[str, np.ndarray]:
+    """Unit vectors for texts with a disk cache keyed by text hash (e5 costs ~10 ms a sentence here)."""
+    embedder = get_embedder(name)
+    path = CACHE / f"{embedder.name}.npz"
+    cache: dict[str, np.ndarray] = {}
+    if path.exists():
+        with np.load(path) as data:
+            cache = {k: data[k] for k in data.files}
+    key = {t: hashlib.sha1(t.encode()).hexdigest() for t in texts}
+    todo = sorted({t for t in texts if key[t] not in cache})
+    for pos in range(0, len(todo), 64):
+        chunk = todo[pos : pos + 64]
+        for text, vec in zip(chunk, embedder.embed_documents(chunk), strict=True):
+            cache[key[text]] = np.asarray(vec, dtype=np.float32)
+    if todo:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **cache)
+    return {t: cache[key[t]] for t in texts}
+
+
+def pairs_of(item: Any) -> list[tuple[str, str, str]]:
+    """(older, newer, label) pairs a namespace holding this scenario produces."""
+    out = [(item.old, item.new, item.label)]
+    out += [(d, item.new, "unrelated") for d in item.distractors_before]
+    out += [(item.old, d, "unrelated") for d in item.distractors_after[:3]]
+    return out
+
+
+def cross_pairs(items: list[Any], n: int, seed: int) -> list[tuple[str, str, str]]:
+    """`n` pairs of facts about the same subject from different scenarios with different slots: another attribute
+    of the same person, compatible (labelled elaboration), as a namespace that knows many facts about one person
+    meets them."""
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for item in items:
+        groups.setdefault((item.lang, item.subject), []).append(item)
+    pool = [(a, b) for group in groups.values() for a in group for b in group if a.slot != b.slot]
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(len(pool), size=min(n, len(pool)), replace=False) if pool else []
+    out = []
+    for i in picks:
+        a, b = pool[int(i)]
+        out.append((a.old, b.new if b.label == "elaboration" else b.old, "elaboration"))
+    return out
+
+
+def features(
+    pairs: list[tuple[str, str, str]], vectors: dict[str, dict[str, np.ndarray]], with_vectors: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """Feature rows (once per embedder; with the embedding interactions appended if asked) and label indices."""
+    floors = {"e5": get_embedder("e5").similarity_floor, "hash": get_embedder("hash").similarity_floor}  # type: ignore[attr-defined]
+    rows, labels = [], []
+    for name, vecs in vectors.items():
+        for old, new, label in pairs:
+            dense = float(normalised_similarity(float(vecs[old] @ vecs[new]), floors[name]))
+            row = pair_features(old, new, dense)
+            rows.append(np.concatenate([row, vector_features(vecs[old], vecs[new])]) if with_vectors else row)
+            labels.append(LABELS.index(label))
+    return np.asarray(rows), np.asarray(labels)
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float, hidden: int = 0, seed: int = 0) -> dict[str, Any]:
+    """Softmax regression on standardised features (after one tanh layer of `hidden` units if > 0), balanced
+    class weights, L2 on every weight matrix, scipy L-BFGS."""
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    k, d = len(LABELS), z.shape[1]
+    h = hidden or d
+    counts = np.bincount(y, minlength=k).astype(float)
+    weight = (len(y) / (k * np.maximum(counts, 1)))[y]
+    weight /= weight.sum()
+    onehot = np.eye(k)[y]
+    sizes = ([hidden * d, hidden] if hidden else []) + [k * h, k]
+
+    def unpack(theta: np.ndarray) -> list[np.ndarray]:
+        out, pos = [], 0
+        for size in sizes:
+            out.append(theta[pos : pos + size])
+            pos += size
+        return out
+
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        parts = unpack(theta)
+        if hidden:
+            w1, b1 = parts[0].reshape(hidden, d), parts[1]
+            act = np.tanh(z @ w1.T + b1)
+        else:
+            act = z
+        w, b = parts[-2].reshape(k, h), parts[-1]
+        logits = act @ w.T + b
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        nll = -(weight * np.log(np.clip((p * onehot).sum(axis=1), 1e-12, None))).sum()
+        g_logits = (p - onehot) * weight[:, None]
+        grads = [(g_logits.T @ act + l2 * w).ravel(), g_logits.sum(axis=0)]
+        penalty = 0.5 * l2 * float((w * w).sum())
+        if hidden:
+            g_act = (g_logits @ w) * (1.0 - act * act)
+            grads = [(g_act.T @ z + l2 * w1).ravel(), g_act.sum(axis=0), *grads]
+            penalty += 0.5 * l2 * float((w1 * w1).sum())
+        return nll + penalty, np.concatenate(grads)
+
+    rng = np.random.default_rng(seed)
+    theta0 = np.concatenate(
+        [rng.normal(0, 0.3, s) if i == 0 and hidden else np.zeros(s) for i, s in enumerate(sizes)]
+    )
+    res = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 3000})
+    parts = unpack(res.x)
+    weights: dict[str, Any] = {"features": list(FEATURES), "labels": list(LABELS), "mean": mean.tolist(),
+                               "scale": scale.tolist(), "coef": parts[-2].reshape(k, h).round(6).tolist(),
+                               "intercept": parts[-1].round(6).tolist()}  # fmt: skip
+    if hidden:
+        weights["hidden"] = {
+            "coef": parts[0].reshape(hidden, d).round(6).tolist(),
+            "intercept": parts[1].round(6).tolist(),
+        }
+    return weights
+
+
+def evaluate(scorer: PairScorer, x: np.ndarray, y: np.ndarray, upd: float, con: float) -> dict[str, float]:
+    """Pair-level rates: changes found (update or contradiction judged), compatible pairs flagged."""
+    p = scorer.probabilities(x)
+    best = p.argmax(axis=1)
+    flagged = ((best == 0) & (p[:, 0] >= upd)) | ((best == 1) & (p[:, 1] >= con))
+    change = (y == 0) | (y == 1)
+    compatible = y == 2
+    unrelated = y == 3
+    return {
+        "changes_found": float(flagged[change].mean()) if change.any() else float("nan"),
+        "updates_as_update": float(((best == 0) & (p[:, 0] >= upd))[y == 0].mean()) if (y == 0).any() else float("nan"),
+        "compatible_flagged": float(flagged[compatible].mean()) if compatible.any() else float("nan"),
+        "unrelated_flagged": float(flagged[unrelated].mean()) if unrelated.any() else float("nan"),
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--l2", type=float, default=0.01)
+    parser.add_argument("--hidden", type=int, default=0, help="tanh hidden units (0: linear softmax)")
+    parser.add_argument(
+        "--embedders", default="e5,hash", help="comma-separated embedders whose similarity trains"
+    )
+    parser.add_argument("--vectors", action="store_true", help="read e5 embedding interactions (e5 scorer)")
+    parser.add_argument(
+        "--cross", type=int, default=3000, help="same-subject other-attribute pairs added to dev"
+    )
+    parser.add_argument("--update-threshold", type=float, default=0.5)
+    parser.add_argument("--contradiction-threshold", type=float, default=0.6)
+    parser.add_argument("--out", type=Path, default=None, help="write the fitted weights here (JSON)")
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    dev, test = split(generate(args.seed))
+    print(f"dev {len(dev)} scenarios {Counter(i.label for i in dev)}; test {len(test)}")
+    dev_pairs = [p for item in dev for p in pairs_of(item)] + cross_pairs(dev, args.cross, args.seed)
+    dev_pairs = [p for p in dev_pairs if comparable(p[0], p[1])]  # others never reach the scorer
+    test_pairs = {lang: [p for item in test if item.lang == lang for p in pairs_of(item) if comparable(p[0], p[1])]
+                  for lang in ("en", "zh")}  # fmt: skip
+    print("comparable pairs: dev", len(dev_pairs), {k: len(v) for k, v in test_pairs.items()},
+          "- rates below are over these; the rest are never flagged")  # fmt: skip
+    texts = sorted({t for pairs in (dev_pairs, *test_pairs.values()) for p in pairs for t in p[:2]})
+    names = ["e5"] if args.vectors else args.embedders.split(",")
+    vectors = {name: embed_all(texts, name) for name in names}
+    x, y = features(dev_pairs, vectors, args.vectors)
+    weights = fit(x, y, args.l2, args.hidden)
+    if args.vectors:
+        weights["vector"] = {"embedder": get_embedder("e5").name, "dim": 384}
+        weights["features"] = list(FEATURES)
+    scorer = PairScorer(weights)
+    upd, con = args.update_threshold, args.contradiction_threshold
+    report: dict[str, Any] = {"dev": evaluate(scorer, x, y, upd, con)}
+    for lang, pairs in test_pairs.items():
+        for name in vectors:
+            xt, yt = features(pairs, {name: vectors[name]}, args.vectors)
+            report[f"test_{lang}_{name}"] = evaluate(scorer, xt, yt, upd, con)
+    for key, value in report.items():
+        print(key, {k: round(v, 3) for k, v in value.items()})
+    if args.out:
+        weights["meta"] = {
+            "fitted_by": "benchmarks/fit_pairs.py", "generator_seed": args.seed, "l2": args.l2, "hidden": args.hidden,
+            "dev_scenarios": len(dev), "dev_pairs": len(y), "date": time.strftime("%Y-%m-%d"),
+            "pair_rates": {k: {m: round(v, 4) for m, v in r.items()} for k, r in report.items()},
+        }  # fmt: skip
+        args.out.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+    print(f"{time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

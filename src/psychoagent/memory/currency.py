@@ -1,0 +1,81 @@
+"""Recall stage: among recalled facts about the same subject and attribute, the current one ranks first, even when
+no conflict record was written at storage time (the pair scorer judged the pair below the write threshold)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from psychoagent.config import RecallConfig
+from psychoagent.memory.conflicts import UNCHECKED_KINDS
+from psychoagent.memory.detect import LABELS, normalised_similarity
+from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.pairs import comparable, pair_features, subjects, vector_features
+from psychoagent.memory.retrieve import Candidates, RecallContext
+from psychoagent.memory.updates import scorer_for
+
+if TYPE_CHECKING:
+    from psychoagent.memory.core import Memory
+
+_UPDATE = LABELS.index("update")
+
+
+class CurrencyStage:
+    """Scores the best few candidates pairwise; an older fact the scorer reads as updated by a newer candidate
+    gets a bounded factor (part 'currency') that puts it just below the newer one."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+
+    def __call__(
+        self, cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig
+    ) -> None:
+        settings = self.memory.affect_config
+        conf = settings.conflicts
+        if not conf.detect_changes or conf.recall_pairs < 2 or len(cands.rows) < 2:
+            return
+        top = np.argsort(-cands.score, kind="stable")[: conf.recall_pairs]
+        rows = cands.rows[top]
+        invalid = index.column("invalid_at")[rows]
+        kinds = index.column("kind")[rows]
+        live = (np.isnan(invalid) | (invalid > ctx.now)) & ~np.isin(kinds, list(UNCHECKED_KINDS))
+        if live.sum() < 2:
+            return
+        facts = self.memory.affect_state_of_namespace().facts
+        texts = [facts.get(index.ids[int(r)], (0.0, "", ""))[1] for r in rows]
+        keys = [subjects(t) if t else frozenset() for t in texts]
+        created = index.column("created_at")[rows]
+        dense = normalised_similarity(
+            index.vectors[rows] @ index.vectors[rows].T, self.memory.similarity_floor
+        )
+        pairs: list[tuple[int, int]] = []
+        features: list[np.ndarray] = []
+        for a in range(len(rows)):
+            for b in range(len(rows)):
+                if not (live[a] and live[b]) or created[a] >= created[b] or not keys[a] & keys[b]:
+                    continue
+                if dense[a, b] < conf.min_similarity or not comparable(texts[a], texts[b]):
+                    continue
+                pairs.append((a, b))
+        if not pairs:
+            return
+        scorer = scorer_for(conf, self.memory.embedder.name)
+        vecs = index.vectors[rows]
+        for a, b in pairs:
+            row = pair_features(texts[a], texts[b], float(dense[a, b]))
+            features.append(
+                np.concatenate([row, vector_features(vecs[a], vecs[b])]) if scorer.vector_dim else row
+            )
+        p_update = scorer.probabilities(np.stack(features))[:, _UPDATE]
+        factor = np.ones(len(cands.rows))
+        gap = settings.safety.supersession_gap
+        for (a, b), p in zip(pairs, p_update, strict=True):
+            old, new = int(top[a]), int(top[b])
+            if p < conf.recall_update_threshold or cands.score[old] <= 0:
+                continue
+            target = cands.score[new] * gap
+            if cands.score[old] > target:
+                factor[old] = min(factor[old], target / cands.score[old])
+        if (factor < 1.0).any():
+            cands.multiply("currency", factor)

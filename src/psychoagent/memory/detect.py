@@ -1,0 +1,173 @@
+"""Update and contradiction detection by meaning: candidate earlier facts, a learned pair scorer, a decision.
+
+On every write the new unit is compared with a few earlier units of its namespace: the nearest by embedding, the
+latest ones sharing a subject (person, place, organisation, the speaker) and those giving the same rule-based
+slot. Each pair gets the features of `memory.pairs`; a multinomial logistic scorer whose weights ship in
+`psychoagent/data/pair_scorer.json` (fitted by `benchmarks/fit_pairs.py` on generated dev scenarios) gives the
+probabilities of update / contradiction / elaboration / unrelated. The best update above its threshold supersedes
+the older unit; a contradiction is recorded with both sides current.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from psychoagent.memory.judge import PairJudge
+from psychoagent.memory.pairs import FEATURES, comparable, pair_features, vector_features
+
+LABELS = ("update", "contradiction", "elaboration", "unrelated")
+"""Relations the scorer tells apart, in the column order of its probabilities."""
+
+
+class PairScorer:
+    """Multinomial logistic regression over standardised pair features, optionally after one tanh hidden layer
+    (weights loaded from JSON)."""
+
+    def __init__(self, weights: dict[str, Any]) -> None:
+        names = tuple(weights["features"])
+        if names != FEATURES:
+            raise ValueError(
+                f"scorer weights were fitted for other features: {sorted(set(names) ^ set(FEATURES))}"
+            )
+        if tuple(weights["labels"]) != LABELS:
+            raise ValueError(f"scorer labels must be {LABELS}, got {weights['labels']}")
+        self.mean = np.asarray(weights["mean"], dtype=np.float64)  # FEATURES, then the vector block if any
+        self.scale = np.asarray(weights["scale"], dtype=np.float64)
+        self.coef = np.asarray(weights["coef"], dtype=np.float64)  # labels x features
+        self.intercept = np.asarray(weights["intercept"], dtype=np.float64)
+        vector = weights.get("vector") or {}
+        self.embedder: str | None = vector.get("embedder")
+        self.vector_dim = int(vector.get("dim", 0))
+        hidden = weights.get("hidden")
+        self.w1 = None if hidden is None else np.asarray(hidden["coef"], dtype=np.float64)  # units x features
+        self.b1 = None if hidden is None else np.asarray(hidden["intercept"], dtype=np.float64)
+        self.meta: dict[str, Any] = dict(weights.get("meta", {}))
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, embedder: str | None = None) -> PairScorer:
+        """The packaged scorer for `embedder` (one that also reads its vectors, else the generic one), or one
+        fitted elsewhere, from `path`."""
+        if path is None:
+            return _packaged(embedder or "")
+        return cls(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    def uses_vectors(self, embedder: str) -> bool:
+        """True when this scorer reads the embedding interactions of pairs embedded by `embedder`."""
+        return bool(self.vector_dim) and embedder == self.embedder
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """Rows of label probabilities (LABELS order) for rows of pair features."""
+        x = (np.atleast_2d(features) - self.mean) / self.scale
+        if self.w1 is not None and self.b1 is not None:
+            x = np.tanh(x @ self.w1.T + self.b1)
+        logits = x @ self.coef.T + self.intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+
+_PACKAGED = {"e5-small": "data/pair_scorer_e5.json"}
+"""Embedders with a scorer of their own (fitted on their vectors); every other embedder gets the generic one."""
+
+
+@lru_cache(maxsize=4)
+def _packaged(embedder: str) -> PairScorer:
+    name = _PACKAGED.get(embedder, "data/pair_scorer.json")
+    return PairScorer(json.loads(resources.files("psychoagent").joinpath(name).read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An earlier (or, for late arrivals, later) unit a new unit is compared with."""
+
+    unit_id: str
+    content: str
+    created: float
+    dense: float
+    slot_key: str | None = None
+    vector: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The scorer's verdict on one pair: which unit is older, the label and its probabilities."""
+
+    candidate: Candidate
+    label: str
+    probabilities: tuple[float, ...]
+    new_is_older: bool
+
+    @property
+    def confidence(self) -> float:
+        return self.probabilities[LABELS.index(self.label)]
+
+
+def normalised_similarity(cosine: np.ndarray | float, floor: float | None) -> np.ndarray:
+    """Cosine mapped so an embedder's unrelated-text level is 0 and identity is 1 (clipped to [0, 1])."""
+    base = 0.0 if floor is None else float(floor)
+    return np.clip((np.asarray(cosine, dtype=np.float64) - base) / max(1.0 - base, 1e-9), 0.0, 1.0)
+
+
+def judge(
+    scorer: PairScorer,
+    content: str,
+    created: float,
+    candidates: Sequence[Candidate],
+    update_threshold: float,
+    contradiction_threshold: float,
+    referee: PairJudge | None = None,
+    vector: np.ndarray | None = None,
+) -> list[Judgement]:
+    """Score the new text against each candidate; return the pairs judged update or contradiction, best first.
+
+    With a referee, pairs whose update or contradiction probability falls in its uncertainty band are decided by
+    it (the scorer's label stands where it gives no answer)."""
+    candidates = [c for c in candidates if comparable(c.content, content)]
+    if not candidates:
+        return []
+    rows = []
+    order = []
+    for cand in candidates:
+        new_is_older = created < cand.created
+        old_text, new_text = (content, cand.content) if new_is_older else (cand.content, content)
+        row = pair_features(old_text, new_text, cand.dense)
+        if scorer.vector_dim:
+            if vector is None or cand.vector is None:
+                raise ValueError("this pair scorer reads embeddings: pass the vectors of both texts")
+            old_vec, new_vec = (vector, cand.vector) if new_is_older else (cand.vector, vector)
+            row = np.concatenate([row, vector_features(old_vec, new_vec)])
+        rows.append(row)
+        order.append(new_is_older)
+    probs = scorer.probabilities(np.stack(rows))
+    thresholds = {"update": update_threshold, "contradiction": contradiction_threshold}
+    labels: list[str | None] = []
+    for p in probs:
+        best = LABELS[int(np.argmax(p))]
+        labels.append(best if best in thresholds and p[LABELS.index(best)] >= thresholds[best] else None)
+    if referee is not None:
+        low, high = referee.band
+        unsure = [i for i, p in enumerate(probs) if low <= max(p[0], p[1]) <= high]
+        if unsure:
+            pairs = []
+            for i in unsure:
+                older_first = (
+                    (content, candidates[i].content) if order[i] else (candidates[i].content, content)
+                )
+                pairs.append(older_first)
+            for i, verdict in zip(unsure, referee.decide(pairs), strict=True):
+                if verdict is not None:
+                    labels[i] = verdict if verdict in thresholds else None
+    out: list[Judgement] = []
+    for cand, p, new_is_older, label in zip(candidates, probs, order, labels, strict=True):
+        if label is not None:
+            out.append(Judgement(cand, label, tuple(float(v) for v in p), new_is_older))
+    out.sort(key=lambda j: -j.confidence)
+    return out

@@ -1,0 +1,292 @@
+"""What a fact sentence states, and how two of them relate: the features of the update/contradiction scorer.
+
+A sentence is analysed once (cached): its subjects (people, places, organisations, things named with a capital or
+tagged as proper nouns by jieba, and the speaker: I / my / 我 / 用户), its values (numbers, times, names that are
+not shared), its content words, and cue words (negation, change, correction, source, relative change). A pair of
+sentences becomes a fixed-length feature vector (`FEATURES`); the learned scorer in `memory.detect` turns it into
+probabilities of update / contradiction / elaboration / unrelated. Cue words are features, never the decision.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from psychoagent.affect.changes import is_change_of, signature
+from psychoagent.affect.lexicon import has_cjk, numbers
+from psychoagent.affect.slots import extract_slots
+
+_WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+(?:[.:,]\d+)*")
+_CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]+")
+_TIME = re.compile(
+    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\d{1,2}[点时](?:\d{1,2}分|半)?", re.I
+)
+_WEEKDAY = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december)\b|(周|星期|礼拜)[一二三四五六日天]|[一二三四五六七八九十]+月",
+    re.I,
+)
+_SELF_EN = re.compile(r"\b(i|i'm|i've|my|me|mine|we|our|us)\b", re.I)
+_SELF_ZH = re.compile(r"我|用户|咱")
+_NEG_EN = re.compile(
+    r"\b(no longer|not|never|none|no|stopped|quit|anymore|isn't|doesn't|don't|won't|can't|cannot|nor)\b|n't\b",
+    re.I,
+)
+_NEG_ZH = re.compile(r"不再|不|没有|没|别|停止|戒|取消|无")
+_CHANGE_EN = re.compile(
+    r"\b(now|new|moved?|moves|changed?|changes|switched|switch(?:es)?|transferred|rescheduled|postponed|pushed|"
+    r"raised|increased|decreased|lowered|cut|reduced|replaced|updated|became|becomes|turned|instead|"
+    r"upgraded|downgraded|renamed|relocated|left|joined|promoted|started|from)\b",
+    re.I,
+)
+_CHANGE_ZH = re.compile(
+    r"改|调|换|涨|降|搬|推迟|提前|提高|降低|更新|现在|如今|新的|变成|变为|成了|改名|升|跳槽|转"
+)
+_CORRECT_EN = re.compile(
+    r"\b(actually|sorry|i meant|meant|correction|mistake|wrong|rather|in fact|mis\w+)\b", re.I
+)
+_CORRECT_ZH = re.compile(r"其实|更正|说错|搞错|纠正|应该是|不对|口误|写错|弄错")
+_SOURCE_EN = re.compile(
+    r"\b(according to|says|said|say|reports?|reported|claims?|claimed|states?|stated|told|shows?|lists?|"
+    r"records?|insists?|believes?|thinks?)\b",
+    re.I,
+)
+_SOURCE_ZH = re.compile(r"据|说|称|表示|显示|记录|写着|认为|坚持|告诉|根据|上写")
+_RELATIVE_EN = re.compile(
+    r"\b(more|fewer|less|another|extra|additional|again|added|plus|minus|dropped out|down|up)\b", re.I
+)
+_RELATIVE_ZH = re.compile(r"又|多了|少了|再|增加|减少|加了|退出|多来|少来")
+_STOP_EN = frozenset(
+    "the a an and or to of in on at for with from by is are was were be been being has have had his her their "
+    "its this that these those will would can could should into than then there here about after before over "
+    "under also still who what when where which how does did do it he she they them him as so just very "
+    "i i'm my me we our us you your now".split()
+)
+_STOP_ZH = frozenset(
+    "我 我们 用户 现在 的 了 是 在 和 与 把 将 也 都 就 又 要 会 去 到 上 里 个 这 那 他 她 它 们 被 给 着 过 吗 呢 吧".split()
+)
+_ZH_PROPER = ("nr", "ns", "nt", "nz", "nrfg", "nrt")
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def _stem(word: str) -> str:
+    """Crude English stem so that drives / drove / driving are close enough to share a predicate word."""
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True)
+class FactView:
+    """What one sentence states, as sets the pair features compare."""
+
+    zh: bool
+    entities: frozenset[str]
+    numbers: frozenset[float]
+    times: frozenset[str]
+    content: frozenset[str]
+    self_ref: bool
+    negation: bool
+    change: bool
+    correction: bool
+    source: bool
+    relative: bool
+    length: int
+
+
+def _zh_tagged(text: str) -> list[tuple[str, str]]:
+    from psychoagent.affect.changes import _tagged
+
+    return _tagged(text)
+
+
+@lru_cache(maxsize=32768)
+def analyse(text: str) -> FactView:
+    """The fact view of a sentence (cached: every stored text is analysed once)."""
+    zh = has_cjk(text)
+    times = frozenset(m.group(0).lower().replace(" ", "") for m in _TIME.finditer(text)) | frozenset(
+        m.group(0).lower() for m in _WEEKDAY.finditer(text)
+    )
+    if zh:
+        tagged = _zh_tagged(text)
+        entities = frozenset(w for w, f in tagged if f in _ZH_PROPER and len(w) >= 2)
+        entities |= frozenset(w.lower() for w, f in tagged if f == "eng")
+        content = frozenset(
+            w for w, f in tagged
+            if has_cjk(w) and w not in _STOP_ZH and w not in entities and not f.startswith(("m", "x", "u", "p", "c"))
+        )  # fmt: skip
+        self_ref = _SELF_ZH.search(text) is not None
+        cues = (_NEG_ZH, _CHANGE_ZH, _CORRECT_ZH, _SOURCE_ZH, _RELATIVE_ZH)
+    else:
+        entities = frozenset(
+            m.group(0).lower() for m in _CAP_EN.finditer(text)
+            if m.group(0).lower() not in _STOP_EN | _SENTENCE_START | _CALENDAR | _NUMBER_WORDS.keys()
+        )  # fmt: skip
+        words = [w.lower().removesuffix("'s").rstrip("'") for w in _WORD_EN.findall(text)]
+        ent_words = {p for e in entities for p in e.split()}
+        content = frozenset(
+            _stem(w) for w in words
+            if w not in _STOP_EN and w not in ent_words and not w[0].isdigit() and len(w) > 2
+        )  # fmt: skip
+        self_ref = _SELF_EN.search(text) is not None
+        cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
+    neg, chg, cor, src, rel = (p.search(text) is not None for p in cues)
+    counted = frozenset(numbers(text)) | _number_words(text, zh)
+    content = frozenset(w for w in content if w not in _NUMBER_WORDS)
+    return FactView(
+        zh=zh, entities=entities, numbers=counted, times=times, content=content,
+        self_ref=self_ref, negation=neg, change=chg, correction=cor, source=src, relative=rel, length=len(text),
+    )  # fmt: skip
+
+
+_NUMBER_WORDS = {
+    w: float(i) for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {"dozen": 12.0, "half": 0.5, "twice": 2.0}  # fmt: skip
+_ZH_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+_ZH_COUNT = re.compile(
+    r"([一二两三四五六七八九十]{1,3})\s*(?:个|位|人|名|只|条|本|次|天|周|年|家|辆|台|杯|瓶|份|张|件|间|套|岁|点|小时|分钟)"
+)
+
+
+def _zh_number(word: str) -> float:
+    """Value of a small Chinese numeral (一 .. 九十九)."""
+    if "十" in word:
+        tens, _, ones = word.partition("十")
+        return float((_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0))
+    return float(_ZH_DIGITS.get(word, 0))
+
+
+def _number_words(text: str, zh: bool) -> frozenset[float]:
+    """Counts written as words: 'six people', '两位客人'."""
+    if zh:
+        return frozenset(_zh_number(m.group(1)) for m in _ZH_COUNT.finditer(text))
+    return frozenset(_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS)
+
+
+_SENTENCE_START = frozenset(
+    "actually now today yesterday tomorrow please note update sorry correction after before since from "
+    "according last next this that every change heads quick things new just wait oops let while if q a "
+    "meanwhile however also so but and then yes no okay ok well by".split()
+)
+"""Capitalised words that start sentences rather than name someone (kept out of the entities)."""
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december".split()
+)
+
+FEATURES: tuple[str, ...] = (
+    "dense", "dense_sq", "shared_entity", "self_both", "entity_jaccard", "content_jaccard", "content_in_new",
+    "content_in_old", "old_only_content", "new_only_content", "numbers_both", "numbers_differ", "numbers_shared",
+    "times_differ", "times_shared", "old_values_dropped", "new_values_added", "old_value_kept", "negation_new",
+    "negation_old", "change_new", "correction_new", "source_new", "source_old", "relative_new", "slot_clash",
+    "change_rule", "log_length_ratio", "zh", "subject_x_dense", "subject_x_dropped", "subject_x_change",
+    "subject_x_negation", "dense_x_differ", "dropped_x_added", "content_x_differ", "no_subject_x_dense",
+    "other_subjects", "replacement", "old_value_repeated", "new_has_subject", "dense_x_content",
+)  # fmt: skip
+"""Names of the pair features, in order (the scorer's weights are stored against these names)."""
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
+
+
+def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
+    """Feature vector of (older fact, newer fact) given their dense similarity normalised to [0, 1]."""
+    o, n = analyse(old_text), analyse(new_text)
+    shared_ent = shared_entities(o.entities, n.entities)
+    self_both = o.self_ref and n.self_ref
+    subject = 1.0 if shared_ent or self_both else 0.0
+    old_vals = (o.entities - n.entities) | {str(x) for x in o.numbers - n.numbers} | (o.times - n.times)
+    new_vals = (n.entities - o.entities) | {str(x) for x in n.numbers - o.numbers} | (n.times - o.times)
+    kept = bool((o.entities - shared_ent - n.entities) == set() and (o.entities - shared_ent)) or bool(
+        o.numbers & n.numbers
+    )
+    inter = len(o.content & n.content)
+    numbers_differ = 1.0 if o.numbers and n.numbers and o.numbers != n.numbers else 0.0
+    times_differ = 1.0 if o.times and n.times and o.times != n.times else 0.0
+    differ = max(numbers_differ, times_differ, 1.0 if old_vals and new_vals else 0.0)
+    dropped = min(len(old_vals), 3) / 3.0
+    added = min(len(new_vals), 3) / 3.0
+    clash = slot_clash(old_text, new_text)
+    change_rule = 1.0 if is_change_of(signature(new_text), signature(old_text)) else 0.0
+    content_j = _jaccard(o.content, n.content)
+    # both name someone, but nobody in common: another entity's value, not a change of this one
+    other_subjects = 1.0 if o.entities and n.entities and not shared_ent and not self_both else 0.0
+    repeated = 1.0 if (o.numbers & n.numbers) or (o.times & n.times) else 0.0
+    # the new sentence names the old value and another one: "from 5000 to 4200", "not 5000 - 4200"
+    fresh = (n.numbers - o.numbers) | {t for t in n.times - o.times}
+    replacement = 1.0 if repeated and fresh else 0.0
+    values = (
+        dense, dense * dense, 1.0 if shared_ent else 0.0, 1.0 if self_both else 0.0,
+        _jaccard(o.entities, n.entities), content_j, inter / max(len(n.content), 1),
+        inter / max(len(o.content), 1), min(len(o.content - n.content), 4) / 4.0,
+        min(len(n.content - o.content), 4) / 4.0, 1.0 if o.numbers and n.numbers else 0.0, numbers_differ,
+        1.0 if o.numbers & n.numbers else 0.0, times_differ, 1.0 if o.times & n.times else 0.0, dropped, added,
+        1.0 if kept else 0.0, float(n.negation), float(o.negation), float(n.change), float(n.correction),
+        float(n.source), float(o.source), float(n.relative), clash, change_rule,
+        math.log((n.length + 1) / (o.length + 1)), 1.0 if n.zh else 0.0, subject * dense, subject * dropped,
+        subject * float(n.change), subject * float(n.negation), dense * differ, dropped * added, content_j * differ,
+        (1.0 - subject) * dense, other_subjects, replacement, repeated, 1.0 if n.entities or n.self_ref else 0.0,
+        dense * content_j,
+    )  # fmt: skip
+    return np.asarray(values, dtype=np.float64)
+
+
+def comparable(old_text: str, new_text: str) -> bool:
+    """Whether two facts can be about the same subject at all: not when both name someone and nobody in common
+    (and the speaker is not in both), and not when they are the same sentence (a repetition changes nothing)."""
+    if " ".join(old_text.split()).lower() == " ".join(new_text.split()).lower():
+        return False
+    o, n = analyse(old_text), analyse(new_text)
+    shared = shared_entities(o.entities, n.entities)
+    return not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref))
+
+
+def shared_entities(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """Entities named in both; a Chinese name also matches inside a longer jieba word ("冯晓" in "冯晓住")."""
+    exact = a & b
+    cjk = {
+        min(x, y, key=len) for x in a - exact for y in b - exact
+        if has_cjk(x) and has_cjk(y) and min(len(x), len(y)) >= 2 and (x in y or y in x)
+    }  # fmt: skip
+    return exact | frozenset(cjk)
+
+
+def vector_features(old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Embedding interactions of a pair: which meaning dimensions they share (product) and where they differ."""
+    return np.concatenate([old * new, np.abs(old - new)]).astype(np.float64)
+
+
+def slot_clash(old_text: str, new_text: str) -> float:
+    """1 when the rule-based slot extractor finds the same slot with different values."""
+    old_slots = extract_slots(old_text)
+    if not old_slots:
+        return 0.0
+    return 1.0 if any(s.contradicts(o) for s in extract_slots(new_text) for o in old_slots) else 0.0
+
+
+def subjects(text: str) -> frozenset[str]:
+    """Subject keys of a sentence for the candidate index: its named entities, and 'self' for the speaker."""
+    view = analyse(text)
+    return view.entities | ({"<self>"} if view.self_ref else frozenset())

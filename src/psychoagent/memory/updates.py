@@ -1,0 +1,276 @@
+"""Conflict planning for a batch of new units: updates and contradictions by meaning, goal conflicts.
+
+For each new unit: gather candidates (nearest earlier units by embedding, latest units sharing a subject, units
+giving the same rule-based slot, earlier units of the same batch), let the learned pair scorer judge them
+(`memory.detect`), and plan records, edges and validity changes. Nothing is written here: `affective.after_store`
+applies the plan inside the batch's transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, HeuristicConfig
+from psychoagent.affect.slots import Slot
+from psychoagent.memory.conflicts import (
+    UNCHECKED_KINDS,
+    NamespaceAffect,
+    Plan,
+    SlotEntry,
+    conflict_id,
+    goal_id,
+    slots_of,
+)
+from psychoagent.memory.detect import Candidate, Judgement, PairScorer, judge, normalised_similarity
+from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.judge import PairJudge
+from psychoagent.memory.pairs import slot_clash, subjects
+from psychoagent.types import ConflictRecord, Edge, MemoryUnit, to_datetime, utcnow
+
+log = logging.getLogger(__name__)
+
+
+def scorer_for(cfg: ConflictConfig, embedder: str) -> PairScorer:
+    """The configured (or packaged) scorer for this embedder; the generic one if it reads another's vectors."""
+    scorer = PairScorer.load(cfg.scorer_path, embedder)
+    if scorer.vector_dim and not scorer.uses_vectors(embedder):
+        log.warning("pair scorer reads %s vectors, memory embeds with %s: using the generic scorer",
+                    scorer.embedder, embedder)  # fmt: skip
+        scorer = PairScorer.load(None, "")
+    return scorer
+
+
+def prepare(
+    state: NamespaceAffect,
+    units: Sequence[MemoryUnit],
+    vectors: np.ndarray,
+    index: NamespaceIndex,
+    config: AffectiveMemoryConfig,
+    heuristic: HeuristicConfig,
+    goal_units: dict[str, str],
+    floor: float | None,
+    referee: PairJudge | None = None,
+    embedder: str = "",
+) -> Plan:
+    """Find updates, contradictions and goal conflicts of new units (against stored ones and each other); mutate
+    the new units' affect, conflict context and validity; return the records, edges and superseded ids."""
+    plan = Plan()
+    cfg = config.conflicts
+    scorer = scorer_for(cfg, embedder) if cfg.detect_changes else None
+    n_stored = len(index)
+    sims = eligible = None
+    if n_stored and cfg.dense_candidates and scorer is not None:
+        sims = index.vectors @ vectors.T  # stored x batch: one product for the whole batch
+        kinds = index.column("kind")
+        eligible = np.isnan(index.column("invalid_at")) & ~np.isin(kinds, list(UNCHECKED_KINDS))
+    batch_slots: dict[str, list[SlotEntry]] = {}
+    for i, unit in enumerate(units):
+        slots = slots_of(unit)
+        plan.slots.append((unit, slots))
+        if unit.kind not in UNCHECKED_KINDS:
+            cands = _candidates(
+                state, index, sims, eligible, vectors, units, i, slots, batch_slots, cfg, floor
+            )
+            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i])
+            for verdict in verdicts:
+                _apply(plan, state, unit, verdict, units, slots, cfg, heuristic)
+        for slot in slots:
+            batch_slots.setdefault(slot.key, []).append(
+                SlotEntry(
+                    unit.id,
+                    slot,
+                    unit.created_at.timestamp(),
+                    unit.content,
+                    unit.kind,
+                    unit.invalid_at is None,
+                )
+            )
+        _goal_conflicts(plan, unit, goal_units, config)
+    return plan
+
+
+def _candidates(
+    state: NamespaceAffect,
+    index: NamespaceIndex,
+    sims: np.ndarray | None,
+    eligible: np.ndarray | None,
+    vectors: np.ndarray,
+    units: Sequence[MemoryUnit],
+    i: int,
+    slots: Sequence[Slot],
+    batch_slots: dict[str, list[SlotEntry]],
+    cfg: ConflictConfig,
+    floor: float | None,
+) -> list[Candidate]:
+    """Stored and same-batch units to compare unit `i` with (deduplicated, current ones only)."""
+    unit, vec = units[i], vectors[i]
+    found: dict[str, Candidate] = {}
+    batch_ids = {u.id: j for j, u in enumerate(units[:i])}
+
+    def add(uid: str, slot_key: str | None = None) -> None:
+        if uid == unit.id or uid in state.superseded or uid in found:
+            return
+        if uid in batch_ids:
+            other = units[batch_ids[uid]]
+            if other.kind in UNCHECKED_KINDS or other.invalid_at is not None:
+                return
+            other_vec = vectors[batch_ids[uid]]
+            dense = float(normalised_similarity(float(other_vec @ vec), floor))
+            found[uid] = Candidate(
+                uid, other.content, other.created_at.timestamp(), dense, slot_key, other_vec
+            )
+            return
+        fact = state.facts.get(uid)
+        row = index.row_of.get(uid)
+        if fact is None or fact[2] in UNCHECKED_KINDS or row is None:
+            return
+        stored_vec = index.vectors[row]
+        dense = float(normalised_similarity(float(stored_vec @ vec), floor))
+        found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
+
+    if sims is not None and eligible is not None:
+        column = np.where(eligible, sims[:, i], -np.inf)
+        n = min(cfg.dense_candidates, int(eligible.sum()))
+        if n:
+            top = np.argpartition(-column, n - 1)[:n]
+            for row in top[np.argsort(-column[top])]:
+                if normalised_similarity(float(column[row]), floor) >= cfg.min_similarity:
+                    add(index.ids[int(row)])
+    if i and cfg.dense_candidates and cfg.detect_changes:
+        near = vectors[:i] @ vec
+        for j in np.argsort(-near)[: cfg.dense_candidates]:
+            if normalised_similarity(float(near[j]), floor) >= cfg.min_similarity:
+                add(units[int(j)].id)
+    for key in subjects(unit.content) if cfg.detect_changes else ():
+        stored = state.by_subject.get(key, [])[-cfg.subject_candidates :] if cfg.subject_candidates else []
+        for uid in reversed(stored):
+            add(uid)
+        for other in units[:i]:
+            if key in subjects(other.content):
+                add(other.id)
+    for slot in slots:
+        for entry in (*state.slots.get(slot.key, ()), *batch_slots.get(slot.key, ())):
+            if entry.current and slot.contradicts(entry.slot):
+                add(entry.unit_id, slot.key)
+    return list(found.values())
+
+
+def _verdicts(
+    scorer: PairScorer | None,
+    unit: MemoryUnit,
+    cands: list[Candidate],
+    cfg: ConflictConfig,
+    referee: PairJudge | None,
+    vector: np.ndarray,
+) -> list[Judgement]:
+    """At most one update (the most probable) plus contradictions; rules alone when the scorer is off."""
+    created = unit.created_at.timestamp()
+    if scorer is None:
+        return [
+            Judgement(c, "update", (1.0, 0.0, 0.0, 0.0), created < c.created) for c in cands if c.slot_key
+        ][:1]
+    verdicts = judge(
+        scorer,
+        unit.content,
+        created,
+        cands,
+        cfg.update_threshold,
+        cfg.contradiction_threshold,
+        referee,
+        vector,
+    )
+    updates = [v for v in verdicts if v.label == "update"][:1]
+    return updates + [v for v in verdicts if v.label == "contradiction"]
+
+
+def _apply(
+    plan: Plan,
+    state: NamespaceAffect,
+    unit: MemoryUnit,
+    verdict: Judgement,
+    units: Sequence[MemoryUnit],
+    slots: Sequence[Slot],
+    cfg: ConflictConfig,
+    heuristic: HeuristicConfig,
+) -> None:
+    """Plan the record, edges and validity change of one judged pair; raise the new unit's conflict."""
+    cand = verdict.candidate
+    old_id, new_id = (unit.id, cand.unit_id) if verdict.new_is_older else (cand.unit_id, unit.id)
+    old_text, new_text = (
+        (unit.content, cand.content) if verdict.new_is_older else (cand.content, unit.content)
+    )
+    created = unit.created_at.timestamp()
+    when = to_datetime(max(created, cand.created)) or utcnow()
+    by_slot = bool(cand.slot_key) or slot_clash(old_text, new_text) > 0
+    if verdict.label == "update":
+        kind = "slot" if by_slot else "update"
+        intensity = heuristic.slot_intensity if by_slot else cfg.change_intensity
+    else:
+        kind, intensity = "contradiction", cfg.contradiction_intensity
+    meta: dict[str, object] = {"probabilities": dict(zip(("update", "contradiction", "elaboration", "unrelated"),
+                                                         (round(p, 3) for p in verdict.probabilities), strict=True))}  # fmt: skip
+    if cand.slot_key:
+        meta["slot"] = cand.slot_key
+    plan.records.append(
+        ConflictRecord(
+            id=conflict_id(old_id, new_id, kind), namespace=unit.namespace, kind=kind, side_a=old_id, side_b=new_id,
+            description_a=old_text, description_b=new_text, intensity=intensity, created_at=when, metadata=meta,
+        )
+    )  # fmt: skip
+    plan.edges.append(Edge(src=new_id, dst=old_id, type="contradicts", created_at=when))
+    if verdict.label == "update" and cfg.supersede_slots:
+        _supersede(plan, state, units, old_id, new_id, when)
+    if unit.affect.conflict_intensity < intensity or not unit.affect.conflict_parties:
+        verb = "updates" if verdict.label == "update" else "contradicts"
+        unit.affect = unit.affect.model_copy(
+            update={
+                "conflict_intensity": max(unit.affect.conflict_intensity, intensity),
+                "conflict_parties": [f"memory: {old_text.strip()}", f"new: {new_text.strip()}"],
+                "reason": f"It {verb} what {cand.unit_id if not verdict.new_is_older else unit.id} says "
+                f"(p = {verdict.confidence:.2f}).",
+            }
+        )
+    unit.conflict_context = " vs ".join(unit.affect.conflict_parties)
+
+
+def _supersede(
+    plan: Plan, state: NamespaceAffect, units: Sequence[MemoryUnit], old_id: str, new_id: str, when: datetime
+) -> None:
+    """Mark the older unit as no longer valid from `when` (in the batch, or stored: applied after the write)."""
+    plan.edges.append(Edge(src=new_id, dst=old_id, type="supersedes", created_at=when))
+    state.superseded.add(old_id)
+    for slot_entries in state.slots.values():
+        for entry in slot_entries:
+            if entry.unit_id == old_id:
+                entry.current = False
+    batch = {u.id: u for u in units}
+    if old_id in batch:
+        batch[old_id].invalid_at = when
+        batch[old_id].metadata["superseded_by"] = new_id
+    else:
+        plan.superseded[old_id] = (when, new_id)
+
+
+def _goal_conflicts(
+    plan: Plan, unit: MemoryUnit, goal_units: dict[str, str], config: AffectiveMemoryConfig
+) -> None:
+    """Record the appraiser's goal conflict of a unit against the goal (a stored goal unit or a stable id)."""
+    cfg = config.conflicts
+    if not cfg.record_goal_conflicts or unit.affect.conflict_intensity < cfg.min_goal_intensity:
+        return
+    for side in [p for p in unit.affect.conflict_parties if p.startswith("goal: ")][:1]:
+        goal = side.removeprefix("goal: ")
+        gid = goal_units.get(goal) or goal_id(goal)
+        plan.records.append(
+            ConflictRecord(
+                id=conflict_id(gid, unit.id, "goal"), namespace=unit.namespace, kind="goal", side_a=gid,
+                side_b=unit.id, description_a=goal, description_b=unit.content, intensity=unit.affect.conflict_intensity,
+                created_at=unit.created_at, metadata={"reason": unit.affect.reason},
+            )
+        )  # fmt: skip
+        if gid in goal_units.values():
+            plan.edges.append(Edge(src=unit.id, dst=gid, type="contradicts", created_at=unit.created_at))
