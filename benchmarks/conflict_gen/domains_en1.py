@@ -73,7 +73,7 @@ SLOTS = (
     slot("places", "home_city", values=["Lyon", "Porto", "Munich", "Leeds", "Seattle", "Osaka", "Melbourne", "Krakow", "Valencia", "Ghent"],
          fact=["{S} lives in {v}.", "{P} home is in {v}.", "{S} has a flat in {v}."],
          change=["{S} moved to {v}.", "{S} relocated to {v}."],
-         neg=["{S} doesn't live in {o} any more; {he} lives in {v}."], pas=["{P} whole household was moved to {v}."],
+         neg=["{S} doesn't live in {o} any more; {he} lives in {v}."], pas=["{S} was relocated to {v} by {his} company."],
          elab=["{S} loves the bakeries near {his} flat in {o}.", "{P} place in {o} has a small balcony."],
          q=["Where does {S} live?", "Which city does {S} live in?"],
          first=["I live in {v}.", "My home is in {v}."], first_change=["I moved to {v}.", "I've relocated to {v}."]),
