@@ -23,7 +23,17 @@ from typing import Any
 import numpy as np
 
 from benchmarks._report import write_section
-from benchmarks.conflict_gen import HELD_OUT_DOMAINS, HELD_OUT_FAMILIES, Item, generate, split
+from benchmarks.conflict_gen import (
+    COMPATIBLE,
+    CONTRADICTION,
+    DOMAINS,
+    HELD_OUT_DOMAINS,
+    HELD_OUT_FAMILIES,
+    UPDATE,
+    Item,
+    generate,
+    split,
+)
 from psychoagent import Memory
 from psychoagent.memory.embed import get_embedder
 
@@ -254,7 +264,8 @@ def report(
     )  # fmt: skip
     return f"""
 {len(outcomes)} scenarios from `benchmarks/conflict_gen` (seed {args.seed}; {n_dev} dev, {len(test)} test), English
-and Chinese, 24 domains, 12 update families, 2 contradiction families, 4 compatible families. Test = a held-out
+and Chinese, {len(DOMAINS)} domains, {len(UPDATE)} update families, {len(CONTRADICTION)} contradiction families,
+{len(COMPATIBLE)} compatible families. Test = a held-out
 phrasing family ({", ".join(sorted(HELD_OUT_FAMILIES))}) or a held-out domain ({", ".join(sorted(HELD_OUT_DOMAINS))});
 tune on dev only. Per scenario a fresh default `Memory(embedder={embedder!r})`: old fact, 6 distractors from other
 domains, new fact, 6 more, all with `observe(text, timestamp=...)`; the question is asked one hour after the last
