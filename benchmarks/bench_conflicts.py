@@ -55,14 +55,17 @@ class SharedCache:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def load(self, path: Path) -> None:
+    def load(self, path: Path) -> int:
         """Reuse vectors saved by an earlier run of the same embedder (a local file this script wrote)."""
-        if path.exists():
-            with path.open("rb") as fh:
-                saved = pickle.load(fh)
-            if saved.get("embedder") == self.inner.name:
-                self.docs.update(saved["docs"])
-                self.queries.update(saved["queries"])
+        if not path.exists():
+            return 0
+        with path.open("rb") as fh:
+            saved = pickle.load(fh)
+        if saved.get("embedder") != self.inner.name:
+            return 0
+        self.docs.update(saved["docs"])
+        self.queries.update(saved["queries"])
+        return len(saved["docs"]) + len(saved["queries"])
 
     def save(self, path: Path) -> None:
         """Keep the vectors for the next run."""
@@ -217,8 +220,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.limit > 1:
         chosen = chosen[:: args.limit]
     embedder = SharedCache(get_embedder(args.embedder))
-    if args.cache:
-        embedder.load(args.cache)
+    reused = embedder.load(args.cache) if args.cache else 0
     start = time.perf_counter()
     embedder.warm((t for _, i in chosen for t, _ in i.timeline()), (i.question for _, i in chosen))
     embed_s = time.perf_counter() - start
@@ -233,7 +235,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.details:
         args.details.write_text("".join(json.dumps(asdict(o)) + "\n" for o in outcomes), encoding="utf-8")
 
-    body = report(outcomes, args, embedder.inner.name, embed_s, total_s)
+    timing = f"Embedding {embed_s:.0f} s" + (f" ({reused} vectors reused from `--cache`)" if reused else "")
+    body = report(outcomes, args, embedder.inner.name, f"{timing}, total {total_s:.0f} s")
     print(body)
     if not args.no_write and args.limit <= 1 and args.split == "all":
         write_section(
@@ -242,9 +245,7 @@ def main(argv: list[str] | None = None) -> None:
         )  # fmt: skip
 
 
-def report(
-    outcomes: list[Outcome], args: argparse.Namespace, embedder: str, embed_s: float, total_s: float
-) -> str:
+def report(outcomes: list[Outcome], args: argparse.Namespace, embedder: str, timing: str) -> str:
     """The markdown section: what was run, the headline by split and language, then by family and domain."""
     n_dev = sum(o.split == "dev" for o in outcomes)
     test = [o for o in outcomes if o.split == "test"]
@@ -263,8 +264,7 @@ def report(
         else "no test scenarios run"
     )  # fmt: skip
     return f"""
-{len(outcomes)} scenarios from `benchmarks/conflict_gen` (seed {args.seed}; {n_dev} dev, {len(test)} test), English
-and Chinese, {len(DOMAINS)} domains, {len(UPDATE)} update families, {len(CONTRADICTION)} contradiction families,
+{len(outcomes)} scenarios from `benchmarks/conflict_gen` (seed {args.seed}; {n_dev} dev, {len(test)} test), English and Chinese, {len(DOMAINS)} domains, {len(UPDATE)} update families, {len(CONTRADICTION)} contradiction families,
 {len(COMPATIBLE)} compatible families. Test = a held-out
 phrasing family ({", ".join(sorted(HELD_OUT_FAMILIES))}) or a held-out domain ({", ".join(sorted(HELD_OUT_DOMAINS))});
 tune on dev only. Per scenario a fresh default `Memory(embedder={embedder!r})`: old fact, 6 distractors from other
@@ -272,7 +272,7 @@ domains, new fact, 6 more, all with `observe(text, timestamp=...)`; the question
 fact. *Newer first*: `recall(question, k=5)` returns the new fact, above the old one if both. *Flagged*:
 `brief(question, k=5).conflicts` holds a record whose sides are the two facts. *Compatible wrongly flagged*: a record
 between the two facts in the briefing or the store, or the older one marked superseded. *Both current*: a contradiction did not
-supersede the older side. Embedding {embed_s:.0f} s, total {total_s:.0f} s.
+supersede the older side. {timing}.
 
 **Test split against the targets:** {verdict}.
 
