@@ -36,18 +36,25 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}{load}"
 
 
-def write_section(name: str, title: str, body: str) -> None:
-    """Replace (or append) the section `name` of docs/benchmarks.md with `body`, stamped with machine and date."""
+def write_section(name: str, title: str, body: str, *, level: int = 2, after: str | None = None) -> None:
+    """Replace (or append) the section `name` of docs/benchmarks.md with `body`, stamped with machine and date.
+
+    `level` 3 makes it a subsection; a new section goes right after the section named `after` when that exists.
+    """
     DOC.parent.mkdir(parents=True, exist_ok=True)
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else HEADER
     stamp = (
         f"_Measured {_dt.date.today().isoformat()} on {machine()}; command: `python -m benchmarks.{name}`._"
     )
-    section = f"<!-- bench:{name} -->\n## {title}\n\n{stamp}\n\n{body.strip()}\n<!-- /bench:{name} -->"
-    pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->", re.S)
-    text = (
-        pattern.sub(lambda _: section, text)
-        if pattern.search(text)
-        else text.rstrip() + "\n\n" + section + "\n"
+    section = (
+        f"<!-- bench:{name} -->\n{'#' * level} {title}\n\n{stamp}\n\n{body.strip()}\n<!-- /bench:{name} -->"
     )
+    pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->", re.S)
+    anchor = f"<!-- /bench:{after} -->" if after else None
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section, text)
+    elif anchor and anchor in text:
+        text = text.replace(anchor, anchor + "\n\n" + section, 1)
+    else:
+        text = text.rstrip() + "\n\n" + section + "\n"
     DOC.write_text(text, encoding="utf-8")
