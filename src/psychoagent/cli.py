@@ -9,6 +9,7 @@ from psychoagent.econ.cli import register as register_econ
 from psychoagent.eval.cli import register as register_eval
 from psychoagent.llm.cli import app as llm_app
 from psychoagent.memory.cli import app as memory_app
+from psychoagent.memory.cli_manage import register as register_memory_manage
 from psychoagent.report.cli import register as register_report
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ register_eval(app)
 register_report(app)
 app.command("appraise")(appraise_command)
 app.add_typer(llm_app, name="llm")
+register_memory_manage(memory_app)
 
 
 @app.command()
