@@ -11,6 +11,7 @@ from psychoagent.llm.cli import app as llm_app
 from psychoagent.memory.cli import app as memory_app
 from psychoagent.memory.cli_manage import register as register_memory_manage
 from psychoagent.report.cli import register as register_report
+from psychoagent.service.cli import register as register_service
 
 app = typer.Typer(
     name="psychoagent",
@@ -25,6 +26,7 @@ register_report(app)
 app.command("appraise")(appraise_command)
 app.add_typer(llm_app, name="llm")
 register_memory_manage(memory_app)
+register_service(app)
 
 
 @app.command()
