@@ -134,6 +134,31 @@ def _fuzz(url: str, workdir: Path) -> tuple[int, str]:
     return result.returncode, found.group(1).strip() if found else "no summary"
 
 
+FORGET_UNITS = 20_000
+"""Namespace size for the forget timing: a long-lived agent's memory."""
+
+
+def _forget_cost(workdir: Path, units: int = FORGET_UNITS, repeats: int = 5) -> tuple[float, float]:
+    """Median seconds of `Memory.forget` and of the next recall (which rebuilds the namespace's index)."""
+    from psychoagent.memory.core import Memory
+
+    rng = np.random.default_rng(1)
+    forget_s, rebuild_s = [], []
+    with Memory(workdir / "forget.db", embedder="hash", appraiser=None) as mem:
+        for start in range(0, units, 1000):
+            mem.observe_many([_sentence(rng) for _ in range(min(1000, units - start))])
+        ids = [u.id for u in mem.units()[:repeats]]
+        mem.recall("budget", k=5)
+        for uid in ids:
+            began = time.perf_counter()
+            mem.forget(uid)
+            forget_s.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            mem.recall("budget", k=5)
+            rebuild_s.append(time.perf_counter() - began)
+    return float(np.median(forget_s)), float(np.median(rebuild_s))
+
+
 def _stored_ids(url: str) -> set[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
     with httpx.Client(base_url=url, timeout=120) as http:
@@ -186,6 +211,7 @@ def run(clients: int, seconds: float, write_share: float, embedder: str) -> dict
             lost_restart = len(acked - _stored_ids(url))
         finally:
             _stop(proc)
+        forget = _forget_cost(Path(tmp))
     lat = {
         op: np.array([x for log in logs for x in log.latencies[op]]) * 1000 for op in ("observe", "recall")
     }
@@ -193,7 +219,7 @@ def run(clients: int, seconds: float, write_share: float, embedder: str) -> dict
     for log in logs:
         errors.update(log.errors)
     return {"wall": wall, "lat": lat, "errors": errors, "acked": len(acked), "lost_live": lost_live,
-            "lost_restart": lost_restart, "fuzz": fuzz}  # fmt: skip
+            "lost_restart": lost_restart, "fuzz": fuzz, "forget": forget}  # fmt: skip
 
 
 def _table(result: dict[str, object], clients: int, seconds: float, write_share: float, embedder: str) -> str:
@@ -211,6 +237,7 @@ def _table(result: dict[str, object], clients: int, seconds: float, write_share:
                         f"{values.max():.1f} |")  # fmt: skip
     errors: Counter[str] = result["errors"]  # type: ignore[assignment]
     fuzz: tuple[int, str] = result["fuzz"]  # type: ignore[assignment]
+    forget: tuple[float, float] = result["forget"]  # type: ignore[assignment]
     return "\n".join([
         f"{clients} client threads for {seconds:.0f} s against `psychoagent serve --embedder {embedder}` (its own "
         f"process, one SQLite file, {NAMESPACES} namespaces seeded with {SEED_UNITS} units each), "
@@ -228,6 +255,10 @@ def _table(result: dict[str, object], clients: int, seconds: float, write_share:
         f"Before the load, schemathesis ({FUZZ_EXAMPLES} examples per operation and phase; coverage, fuzzing and "
         f"stateful phases; every check except {FUZZ_EXCLUDED.replace(',', ' and ')}) ran against the same server: "
         f"{fuzz[1]}, exit code {fuzz[0]} (0: no server error, no response outside the OpenAPI schema).",
+        "",
+        f"Forgetting (`Memory.forget`, in process, a namespace of {FORGET_UNITS:,} units, median of 5): "
+        f"{forget[0] * 1000:.0f} ms; it drops the namespace's in-process index, and the next recall rebuilds it in "
+        f"{forget[1] * 1000:.0f} ms.",
     ])  # fmt: skip
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import httpx
 import pytest
 
@@ -97,9 +99,14 @@ def test_errors_are_json_and_name_the_field(client: httpx.Client) -> None:
         assert response.status_code == status, (url, body, response.text)
         data = response.json()
         assert data["field"] == field and f"'{field}'" in data["detail"], (body, data)
-    raw = client.post(f"{NS}/memories", content=b'{"text": "x", "metadata": {"r": NaN}}',
-                      headers={"content-type": "application/json"})  # fmt: skip
-    assert raw.status_code == 422 and raw.json()["field"].startswith("metadata")
+    for body, field in [
+        (b'{"text": "x", "metadata": {"r": NaN}}', "metadata"),
+        (b'{"text": "lone \\ud800 surrogate"}', "text"),  # JSON escapes can spell text UTF-8 cannot hold
+        (b'{"text": "x", "metadata": {"k": "\\udfff"}}', "metadata"),
+        (b'{"text": ', "body"),
+    ]:
+        raw = client.post(f"{NS}/memories", content=body, headers={"content-type": "application/json"})
+        assert raw.status_code == 422 and raw.json()["field"].startswith(field), (body, raw.text)
     assert client.get(f"{NS}/memories").json()["total"] == 1  # nothing half-written
 
 
@@ -117,3 +124,25 @@ def test_keys_grant_namespaces(keyed_server: str) -> None:
     with httpx.Client(base_url=keyed_server, headers={"Authorization": f"Bearer {ADMIN_KEY}"}) as admin:
         assert admin.get("/v1/namespaces/bob/memories").status_code == 200
         assert admin.get(f"{NS}/memories").json()["total"] == 1
+
+
+def test_concurrent_writes_and_recalls_lose_nothing(client: httpx.Client, server: str) -> None:
+    def work(worker: int) -> list[str]:
+        ids = []
+        with httpx.Client(base_url=server, timeout=60) as http:
+            for n in range(15):
+                uid = f"w{worker}-{n}"
+                assert (
+                    http.post(
+                        f"{NS}/memories", json={"text": f"worker {worker} event {n}", "id": uid}
+                    ).status_code
+                    == 201
+                )
+                ids.append(uid)
+                assert http.post(f"{NS}/recall", json={"query": f"event {n}", "k": 3}).status_code == 200
+        return ids
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        written = {uid for ids in pool.map(work, range(8)) for uid in ids}
+    stored = {u["id"] for u in client.get(f"{NS}/memories", params={"limit": 1000}).json()["units"]}
+    assert written == stored and len(stored) == 120

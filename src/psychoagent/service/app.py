@@ -78,6 +78,9 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         err = exc.errors()[0]
+        if err.get("type") == "json_invalid":
+            where = err.get("loc", ("body", "?"))[-1]
+            return _error(422, f"field 'body': not valid JSON (at character {where})", "body")
         field = field_of(tuple(err.get("loc", ())))
         return _error(422, f"field {field!r}: {err.get('msg', 'invalid')}", field)
 

@@ -60,6 +60,8 @@ def serve(
     except ValueError as exc:
         raise _fail(f"--db/--embedder: {exc}") from exc
     app = create_app(hub, ring, close_on_shutdown=True)
+    access = f"{len(ring.entries)} bearer keys" if ring else "no keys, loopback only"
+    typer.echo(f"serving {db} on http://{host}:{port} ({access}); API docs at /docs", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 

@@ -41,6 +41,8 @@ class ServiceError(Exception):
 
 
 class NotFound(ServiceError):
+    """No such unit in the namespace."""
+
     status = 404
 
 
@@ -67,6 +69,7 @@ class MemoryHub:
         return cls(Memory(db, namespace="default", embedder=embedder))
 
     def close(self) -> None:
+        """Close the memory file."""
         with self.lock:
             self.memory.close()
 
@@ -81,6 +84,7 @@ class MemoryHub:
 
     # -- operations -----------------------------------------------------------------------------------------
     def observe(self, namespace: str, req: ObserveRequest) -> MemoryUnit:
+        """Store one event; an id already in the namespace is a clash (409), not an overwrite."""
         with self.view(namespace) as mem:
             if req.id is not None and mem.get(req.id) is not None:
                 raise Clash(f"field 'id': a unit with id {req.id!r} already exists in {namespace!r}", "id")
@@ -92,6 +96,7 @@ class MemoryHub:
                 raise ServiceError(f"field 'text': {exc}", "text") from exc
 
     def recall(self, namespace: str, req: RecallRequest) -> list[Recall]:
+        """Hybrid recall; `at` is passed on only when this version of `Memory.recall` accepts it."""
         kwargs: dict[str, Any] = {}
         if req.at is not None:
             if not self.recall_supports_at:
@@ -106,10 +111,12 @@ class MemoryHub:
                 raise ServiceError(f"field 'where': {exc}", "where") from exc
 
     def brief(self, namespace: str, req: BriefRequest) -> Briefing:
+        """The conflict-aware briefing for a decision."""
         with self.view(namespace) as mem:
             return mem.brief(req.query, k=req.k, context=req.context)
 
     def get(self, namespace: str, id: str) -> MemoryUnit:
+        """One unit, or NotFound naming `id`."""
         with self.view(namespace) as mem:
             unit = mem.get(id)
         if unit is None:
@@ -117,6 +124,7 @@ class MemoryHub:
         return unit
 
     def history(self, namespace: str, id: str) -> History:
+        """The unit's supersession chain with edges and conflicts, or NotFound."""
         with self.view(namespace) as mem:
             try:
                 return history(mem, id)
@@ -124,10 +132,12 @@ class MemoryHub:
                 raise NotFound(f"field 'id': no unit {id!r} in namespace {namespace!r}", "id") from exc
 
     def conflicts(self, namespace: str, status: ConflictStatus | None = None) -> list[ConflictRecord]:
+        """Conflict records of the namespace, oldest first, optionally with one status."""
         with self.view(namespace) as mem:
             return mem.conflicts(status=None if status is None else status.value)
 
     def supersede(self, namespace: str, req: SupersedeRequest) -> tuple[MemoryUnit, MemoryUnit]:
+        """Replace a fact by a new text or an existing unit; returns (old, new), both kept."""
         if (req.text is None) == (req.new_id is None):
             raise ServiceError("field 'text': give exactly one of 'text' and 'new_id'", "text")
         if req.new_id == req.old_id:
@@ -150,6 +160,7 @@ class MemoryHub:
             return old, new
 
     def forget(self, namespace: str, id: str, reason: str = "") -> MemoryUnit:
+        """Erase a unit's content and return its tombstone (see memory/forget.py)."""
         with self.view(namespace) as mem:
             try:
                 return mem.forget(id, reason=reason)
@@ -157,6 +168,7 @@ class MemoryHub:
                 raise NotFound(f"field 'id': no unit {id!r} in namespace {namespace!r}", "id") from exc
 
     def page(self, namespace: str, offset: int = 0, limit: int = 100) -> UnitList:
+        """Units in insertion order from `offset`, at most `limit`, with the namespace's total."""
         with self.view(namespace) as mem:
             units = mem.units()
         return UnitList(units=units[offset : offset + limit], total=len(units))

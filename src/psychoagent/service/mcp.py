@@ -117,7 +117,7 @@ def build_server(hub: MemoryHub, namespace: str | None = None) -> MCPServer:
     @server.tool()
     def forget(id: str, reason: str = "", namespace: NamespaceArg = None) -> MemoryUnit:
         """Erase a memory's content for privacy; a tombstone keeps its place in the graph."""
-        if not id or "/" in id:
+        if not id:
             raise ToolError("argument 'id': must be a non-empty unit id")
         return call(hub.forget, ns_of(namespace), id, reason)
 
