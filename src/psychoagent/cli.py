@@ -23,10 +23,10 @@ app.add_typer(memory_app, name="memory")
 register_econ(app)
 register_eval(app)
 register_report(app)
-app.command("appraise")(appraise_command)
-app.add_typer(llm_app, name="llm")
 register_memory_manage(memory_app)
 register_service(app)
+app.command("appraise")(appraise_command)
+app.add_typer(llm_app, name="llm")
 
 
 @app.command()
