@@ -53,10 +53,7 @@ def forget(memory: Memory, id: str, *, reason: str = "") -> MemoryUnit:
     for key in ("superseded_by", "superseded_reason"):
         if key in unit.metadata:  # structural links of the supersession chain, not content
             meta[key] = unit.metadata[key]
-    affect = Affect(
-        valence=unit.affect.valence, arousal=unit.affect.arousal,
-        conflict_intensity=unit.affect.conflict_intensity, reason="forgotten",
-    )  # fmt: skip
+    affect = unit.affect.model_copy(update={"conflict_parties": [], "reason": "forgotten"})  # scores stay
     tomb = unit.model_copy(
         update={
             "content": TOMBSTONE_TEXT, "kind": TOMBSTONE_KIND, "affect": affect, "conflict_context": "",
