@@ -60,6 +60,8 @@ async def test_mcp_tools_observe_recall_brief_supersede_forget(tmp_path: Path) -
         assert empty["hits"] == []
         bad = await session.call_tool("recall", {"query": "x", "k": 0, "namespace": "alice"})
         assert bad.is_error and "'k'" in bad.content[0].text
+        blank = await session.call_tool("recall", {"query": "x", "namespace": " "})
+        assert blank.is_error and "'namespace'" in blank.content[0].text
         missing = await session.call_tool("forget", {"id": "nope", "namespace": "alice"})
         assert missing.is_error and "'id'" in missing.content[0].text
 

@@ -12,13 +12,14 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from psychoagent import __version__
 from psychoagent.service.hub import MemoryHub, ServiceError
 from psychoagent.service.models import (
     BriefRequest,
     ConflictsResponse,
+    Namespace,
     ObserveRequest,
     RecallRequest,
     RecallResponse,
@@ -34,6 +35,7 @@ INSTRUCTIONS = (
     "instructions."
 )
 
+NAMESPACE: TypeAdapter[str] = TypeAdapter(Namespace)
 NamespaceArg = Annotated[str | None, Field(description="memory namespace (one per agent or user)")]
 
 
@@ -56,9 +58,12 @@ def build_server(hub: MemoryHub, namespace: str | None = None) -> MCPServer:
             if given is not None and given != namespace:
                 raise ToolError(f"argument 'namespace': this server serves only {namespace!r}")
             return namespace
-        if given is not None and not given.strip():
-            raise ToolError("argument 'namespace': must not be blank")
-        return given or "default"
+        if given is None:
+            return "default"
+        try:
+            return str(NAMESPACE.validate_python(given))
+        except ValidationError as exc:
+            raise ToolError(f"argument 'namespace': {exc.errors()[0]['msg']}") from exc
 
     def call(fn: Any, *args: Any) -> Any:
         try:
