@@ -9,7 +9,9 @@ from psychoagent.econ.cli import register as register_econ
 from psychoagent.eval.cli import register as register_eval
 from psychoagent.llm.cli import app as llm_app
 from psychoagent.memory.cli import app as memory_app
+from psychoagent.memory.cli_manage import register as register_memory_manage
 from psychoagent.report.cli import register as register_report
+from psychoagent.service.cli import register as register_service
 
 app = typer.Typer(
     name="psychoagent",
@@ -21,6 +23,8 @@ app.add_typer(memory_app, name="memory")
 register_econ(app)
 register_eval(app)
 register_report(app)
+register_memory_manage(memory_app)
+register_service(app)
 app.command("appraise")(appraise_command)
 app.add_typer(llm_app, name="llm")
 

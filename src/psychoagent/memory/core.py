@@ -14,6 +14,7 @@ from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import MemoryConfig
 from psychoagent.memory.embed import Embedder, get_embedder, normalise
 from psychoagent.memory.filters import parse_where
+from psychoagent.memory.forget import drop_forgotten
 from psychoagent.memory.graph import build_graph, neighbourhood
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.judge import PairJudge
@@ -85,7 +86,7 @@ class Memory:
         self.pair_judge: PairJudge | None = None
         """Optional referee (e.g. `memory.judge.LLMPairJudge`) for pairs the update scorer is unsure about."""
         self.affect_config = affect_config or AffectiveMemoryConfig()
-        self.pipeline: list[Stage] = default_pipeline()
+        self.pipeline: list[Stage] = [drop_forgotten, *default_pipeline()]
         self.selector: Selector = lambda cands, index, ctx: top_k(cands, ctx.k)
         self._install_affect()
         self._check_embedder()
@@ -300,6 +301,12 @@ class Memory:
         self.update(old)
         self.add_edges([Edge(src=new_unit.id, dst=old.id, type="supersedes", created_at=when)])
         return new_unit
+
+    def forget(self, id: str, *, reason: str = "") -> MemoryUnit:
+        """Erase a unit's content for privacy and keep a tombstone (`metadata.forgotten_at`) in the graph."""
+        from psychoagent.memory.forget import forget
+
+        return forget(self, id, reason=reason)
 
     # -- graph ----------------------------------------------------------------------------------------------
     def add_edges(self, edges: Sequence[Edge]) -> None:

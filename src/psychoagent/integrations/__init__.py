@@ -1,0 +1,1 @@
+"""Adapters that plug the memory into agent frameworks (each behind its own extra)."""

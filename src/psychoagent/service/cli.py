@@ -1,0 +1,105 @@
+"""`psychoagent serve` (REST) and `psychoagent mcp` (Model Context Protocol) over one memory file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from psychoagent.service.auth import is_loopback
+
+DbArg = Annotated[str, typer.Option("--db", help="memory file (SQLite), created if missing")]
+EmbArg = Annotated[str, typer.Option("--embedder", help="e5 (default, multilingual), hash, static, ...")]
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _missing_extra(extra: str, exc: ImportError) -> typer.Exit:
+    return _fail(
+        f"this command needs the '{extra}' extra: pip install 'psychoagent[{extra}]' ({exc.name} missing)"
+    )
+
+
+def serve(
+    db: DbArg,
+    host: Annotated[
+        str, typer.Option(help="address to bind; other than loopback only with --keys")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any free port)")] = 8765,
+    keys: Annotated[
+        Path | None, typer.Option("--keys", help="keys.toml mapping bearer keys to namespaces")
+    ] = None,
+    embedder: EmbArg = "e5",
+) -> None:
+    """Serve the memory over HTTP (OpenAPI at /docs and /openapi.json)."""
+    try:
+        import uvicorn
+
+        from psychoagent.service.app import create_app
+    except ImportError as exc:
+        raise _missing_extra("server", exc) from exc
+    from psychoagent.service.auth import KeyRing
+    from psychoagent.service.hub import MemoryHub
+
+    ring = None
+    if keys is not None:
+        try:
+            ring = KeyRing.load(keys)
+        except ValueError as exc:
+            raise _fail(str(exc)) from exc
+    elif not is_loopback(host):
+        raise _fail(
+            f"--host {host} is not a loopback address: pass --keys keys.toml to serve beyond this machine"
+        )
+    try:
+        hub = MemoryHub.open(db, embedder=embedder)
+    except ValueError as exc:
+        raise _fail(f"--db/--embedder: {exc}") from exc
+    app = create_app(hub, ring, close_on_shutdown=True)
+    access = f"{len(ring.entries)} bearer keys" if ring else "no keys, loopback only"
+    typer.echo(f"serving {db} on http://{host}:{port} ({access}); API docs at /docs", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def mcp(
+    db: DbArg,
+    namespace: Annotated[
+        str | None, typer.Option(help="fix every tool to this namespace (otherwise each call names one)")
+    ] = None,
+    http: Annotated[
+        int | None,
+        typer.Option("--http", min=0, max=65535, help="serve streamable HTTP on this loopback port"),
+    ] = None,
+    embedder: EmbArg = "e5",
+) -> None:
+    """Serve the memory as MCP tools over stdio (default) or streamable HTTP on loopback."""
+    try:
+        from psychoagent.service.mcp import build_server
+    except ImportError as exc:
+        raise _missing_extra("mcp", exc) from exc
+    from psychoagent.service.hub import MemoryHub
+
+    if namespace is not None and not namespace.strip():
+        raise _fail("--namespace must not be blank")
+    try:
+        hub = MemoryHub.open(db, embedder=embedder)
+    except ValueError as exc:
+        raise _fail(f"--db/--embedder: {exc}") from exc
+    server = build_server(hub, namespace)
+    try:
+        if http is None:
+            server.run("stdio")
+        else:
+            server.run("streamable-http", host="127.0.0.1", port=http)
+    finally:
+        hub.close()
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` and `mcp` to the top-level command."""
+    app.command("serve")(serve)
+    app.command("mcp")(mcp)

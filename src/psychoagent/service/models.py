@@ -1,0 +1,265 @@
+"""Validated requests and responses shared by the REST service, the MCP tools and the memory CLI.
+
+Every field is checked here, at the boundary, so that the memory only ever sees well-formed input: strict types
+(no "5" for 5, no true for a timestamp), finite numbers, text that is valid Unicode, bounded sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
+
+from psychoagent.memory.history import History
+from psychoagent.types import Briefing, ConflictRecord, MemoryUnit, Recall, to_datetime
+
+
+class ServiceConfig(BaseModel):
+    """Size limits of requests; they bound the work and the storage one request can cause."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_text_chars: int = Field(8_000, ge=1, description="a memory is an event, not a document")
+    max_query_chars: int = Field(2_000, ge=1, description="a question or a decision, not a document")
+    max_goal_chars: int = Field(
+        300, ge=1, description="a goal is one sentence; goal matching grows with length²"
+    )
+    max_id_chars: int = Field(
+        256, ge=1, description="ids travel in URLs; 256 leaves room for any UUID scheme"
+    )
+    max_metadata_bytes: int = Field(65_536, ge=2, description="metadata is for filters and provenance")
+    max_k: int = Field(
+        100, ge=1, description="a briefing reads a handful; 100 covers re-ranking by the caller"
+    )
+    max_goals: int = Field(16, ge=0, description="goals are standing aims, a few per agent")
+
+
+LIMITS = ServiceConfig()
+
+
+_TYPE_TAGS = {"float", "int", "str", "bool", "none", "dict", "list"}
+_LOCATIONS = {"body", "path", "query", "header", "cookie"}
+
+
+def field_of(loc: tuple[object, ...] | list[object]) -> str:
+    """The dotted field name of a pydantic error location, without request parts and union-branch tags."""
+    parts = [
+        str(p) for p in loc
+        if not (isinstance(p, str) and (p in _LOCATIONS or p in _TYPE_TAGS or "[" in p))
+    ]  # fmt: skip
+    return ".".join(parts) or "body"
+
+
+def _unicode(value: str) -> str:
+    """Refuse text that cannot be stored as UTF-8 (lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError("text must be valid Unicode (no lone surrogates)") from exc
+    return value
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+def _plain_id(value: str) -> str:
+    if "/" in value or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ValueError("must not contain '/' or control characters")
+    return value
+
+
+def _finite_json(value: Any, depth: int = 0) -> None:
+    if depth > 32:
+        raise ValueError("nested deeper than 32 levels")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("numbers must be finite (no NaN or Infinity)")
+    if isinstance(value, str):
+        _unicode(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _unicode(key)
+            _finite_json(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _finite_json(item, depth + 1)
+
+
+def _metadata(value: dict[str, Any]) -> dict[str, Any]:
+    _finite_json(value)
+    if len(json.dumps(value, ensure_ascii=False).encode()) > LIMITS.max_metadata_bytes:
+        raise ValueError(f"larger than {LIMITS.max_metadata_bytes} bytes as JSON")
+    return value
+
+
+def _timestamp(value: float | str | None) -> float | str | None:
+    try:
+        to_datetime(value)
+    except (ValueError, OverflowError, OSError) as exc:
+        raise ValueError(f"not a valid time ({exc}); use ISO 8601 or epoch seconds") from exc
+    return value
+
+
+Text = Annotated[
+    StrictStr, Field(min_length=1, max_length=LIMITS.max_text_chars), AfterValidator(_unicode),
+    AfterValidator(_not_blank),
+]  # fmt: skip
+Query_ = Annotated[
+    StrictStr, Field(min_length=1, max_length=LIMITS.max_query_chars), AfterValidator(_unicode),
+    AfterValidator(_not_blank),
+]  # fmt: skip
+Goal = Annotated[
+    StrictStr, Field(min_length=1, max_length=LIMITS.max_goal_chars), AfterValidator(_unicode),
+    AfterValidator(_not_blank),
+]  # fmt: skip
+UnitId = Annotated[
+    StrictStr, Field(min_length=1, max_length=LIMITS.max_id_chars), AfterValidator(_unicode),
+    AfterValidator(_plain_id),
+]  # fmt: skip
+Namespace = Annotated[
+    StrictStr, Field(min_length=1, max_length=200), AfterValidator(_unicode), AfterValidator(_plain_id),
+    AfterValidator(_not_blank),
+]  # fmt: skip
+EPOCH_MIN, EPOCH_MAX = -62_135_596_800, 253_402_300_799
+"""Epoch seconds of 0001-01-01 and 9999-12-31T23:59:59 UTC: the range a datetime can hold."""
+
+Timestamp = Annotated[
+    Annotated[StrictFloat | StrictInt, Field(ge=EPOCH_MIN, le=EPOCH_MAX)]
+    | Annotated[StrictStr, Field(min_length=4, max_length=64)]
+    | None,
+    AfterValidator(_timestamp),
+    Field(description="ISO 8601 (e.g. 2024-05-01T12:00:00Z) or epoch seconds"),
+]
+Metadata = Annotated[dict[str, Any], AfterValidator(_metadata)]
+
+
+def _integral(value: Any) -> Any:
+    """JSON's 5.0 is the integer 5; "5" and true are not integers."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("must be an integer")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be an integer")
+        return int(value)
+    return value
+
+
+K = Annotated[int, BeforeValidator(_integral), Field(ge=1, le=LIMITS.max_k)]
+Where = Annotated[
+    dict[str, Any] | StrictStr | None,
+    AfterValidator(lambda v: _metadata(v) if isinstance(v, dict) else (v if v is None else _unicode(v))),
+    Field(description='filter, e.g. {"conflict_intensity": {">": 2}} or "valence < 0 AND tier = working"'),
+]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ObserveRequest(_Request):
+    """Store one event."""
+
+    text: Text
+    timestamp: Timestamp = None
+    metadata: Metadata = Field(default_factory=dict)
+    goals: Annotated[list[Goal], Field(max_length=LIMITS.max_goals)] = Field(default_factory=list)
+    id: UnitId | None = None
+
+
+class RecallRequest(_Request):
+    """Hybrid recall; `at` asks for the memory as it stood at that time (where the memory supports it)."""
+
+    query: Query_
+    k: K = 5
+    where: Where = None
+    at: Timestamp = None
+
+
+class BriefRequest(_Request):
+    """A conflict-aware briefing for a decision."""
+
+    query: Query_
+    k: K = 5
+    context: Query_ | None = None
+
+
+class SupersedeRequest(_Request):
+    """Mark `old_id` as no longer valid, replaced by a new text or by an existing unit `new_id` (exactly one)."""
+
+    old_id: UnitId
+    text: Text | None = None
+    new_id: UnitId | None = None
+    timestamp: Timestamp = None
+    reason: Annotated[StrictStr, Field(max_length=2000), AfterValidator(_unicode)] = ""
+
+
+class RecallResponse(BaseModel):
+    """Hits best first, each with its score, the parts of the score and the unit (affect included)."""
+
+    hits: list[Recall]
+
+
+class ConflictsResponse(BaseModel):
+    """Conflict records, oldest first."""
+
+    conflicts: list[ConflictRecord]
+
+
+class SupersedeResponse(BaseModel):
+    """The superseded unit (now with invalid_at) and the unit that replaced it."""
+
+    old: MemoryUnit
+    new: MemoryUnit
+
+
+class UnitList(BaseModel):
+    """A page of units in insertion order."""
+
+    units: list[MemoryUnit]
+    total: int
+
+
+class Health(BaseModel):
+    """Liveness and what the server serves."""
+
+    status: str
+    version: str
+    schema_version: int | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every error: a message that names the field at fault (when one is), and that field."""
+
+    detail: str
+    field: str | None = None
+
+
+__all__ = [
+    "LIMITS",
+    "BriefRequest",
+    "Briefing",
+    "ConflictsResponse",
+    "ErrorBody",
+    "Health",
+    "History",
+    "ObserveRequest",
+    "RecallRequest",
+    "RecallResponse",
+    "ServiceConfig",
+    "SupersedeRequest",
+    "SupersedeResponse",
+    "UnitList",
+]
