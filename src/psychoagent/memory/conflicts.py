@@ -126,6 +126,7 @@ class NamespaceAffect:
     paused: int = 0
     facts: dict[str, tuple[float, str, str]] = field(default_factory=dict)
     by_subject: dict[str, list[str]] = field(default_factory=dict)
+    successor: dict[str, str] = field(default_factory=dict)
     superseded: set[str] = field(default_factory=set)
 
     def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot]) -> None:
@@ -134,6 +135,9 @@ class NamespaceAffect:
         self.facts[unit.id] = (created, unit.content, unit.kind)
         if unit.invalid_at is not None:
             self.superseded.add(unit.id)
+            after = unit.metadata.get("superseded_by")
+            if isinstance(after, str):
+                self.successor[unit.id] = after
         if unit.kind not in UNCHECKED_KINDS:
             for key in subjects(unit.content):
                 self.by_subject.setdefault(key, []).append(unit.id)

@@ -299,6 +299,9 @@ class Memory:
             old.metadata["superseded_reason"] = reason
         old.metadata["superseded_by"] = new_unit.id
         self.update(old)
+        state = self.affect_state_of_namespace()
+        state.superseded.add(old.id)
+        state.successor[old.id] = new_unit.id
         self.add_edges([Edge(src=new_unit.id, dst=old.id, type="supersedes", created_at=when)])
         return new_unit
 

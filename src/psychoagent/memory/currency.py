@@ -21,6 +21,15 @@ if TYPE_CHECKING:
 _UPDATE = LABELS.index("update")
 
 
+def _cap(cands: Candidates, factor: np.ndarray, old: int, new: int, gap: float) -> None:
+    """Lower the factor of candidate `old` so that it scores just below candidate `new`."""
+    if cands.score[old] <= 0:
+        return
+    target = cands.score[new] * gap
+    if cands.score[old] > target:
+        factor[old] = min(factor[old], target / cands.score[old])
+
+
 class CurrencyStage:
     """Scores the best few candidates pairwise; an older fact the scorer reads as updated by a newer candidate
     gets a bounded factor (part 'currency') that puts it just below the newer one."""
@@ -33,7 +42,10 @@ class CurrencyStage:
     ) -> None:
         settings = self.memory.affect_config
         conf = settings.conflicts
-        if not conf.detect_changes or conf.recall_pairs < 2 or len(cands.rows) < 2:
+        if len(cands.rows) < 2:
+            return
+        self._successors_first(cands, index, ctx)
+        if not conf.detect_changes or conf.recall_pairs < 2:
             return
         top = np.argsort(-cands.score, kind="stable")[: conf.recall_pairs]
         rows = cands.rows[top]
@@ -71,11 +83,24 @@ class CurrencyStage:
         factor = np.ones(len(cands.rows))
         gap = settings.safety.supersession_gap
         for (a, b), p in zip(pairs, p_update, strict=True):
-            old, new = int(top[a]), int(top[b])
-            if p < conf.recall_update_threshold or cands.score[old] <= 0:
-                continue
-            target = cands.score[new] * gap
-            if cands.score[old] > target:
-                factor[old] = min(factor[old], target / cands.score[old])
+            if p >= conf.recall_update_threshold:
+                _cap(cands, factor, int(top[a]), int(top[b]), gap)
         if (factor < 1.0).any():
             cands.multiply("currency", factor)
+
+    def _successors_first(self, cands: Candidates, index: NamespaceIndex, ctx: RecallContext) -> None:
+        """A unit superseded by a stored update scores just below its successor when both are candidates."""
+        successor = self.memory.affect_state_of_namespace().successor
+        if not successor:
+            return
+        position = {int(r): i for i, r in enumerate(cands.rows)}
+        invalid = index.column("invalid_at")[cands.rows]
+        factor = np.ones(len(cands.rows))
+        gap = self.memory.affect_config.safety.supersession_gap
+        for pos in np.flatnonzero(~np.isnan(invalid) & (invalid <= ctx.now)):
+            newer_row = index.row_of.get(successor.get(index.ids[int(cands.rows[pos])], ""))
+            newer = position.get(newer_row) if newer_row is not None else None
+            if newer is not None:
+                _cap(cands, factor, int(pos), newer, gap)
+        if (factor < 1.0).any():
+            cands.multiply("supersession", factor)

@@ -243,6 +243,7 @@ def _supersede(
     """Mark the older unit as no longer valid from `when` (in the batch, or stored: applied after the write)."""
     plan.edges.append(Edge(src=new_id, dst=old_id, type="supersedes", created_at=when))
     state.superseded.add(old_id)
+    state.successor[old_id] = new_id
     for slot_entries in state.slots.values():
         for entry in slot_entries:
             if entry.unit_id == old_id:
