@@ -332,6 +332,16 @@ class LLMClient:
             self.astructured_many(prompts, output, purpose=purpose, fallback=fallback, sampling=sampling)
         )
 
+    def probe(self) -> None:
+        """One short generation with the configured timeout and retries, outside the cache and the accounting;
+        raises `LLMError` naming the cause when the model does not answer (so a run stops before it starts)."""
+        if self.cache is not None and self.cache.mode == "replay":
+            return  # a replayed run needs no model
+        request = Request(
+            ({"role": "user", "content": "Reply with the word OK."},), None, Sampling(max_tokens=4, seed=0)
+        )
+        run_sync(self._send(request, "probe"))
+
     def stats(self) -> dict[str, Any]:
         """Accounting per purpose plus cache hit/miss statistics and the structured mode in use."""
         data = self.usage.to_dict()
