@@ -114,7 +114,7 @@ def check_db(db: Path, must_exist: bool) -> None:
             fail(f"--db {db}: folder {db.parent} does not exist; create it first")
         return
     try:
-        with closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+        with closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as conn:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as exc:
         fail(f"--db {db} is not a SQLite memory file ({exc})")
@@ -127,6 +127,22 @@ def check_db(db: Path, must_exist: bool) -> None:
 
 MEMORY_TABLES = {"meta", "units"}
 """Tables every memory file has; a SQLite file without them belongs to another program."""
+
+
+def _check_where(number: int, where: dict[str, Any] | str | None) -> None:
+    """InputError naming the line unless the filter parses and every 'in' has a list."""
+    from psychoagent.memory.filters import parse_where
+
+    try:
+        conditions = parse_where(where)
+    except ValueError as exc:
+        raise InputError(f"line {number}: field 'where': {exc}") from exc
+    for c in conditions:
+        if c.op == "in" and not isinstance(c.value, list):
+            raise InputError(
+                f"line {number}: field 'where': 'in' for {c.field!r} takes a list, got {c.value!r}"
+            )
+
 
 DbOpt = Annotated[Path, typer.Option("--db", help="memory file (SQLite)")]
 EmbOpt = Annotated[
@@ -262,6 +278,8 @@ def recall(
         fail(f"--output {output} is a folder; give a file")
     try:
         queries = list(read_jsonl(input, QueryLine))
+        for number, line in queries:  # every filter is checked before any query runs (recall updates access)
+            _check_where(number, line.where)
     except InputError as exc:
         fail(f"--input {input}: {exc}")
     mem = Memory(db, namespace=namespace, embedder=embedder)
