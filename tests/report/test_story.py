@@ -103,4 +103,4 @@ def test_conclusion_names_resolved_and_unresolved_differences() -> None:
     text = conclusion(pd.DataFrame(rows), pd.DataFrame(diffs), ["full", "composite"])
     assert "worse on mean unemployment" in " ".join(text["What differs"])
     assert "wealth inequality (Gini)" in " ".join(text["Not resolved"])
-    assert "full: mean unemployment" in " ".join(text["Best mean per metric"])
+    assert "full: mean unemployment" in " ".join(text["Best mean where a difference is resolved"])

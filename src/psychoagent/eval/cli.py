@@ -131,12 +131,14 @@ def experiment_command(
     from psychoagent.eval.experiment import load_experiment
 
     for f in load_experiment(out)[0].get("failures", []):
-        console.print(f"[red]failed[/red] {f['condition']} seed {f['seed']}: {f['error']}")
-    console.print(f"-> {out / 'comparison.md'}, {out / 'comparison.csv'}, {out / 'summary.csv'}")
+        console.print(f"[red]failed[/red] {f['condition']} seed {f['seed']}: {f['error']}", soft_wrap=True)
+    console.print(
+        f"-> {out / 'comparison.md'}, {out / 'comparison.csv'}, {out / 'summary.csv'}", soft_wrap=True
+    )
     if report:
         from psychoagent.report.html import write_report
 
-        console.print(f"report: {write_report(out)}")
+        console.print(f"report: {write_report(out)}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -121,11 +121,11 @@ def memory_table(run: RunData) -> list[tuple[str, str]]:
     agents = max(int(run.config.get("agents", 1)), 1)
     rows = [
         ("memories formed", f"{count:.0f}"),
-        ("per agent per tick", f"{count / (agents * run.ticks):.2f}"),
+        ("per household per month", f"{count / (agents * run.ticks):.2f}"),
     ]
     for key in AFFECT_KEYS:
         if key in df.columns:
-            rows.append((f"mean {key} (strongest memory per agent-tick)", f"{df[key].mean():.3f}"))
+            rows.append((f"mean {key} (strongest memory per household-month)", f"{df[key].mean():.3f}"))
     if "conflict" in df.columns:
         rows.append(("share with conflict intensity >= 2", f"{(df['conflict'] >= 2).mean():.1%}"))
     beliefs = run.event_counts.get("belief.formed", 0)

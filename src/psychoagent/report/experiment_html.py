@@ -11,7 +11,7 @@ import pandas as pd
 from psychoagent.eval.experiment import load_experiment, paired, summarise
 from psychoagent.eval.tables import comparison_markdown, direction, fmt, shown_metrics
 from psychoagent.report import experiment_plots
-from psychoagent.report.glossary import clip, term
+from psychoagent.report.glossary import TERMS, clip, term
 from psychoagent.report.html import (
     Section,
     _img,
@@ -73,19 +73,35 @@ def conclusion(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequence[str]
     if lines:
         out["What differs"] = lines
     best: dict[str, list[str]] = {}
-    for m in judged:
+    for m in [m for m in judged if m in resolved]:
         s = summary[(summary["metric"] == m) & summary["mean"].notna()]
         if len(s) < 2:
             continue
         row = s.loc[s["mean"].idxmax() if direction(m) == "higher" else s["mean"].idxmin()]
         best.setdefault(str(row["condition"]), []).append(f"{term(m).name} {_interval(row)}")
     if best:
-        out["Best mean per metric"] = [f"{c}: " + "; ".join(ms) + "." for c, ms in best.items()]
+        out["Best mean where a difference is resolved"] = [
+            f"{c}: " + "; ".join(ms) + "." for c, ms in best.items()
+        ]
     unresolved = [term(m).name for m in judged if m not in resolved]
     if unresolved and len(labels) > 1:
         out["Not resolved"] = [f"With {n} seeds no condition differs from {ref} at 95 % on: " + ", ".join(unresolved)
                                + ". More seeds would be needed to tell them apart."]  # fmt: skip
     return out
+
+
+def readable(md: str) -> str:
+    """Comparison Markdown with each row's metric key replaced by its readable name and unit."""
+    out = []
+    for line in md.splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| ") and len(cells) > 1:
+            key = cells[0][2:].strip()
+            t = term(key)
+            if key in TERMS:
+                cells[0] = f"| {t.name} ({t.unit})" if t.unit else f"| {t.name}"
+        out.append(" | ".join(cells))
+    return "\n".join(out) + "\n"
 
 
 def experiment_report(path: str | Path, progress: Callable[[str], None] | None = None) -> str:
@@ -95,7 +111,7 @@ def experiment_report(path: str | Path, progress: Callable[[str], None] | None =
     labels = [c["label"] for c in meta["conditions"]]
     summary = clipped(summarise(runs, labels))
     diffs = paired(runs, labels, labels[0])
-    md = comparison_markdown(summary, diffs, labels)
+    md = readable(comparison_markdown(summary, diffs, labels))
     info = esc(f"scenario {meta.get('scenario')} · {meta.get('agents')} households · "
                f"{meta.get('ticks') or 'scenario'} months · seeds {meta.get('seeds')} · conditions {', '.join(labels)}")  # fmt: skip
     command = f"<p>Command: <code>{esc(meta.get('command'))}</code></p>" if meta.get("command") else ""

@@ -43,7 +43,7 @@ def metric_intervals(summary: pd.DataFrame, labels: Sequence[str]) -> str | None
     present = [m for m in KEY_METRICS if summary[(summary["metric"] == m)]["mean"].notna().any()]
     if not present:
         return None
-    cols = 4
+    cols = 3
     fig, axes = figure((len(present) + cols - 1) // cols, cols, height=2.2 + 0.35 * len(labels))
     y = np.arange(len(labels))
     for ax, m in zip(axes, present, strict=False):
@@ -54,12 +54,13 @@ def metric_intervals(summary: pd.DataFrame, labels: Sequence[str]) -> str | None
         for k in range(len(labels)):
             ax.errorbar(mean[k], y[k], xerr=[[max(lo[k], 0.0)], [max(hi[k], 0.0)]], fmt="o",
                         color=COLOURS[k % len(COLOURS)], capsize=4, markersize=6)  # fmt: skip
-        ax.set_yticks(y, list(labels))
+        first_col = list(axes).index(ax) % cols == 0
+        ax.set_yticks(y, list(labels) if first_col else [""] * len(labels))
         ax.set_ylim(-0.6, len(labels) - 0.4)
         ax.invert_yaxis()
         t = term(m)
         better = t.better(m)
-        ax.set_title(f"{t.name}" + (f" ({better} is better)" if better else ""), fontsize=12)
+        ax.set_title(f"{t.name}\n({better} is better)" if better else f"{t.name}\n(no better direction)")
         ax.set_xlabel(t.unit)
     hide_unused(axes, len(present))
     return png_base64(fig)

@@ -29,6 +29,7 @@ class Term:
 SHARE = (0.0, 1.0)
 NONNEG = (0.0, math.inf)
 CORR = (-1.0, 1.0)
+# excess kurtosis is at least -2 (a two-point distribution); the 5 and 20-period ones share the bound
 
 _MONTHS = "months"
 _REC = "until real wealth (wealth / price level) is back at its level before a shock that lowered it"
@@ -71,9 +72,9 @@ TERMS: dict[str, Term] = {
     "stylized.acf_r1": Term("return autocorrelation", "lag-1 autocorrelation of log returns (real markets: near 0)", "r", *CORR),
     "stylized.acf_abs_mean_1_10": Term("volatility clustering", "mean autocorrelation of |log return| at lags 1-10 (real markets: clearly positive)", "r", *CORR),
     "stylized.acf_r1_inside_band": Term("returns unpredictable", "1 when the lag-1 autocorrelation lies within ±2/√T", "yes = 1", *SHARE),
-    "stylized.kurtosis": Term("fat tails", "excess kurtosis of log returns (normal = 0; real markets: well above 0)", "excess kurtosis"),
-    "stylized.kurtosis_agg5": Term("fat tails, 5-period returns", "excess kurtosis of returns summed over 5 periods", "excess kurtosis"),
-    "stylized.kurtosis_agg20": Term("fat tails, 20-period returns", "excess kurtosis of returns summed over 20 periods", "excess kurtosis"),
+    "stylized.kurtosis": Term("fat tails", "excess kurtosis of log returns (normal = 0; real markets: well above 0)", "excess kurtosis", -2.0),
+    "stylized.kurtosis_agg5": Term("fat tails, 5-period returns", "excess kurtosis of returns summed over 5 periods", "excess kurtosis", -2.0),
+    "stylized.kurtosis_agg20": Term("fat tails, 20-period returns", "excess kurtosis of returns summed over 20 periods", "excess kurtosis", -2.0),
     "stylized.kurtosis_change": Term("aggregational Gaussianity", "kurtosis of 20-period minus 1-period returns (real markets: negative)", "excess kurtosis"),
     "stylized.volume_abs_return_corr": Term("volume follows volatility", "correlation of trading volume with |log return|", "r", *CORR),
     "stylized.leverage": Term("leverage effect", "correlation of today's return with future squared returns (real markets: negative)", "r", *CORR),

@@ -88,7 +88,13 @@ def phillips_okun(macro: pd.DataFrame) -> str | None:
     fig, axes = figure(1, 2, height=4.6)
     for ax, (x, y), title, xl, yl in (
         (axes[0], (px, py), "Phillips curve", "unemployment rate (yearly mean)", "wage inflation (yearly)"),
-        (axes[1], (ox, oy), "Okun's law", "relative change of the unemployment rate", "real GDP growth (yearly)"),
+        (
+            axes[1],
+            (ox, oy),
+            "Okun's law",
+            "relative change of the unemployment rate",
+            "real GDP growth (yearly)",
+        ),
     ):
         c = correlation(x, y)
         if c.n < MIN_YEARS or not np.isfinite(c.r):
