@@ -31,7 +31,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "latin1.jsonl").write_bytes(b'{"text": "caf\xe9 au lait"}\n')
     (d / "turns.jsonl").write_text('{"text": "The budget is 2000 yuan."}\n')
     (d / "q.jsonl").write_text('{"query": "budget"}\n')
-    (d / "badfilter.jsonl").write_text('{"query": "budget"}\n{"query": "x", "where": {"metadata.topic": {"in": 5}}}\n')
+    (d / "badfilter.jsonl").write_text(
+        '{"query": "budget"}\n{"query": "x", "where": {"metadata.topic": {"in": 5}}}\n'
+    )
     (d / "afile").write_text("not a folder\n")
     used = d / "used"
     used.mkdir()
