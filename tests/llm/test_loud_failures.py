@@ -71,3 +71,28 @@ def test_timeout_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="timeout_s"):
         LLMConfig.from_env()
     assert StructuredConfig().mode == "auto"
+
+
+def test_unreachable_endpoint_stops_an_experiment_before_any_run(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1#m"
+    out = tmp_path / "exp"
+    args = ["experiment", "--seeds", "1", "--agents", "3", "--ticks", "2", "--variants", "llm,composite",
+            "--llm", url, "--llm-timeout", "1", "--out", str(out)]  # fmt: skip
+    result = runner.invoke(app, args, env=ENV)
+    assert result.exit_code == 1, result.output
+    assert "did not answer" in result.output and "nothing was run" in result.output
+    assert not out.exists()
+
+
+def test_probe_of_a_silent_server_names_tries_and_timeout() -> None:
+    import socket
+
+    from psychoagent.llm import LLMError, RetryConfig, get_model
+
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        config = LLMConfig(timeout_s=0.2, retry=RetryConfig(attempts=2))
+        with pytest.raises(LLMError, match=r"no answer in 2 tries of at most 0.2 s"):
+            get_model(f"http://127.0.0.1:{port}/v1#m", config).probe()

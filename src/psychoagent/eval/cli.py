@@ -107,7 +107,8 @@ def experiment_command(
         if not names:
             raise ValueError(f"--variants needs at least one name: {', '.join(VARIANTS)}")
         conds = conditions(names, sweep)
-        check_llm(llm or None, needs_model=any(uses_llm(resolve(c.variant).policy) for c in conds))
+        needs_model = any(uses_llm(resolve(c.variant).policy) for c in conds)
+        check_llm(llm or None, needs_model=needs_model)
         for c in conds:
             how = resolve(c.variant, c.sweep)
             if how.economy:  # the swept values must make a valid economy before any run starts
@@ -116,6 +117,14 @@ def experiment_command(
         fail(validation_message(exc, "--sweep"))
     except ValueError as exc:
         fail(str(exc))
+    if needs_model:
+        from psychoagent.llm import LLMError, get_model
+
+        try:  # an endpoint that does not answer stops the experiment before any run starts
+            get_model(llm or "offline").probe()
+        except LLMError as exc:
+            typer.echo(f"error: the model did not answer, nothing was run: {exc}", err=True)
+            raise typer.Exit(1) from exc
     seed_list = list(range(seed_start, seed_start + seeds))
     console = Console(stderr=True)
     command = shlex.join(["psychoagent", *sys.argv[1:]])
@@ -123,11 +132,15 @@ def experiment_command(
                TextColumn("{task.description}"))  # fmt: skip
     with Progress(*columns, console=console) as bar:
         task = bar.add_task("", total=len(conds) * len(seed_list))
-        run_experiment(
-            out, variants=names, seeds=seed_list, scenario=scenario, agents=agents, ticks=ticks or None,
-            sweeps=sweep, jobs=jobs, llm=llm or None, command=command, resume=resume,
-            progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
-        )  # fmt: skip
+        try:
+            run_experiment(
+                out, variants=names, seeds=seed_list, scenario=scenario, agents=agents, ticks=ticks or None,
+                sweeps=sweep, jobs=jobs, llm=llm or None, command=command, resume=resume,
+                progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
+            )  # fmt: skip
+        except RuntimeError as exc:  # every run failed: experiment.json lists why
+            typer.echo(f"error: {exc} (see {out / 'experiment.json'})", err=True)
+            raise typer.Exit(1) from exc
     from psychoagent.eval.experiment import load_experiment
 
     for f in load_experiment(out)[0].get("failures", []):

@@ -100,7 +100,8 @@ class OpenAIBackend:
         try:
             resp = await self._client().chat.completions.create(**kwargs)
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-            raise TransientLLMError(f"{self.base_url}: {type(exc).__name__}: {exc}") from exc
+            root = f" ({type(exc.__cause__).__name__}: {exc.__cause__})" if exc.__cause__ is not None else ""
+            raise TransientLLMError(f"{self.base_url}: {type(exc).__name__}: {exc}{root}") from exc
         except openai.APIStatusError as exc:
             status = exc.status_code
             detail = (
