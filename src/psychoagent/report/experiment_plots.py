@@ -12,6 +12,7 @@ import pandas as pd
 from psychoagent.eval.macro import okun_points, phillips_points, pooled
 from psychoagent.report.figures import (
     COLOURS,
+    LINESTYLES,
     band,
     figure,
     hide_unused,
@@ -85,7 +86,16 @@ def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
                 continue
             n = min(len(f) for f in fs)
             panel = np.column_stack([f[col].to_numpy(dtype=float)[:n] for f in fs])
-            band(ax, fs[0]["tick"].to_numpy()[:n], panel, COLOURS[k % len(COLOURS)], name, 0, 100)
+            band(
+                ax,
+                fs[0]["tick"].to_numpy()[:n],
+                panel,
+                COLOURS[k % len(COLOURS)],
+                name,
+                0,
+                100,
+                LINESTYLES[k % len(LINESTYLES)],
+            )
         label(ax, title, "month", unit)
         if col in PERCENT:
             percent_axis(ax)
@@ -116,7 +126,16 @@ def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | Non
                 continue
             n = min(len(f) for f in fs)
             panel = np.column_stack([f[trait].to_numpy(dtype=float)[:n] for f in fs])
-            band(ax, fs[0].index.to_numpy()[:n], panel, COLOURS[k % len(COLOURS)], name, 0, 100)
+            band(
+                ax,
+                fs[0].index.to_numpy()[:n],
+                panel,
+                COLOURS[k % len(COLOURS)],
+                name,
+                0,
+                100,
+                LINESTYLES[k % len(LINESTYLES)],
+            )
         scale = "-1 .. +1" if trait == "optimism" else "0 .. 1"
         label(ax, f"mean {trait.replace('alloc_', 'budget share: ').replace('_', ' ')}", "month", scale)
     axes[0].legend()

@@ -26,6 +26,8 @@ STYLE: dict[str, Any] = {
 """Matplotlib settings of every report figure: 14 pt text at 100 dpi reads at about 19 px at full width."""
 P = ParamSpec("P")
 R = TypeVar("R")
+LINESTYLES = ("-", "--", ":", "-.")
+"""Per condition, with the colour: conditions whose lines coincide (fixed personas) stay visible."""
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf")
 
 
@@ -107,12 +109,13 @@ def band(
     label: str = "",
     lo: float = 10,
     hi: float = 90,
+    linestyle: str = "-",
 ) -> None:
     """Median line with a shaded lo-hi percentile band of a (time x members) array."""
     with np.errstate(all="ignore"):
         q = np.nanpercentile(panel, [lo, 50, hi], axis=1)
     ax.fill_between(x, q[0], q[2], color=colour, alpha=0.2, linewidth=0)
-    ax.plot(x, q[1], color=colour, linewidth=1.8, label=label or None)
+    ax.plot(x, q[1], color=colour, linewidth=1.8, linestyle=linestyle, label=label or None)
 
 
 def scatter_fit(ax: Axes, x: np.ndarray, y: np.ndarray, colour: str = COLOURS[0], label: str = "") -> None:
