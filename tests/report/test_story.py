@@ -61,7 +61,7 @@ def test_phillips_with_too_few_years_is_not_drawn(tiny_run: Path) -> None:
     macro = RunData.open(tiny_run).macro
     assert phillips_okun(macro) is None  # 36 months: two yearly changes, r would be meaningless
     html = write_report(tiny_run).read_text(encoding="utf-8")
-    assert "Phillips and Okun: n/a, because it needs at least 3 full years" in html
+    assert "Phillips and Okun: n/a, because it needs at least 3 yearly points" in html
     rng = np.random.default_rng(0)
     months = pd.DataFrame({"tick": np.arange(1, 61), "unemployment": rng.uniform(0.02, 0.2, 60),
                            "price_level": np.linspace(1, 1.3, 60), "wage": rng.uniform(90, 110, 60),

@@ -71,7 +71,7 @@ def phillips_okun_html(macro: pd.DataFrame) -> str:
     except ValueError:
         years = 0
     return _img(lambda: phillips_okun(macro), "Phillips and Okun",
-                f"needs at least {MIN_YEARS} full years of months and this run has {years}")  # fmt: skip
+                f"needs at least {MIN_YEARS} yearly points (a full year after the first) and this run has {years}")  # fmt: skip
 
 
 @styled
