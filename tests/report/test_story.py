@@ -35,6 +35,8 @@ def test_cognitive_run_summary_tells_memory_and_persona_story(cognitive_run: Pat
     assert "memories" in memory and "per household" in memory and "felt bad" in memory
     personas = " ".join(story["Personas"])
     assert "Personas changed" in personas and "prediction errors" in personas
+    assert "after the shock of month 13" in personas or "after each shock" in personas
+    assert "after the shock of month 13" in personas or "after each shock" in personas
     assert "demand shock from month 13" in " ".join(story["Shocks and recovery"])
 
 

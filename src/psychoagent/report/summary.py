@@ -21,6 +21,8 @@ TRAIT_NAMES = {
     "alloc_save": "budget share for saving", "alloc_invest": "budget share for investing",
     "alloc_rnd": "budget share for R&D",
 }  # fmt: skip
+AFTER_SHOCK_MONTHS = 12
+"""The window after a shock's start over which the personas' reaction is reported."""
 NOTABLE_TRAIT_CHANGE = 0.02
 """A population-mean trait change below this (on 0-1 scales) is reported as 'about unchanged'."""
 
@@ -171,8 +173,37 @@ def personas(run: RunData) -> list[str]:
                    "expected, which weigh 2.25 times more).")  # fmt: skip
     if moved:
         out.append("Over the run, " + "; ".join(moved) + ".")
+    out += _after_shocks(run, panels)
     if still:
         out.append(f"About unchanged on average (less than {NOTABLE_TRAIT_CHANGE}): {', '.join(still)}.")
+    return out
+
+
+def _after_shocks(run: RunData, panels: Mapping[str, pd.DataFrame]) -> list[str]:
+    """How mean optimism and risk appetite moved in the year after each shock's start (when they moved)."""
+    out = []
+    for start in run.shock_ticks():
+        moves = []
+        for trait in ("optimism", "risk_preference"):
+            p = panels.get(trait)
+            if p is None or start not in p.index:
+                continue
+            mean = p.mean(axis=1)
+            end = min(start + AFTER_SHOCK_MONTHS, int(mean.index.max()))
+            before, after = float(mean.loc[start]), float(mean.loc[end])
+            if abs(after - before) >= NOTABLE_TRAIT_CHANGE:
+                moves.append(
+                    f"{TRAIT_NAMES[trait]} {'rose' if after > before else 'fell'} from {before:.2f} to {after:.2f}"
+                )
+        if moves:
+            out.append(
+                f"In the {end - start} months after the shock of month {start}, mean "
+                + " and ".join(moves)
+                + "."
+            )
+    if run.shock_ticks() and not out and any(t in panels for t in ("optimism", "risk_preference")):
+        out.append(f"In the {AFTER_SHOCK_MONTHS} months after each shock, mean optimism and risk appetite moved less "
+                   f"than {NOTABLE_TRAIT_CHANGE}: the changes above built up over the whole run.")  # fmt: skip
     return out
 
 
