@@ -106,3 +106,16 @@ def test_conclusion_names_resolved_and_unresolved_differences() -> None:
     assert "worse on mean unemployment" in " ".join(text["What differs"])
     assert "wealth inequality (Gini)" in " ".join(text["Not resolved"])
     assert "full: mean unemployment" in " ".join(text["Best mean where a difference is resolved"])
+
+
+def test_experiment_report_concludes_and_names_the_model(tmp_path: Path) -> None:
+    from psychoagent.eval.experiment import run_experiment
+
+    out = tmp_path / "exp"
+    run_experiment(out, variants=["llm", "composite"], seeds=[1, 2], agents=4, ticks=14, jobs=1)
+    html = write_report(out).read_text(encoding="utf-8")
+    text = visible_text(html)
+    assert "model: offline stand-in" in text
+    assert 'id="summary"' in html and 'id="glossary"' in html and "Setup" in text
+    assert not re.search(r"\bnan\b", text, re.IGNORECASE)
+    assert "adaptability.agent_recovered_share |" not in html  # metric rows use readable names

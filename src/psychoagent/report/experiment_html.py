@@ -3,6 +3,7 @@ seeds leave unresolved), the comparison tables with intervals clipped to possibl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -114,6 +115,7 @@ def experiment_report(path: str | Path, progress: Callable[[str], None] | None =
     md = readable(comparison_markdown(summary, diffs, labels))
     info = esc(f"scenario {meta.get('scenario')} · {meta.get('agents')} households · "
                f"{meta.get('ticks') or 'scenario'} months · seeds {meta.get('seeds')} · conditions {', '.join(labels)}")  # fmt: skip
+    info += esc(_model_note(folder, meta["conditions"]))
     command = f"<p>Command: <code>{esc(meta.get('command'))}</code></p>" if meta.get("command") else ""
     fails = meta.get("failures") or []
     failed = ("<p>Failed runs (left out of the tables):</p>"
@@ -142,6 +144,19 @@ def experiment_report(path: str | Path, progress: Callable[[str], None] | None =
         ("glossary", "Glossary", lambda: glossary_html(shown)),
     ]  # fmt: skip
     return page(f"PsychoAgent experiment report: {folder.name}", info, sections, progress)
+
+
+def _model_note(folder: Path, conditions: Sequence[dict]) -> str:
+    """' · model: ...' for experiments whose runs called a model (the offline stand-in marked as such)."""
+    for c in conditions:
+        for usage in sorted((folder / "runs" / c["folder"]).glob("seed-*/llm_usage.json")):
+            spec = json.loads((usage.parent / "config.json").read_text(encoding="utf-8")).get("llm")
+            return (
+                " · model: offline stand-in (no language model)"
+                if spec in (None, "offline")
+                else f" · model: {spec}"
+            )
+    return ""
 
 
 def _describe(variant: str) -> str:

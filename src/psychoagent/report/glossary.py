@@ -80,7 +80,7 @@ TERMS: dict[str, Term] = {
     "stylized.leverage": Term("leverage effect", "correlation of today's return with future squared returns (real markets: negative)", "r", *CORR),
     "stylized.volatility": Term("return volatility", "standard deviation of log returns per trading period", "per period", *NONNEG),
     "welfare.gini": Term("wealth inequality (Gini)", "Gini coefficient of household wealth in the last month (0 equal, 1 one owns all)", "Gini 0-1", *SHARE),
-    "welfare.equality": Term("equality", "AI Economist equality 1 - n/(n-1) x Gini", "0-1", *SHARE),
+    "welfare.equality": Term("equality", "AI Economist equality 1 - n/(n-1) x Gini", "index 0-1", *SHARE),
     "welfare.productivity": Term("productivity", "mean real wealth per household in the last month (wealth / price level)", "money at start prices", *NONNEG),
     "welfare.social_welfare": Term("social welfare", "equality x productivity", "money at start prices", *NONNEG),
     "cognition.memories_per_agent_tick": Term("memories formed", "memories stored per household per month", "per household-month", *NONNEG),
