@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from psychoagent.affect.cli import appraise as appraise_command
+from psychoagent.cli_errors import ErrorGroup
 from psychoagent.econ.cli import register as register_econ
 from psychoagent.eval.cli import register as register_eval
 from psychoagent.llm.cli import app as llm_app
@@ -18,6 +19,7 @@ app = typer.Typer(
     help="Affect-sensitive, conflict-aware memory and evolving personas for LLM agents, with an economic sandbox.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=ErrorGroup,
 )
 app.add_typer(memory_app, name="memory")
 register_econ(app)
@@ -27,6 +29,23 @@ register_memory_manage(memory_app)
 register_service(app)
 app.command("appraise")(appraise_command)
 app.add_typer(llm_app, name="llm")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"psychoagent {version('psychoagent')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="print the version and exit"
+    ),
+) -> None:
+    """Affect-sensitive, conflict-aware memory and evolving personas for LLM agents, with an economic sandbox."""
 
 
 @app.command()

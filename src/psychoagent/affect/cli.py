@@ -60,9 +60,19 @@ def appraise(
         return
     assert input is not None
     lines: list[AppraiseLine] = []
-    stream = sys.stdin if str(input) == "-" else input.open(encoding="utf-8")
+    if str(input) != "-" and not input.is_file():
+        typer.echo(f"error: --input {input} does not exist or is not a file", err=True)
+        raise typer.Exit(2)
+    stream = sys.stdin.buffer if str(input) == "-" else input.open("rb")
     try:
-        for number, raw in enumerate(stream, start=1):
+        for number, raw_bytes in enumerate(stream, start=1):
+            try:
+                raw = raw_bytes.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                typer.echo(
+                    f"error: line {number}: not valid UTF-8 ({exc.reason}); save it as UTF-8", err=True
+                )
+                raise typer.Exit(2) from exc
             if not raw.strip():
                 continue
             try:
@@ -76,7 +86,7 @@ def appraise(
                 typer.echo(f"error: line {number}: field {field!r}: {err['msg']}", err=True)
                 raise typer.Exit(2) from exc
     finally:
-        if stream is not sys.stdin:
+        if stream is not sys.stdin.buffer:
             stream.close()
     out = sys.stdout if output is None else output.open("w", encoding="utf-8")
     try:

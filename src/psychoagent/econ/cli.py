@@ -2,26 +2,79 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import typer
 
+from psychoagent.cli_errors import fail, validation_message
 from psychoagent.econ.policies import policy_names
+from psychoagent.econ.run import LIMITS
+from psychoagent.econ.scenario import builtin_scenarios
+from psychoagent.llm.config import TIMEOUT_ENV
+
+SCENARIO_HELP = f"built-in scenario ({', '.join(builtin_scenarios())}) or a .toml/.yaml file"
+RUN_FAILED = 1
+"""Exit code of a run that went through but cannot be trusted (too many model fallbacks) or could not start."""
+
+
+def scenario_arg(value: str) -> Any:
+    """The scenario named by --scenario; exit 2 with the file, the field and what is allowed when it is bad."""
+    from pydantic import ValidationError
+
+    from psychoagent.econ.scenario import Scenario, load_scenario
+
+    path = Path(value)
+    if path.suffix in (".toml", ".yaml", ".yml") and not path.is_file():
+        fail(f"--scenario {value}: no such file (or use a built-in name: {', '.join(builtin_scenarios())})")
+    try:
+        return load_scenario(value)
+    except ValueError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, ValidationError):
+            message = validation_message(cause, f"--scenario {value}")
+            if any(e["type"] == "extra_forbidden" and len(e["loc"]) == 1 for e in cause.errors()):
+                message += f"; allowed fields: {', '.join(Scenario.model_fields)}"
+            fail(message)
+        fail(f"--scenario {exc}")
+
+
+def set_llm_timeout(timeout: float | None) -> None:
+    """Make --llm-timeout the per-call timeout of every model client of this process and its workers."""
+    if timeout is not None:
+        if timeout <= 0:
+            fail(f"--llm-timeout must be more than 0 seconds, got {timeout}")
+        os.environ[TIMEOUT_ENV] = str(timeout)
 
 
 def simulate_command(
     out: Path = typer.Option(
-        ..., "--out", help="run folder for config.json, macro.csv, agents.csv, events.jsonl"
+        ..., "--out", help="run folder for config.json, macro.csv, agents.csv, events.jsonl (new or empty)"
     ),
-    agents: int = typer.Option(100, "--agents", min=1, help="number of households"),
+    agents: int = typer.Option(100, "--agents", min=1, max=LIMITS.max_agents, help="number of households"),
     ticks: int = typer.Option(0, "--ticks", min=0, help="months to simulate (0: the scenario's, else 240)"),
-    seed: int = typer.Option(42, "--seed", help="seed of the model's random generator"),
+    seed: int = typer.Option(42, "--seed", min=0, help="seed of the model's random generator (0 or more)"),
     policy: str = typer.Option("persona", "--policy", help=f"decision policy: {', '.join(policy_names())}"),
-    scenario: str = typer.Option(
-        "baseline", "--scenario", help="built-in scenario name or a .toml/.yaml file"
-    ),
+    scenario: str = typer.Option("baseline", "--scenario", help=SCENARIO_HELP),
     llm: str = typer.Option(
         "", "--llm", help="URL of an OpenAI-compatible server or 'local' (stored for LLM policies)"
+    ),
+    llm_timeout: float | None = typer.Option(
+        None,
+        "--llm-timeout",
+        envvar=TIMEOUT_ENV,
+        help="seconds per model call before it is retried (default 60)",
+    ),
+    max_fallback_share: float = typer.Option(
+        0.2,
+        "--max-fallback-share",
+        min=0.0,
+        max=1.0,
+        help="exit 1 when more than this share of model calls fell back to a stand-in answer",
+    ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="replace the run files in a --out folder that is not empty"
     ),
     report: bool = typer.Option(
         False, "--report", help="then write metrics.json and report.html; print its path"
@@ -31,34 +84,67 @@ def simulate_command(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from psychoagent.econ.run import check_llm, simulate
-    from psychoagent.econ.scenario import load_scenario
+    from psychoagent.econ.run import check_llm, check_out, check_size, simulate, uses_llm
+    from psychoagent.llm.base import LLMError
 
-    try:
-        check_llm(llm or None)
-        scen = load_scenario(scenario)
-        from psychoagent.econ.policies import make_policy
-
-        make_policy(policy)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    set_llm_timeout(llm_timeout)
+    scen = scenario_arg(scenario)
     n_ticks = ticks or scen.ticks or 240
+    try:
+        check_size(agents, n_ticks, seed)
+        check_out(out, overwrite)
+        check_llm(llm or None, needs_model=uses_llm(policy))
+    except ValueError as exc:
+        fail(str(exc))
     console = Console(stderr=True)
     columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("months", total=n_ticks)
-        model = simulate(out, agents=agents, ticks=n_ticks, seed=seed, policy=policy, scenario=scen,
-                         llm=llm or None, progress=lambda _t: bar.advance(task))  # fmt: skip
+    try:
+        with Progress(*columns, console=console, transient=False) as bar:
+            task = bar.add_task("months", total=n_ticks)
+            model = simulate(out, agents=agents, ticks=n_ticks, seed=seed, policy=policy, scenario=scen,
+                             llm=llm or None, progress=lambda _t: bar.advance(task))  # fmt: skip
+    except LLMError as exc:
+        typer.echo(f"error: the model did not answer, nothing was simulated: {exc}", err=True)
+        raise typer.Exit(RUN_FAILED) from exc
     m = model.metrics
     console.print(
         f"{n_ticks} months, {agents} households, policy {model.policy.name}, scenario {scen.name}: "
         f"unemployment {m['unemployment']:.1%}, inflation {m['inflation']:.1%}, rate {m['interest_rate']:.2%}, "
-        f"{model.fallbacks} fallbacks -> {out}"
+        f"{model.fallbacks} invalid intents replaced -> {out}",
+        soft_wrap=True,
     )
+    llm_share = _llm_line(model, console)
+    if llm_share is not None and llm_share > max_fallback_share:
+        typer.echo(
+            f"error: {llm_share:.0%} of model calls fell back to a stand-in answer (limit --max-fallback-share "
+            f"{max_fallback_share:.0%}); the run files are written, but see {out / 'run.log'} for the cause",
+            err=True,
+        )
+        raise typer.Exit(RUN_FAILED)
     if report:
         from psychoagent.report.html import write_report
 
         typer.echo(f"report: {write_report(out).resolve()}")
+
+
+def _llm_line(model: Any, console: Any) -> float | None:
+    """Print the model calls of the run by purpose (calls, fallbacks, repairs, retries); their fallback share."""
+    client = getattr(model.policy, "client", None)
+    if client is None or not hasattr(client, "usage"):
+        return None
+    from psychoagent.llm.accounting import usage_summary
+
+    s = usage_summary(client.usage.to_dict())
+    parts = ", ".join(
+        f"{p} {c['calls']} calls / {c['fallbacks']} fallbacks / {c['repaired']} repaired / {c['retried']} retried"
+        for p, c in s["purposes"].items()
+    )
+    console.print(
+        f"model {client.name}: {s['calls']} calls, {s['fallbacks']} fell back ({s['fallback_share']:.0%}), "
+        f"{s['transport_retries']} transport retries ({parts or 'no calls'})",
+        soft_wrap=True,
+    )
+    return float(s["fallback_share"]) if s["calls"] else None
 
 
 def register(app: typer.Typer) -> None:

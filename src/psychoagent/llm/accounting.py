@@ -110,3 +110,19 @@ class Usage:
         data = self.to_dict() | (extra or {})
         path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
         return path
+
+
+def usage_summary(usage: dict[str, Any]) -> dict[str, Any]:
+    """Model calls, fallbacks, repairs and retries per purpose and in total from `Usage.to_dict()` (or
+    llm_usage.json), with the share of calls that fell back: what a run's summary and metrics.json report."""
+
+    def counts(stats: dict[str, Any]) -> dict[str, Any]:
+        out = stats.get("outcomes") or {}
+        calls = int(stats.get("calls") or 0)
+        fallbacks = int(out.get("fallback", 0)) + int(out.get("error", 0))
+        return {"calls": calls, "fallbacks": fallbacks, "repaired": int(out.get("repaired", 0)),
+                "retried": int(out.get("retried", 0)), "transport_retries": int(stats.get("transport_retries") or 0),
+                "fallback_share": fallbacks / calls if calls else 0.0}  # fmt: skip
+
+    purposes = {p: counts(s) for p, s in (usage.get("purposes") or {}).items() if (s.get("calls") or 0) > 0}
+    return {"model": usage.get("model"), **counts(usage.get("total") or {}), "purposes": purposes}

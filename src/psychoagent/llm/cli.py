@@ -8,6 +8,7 @@ import time
 import typer
 from pydantic import BaseModel, Field
 
+from psychoagent.llm.config import TIMEOUT_ENV
 from psychoagent.llm.factory import SPEC_HELP
 
 app = typer.Typer(help="LLM backends: check an endpoint, the bundled local model or the offline model.")
@@ -30,9 +31,13 @@ def _group() -> None:
 def check(
     llm: str = typer.Option("offline", "--llm", help=SPEC_HELP),
     max_tokens: int = typer.Option(96, help="generation limit for the answer"),
-    timeout: float = typer.Option(60.0, help="per-call timeout in seconds"),
+    timeout: float = typer.Option(
+        60.0, "--llm-timeout", "--timeout", envvar=TIMEOUT_ENV, min=0.001, help="per-call timeout in seconds"
+    ),
 ) -> None:
-    """Make one structured call and print the latency, the outcome and the parsed object."""
+    """Make one structured call and print the latency, the outcome and the parsed object.
+
+    Exits 1 unless the outcome is ok or repaired (a fallback or a retry means the model cannot be relied on)."""
     from psychoagent.llm.config import LLMConfig, Sampling
     from psychoagent.llm.factory import get_model
 
@@ -63,3 +68,6 @@ def check(
     typer.echo(f"tokens: prompt {total['prompt_tokens']}, completion {total['completion_tokens']}")
     typer.echo(json.dumps(answer.model_dump(), ensure_ascii=False, indent=2))
     model.close()
+    if not set(outcomes) <= {"ok", "repaired"}:
+        typer.echo(f"error: {model.name} did not give a valid answer ({answer.reason})", err=True)
+        raise typer.Exit(1)

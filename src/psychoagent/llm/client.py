@@ -118,12 +118,14 @@ class LLMClient:
             )
             return True
 
-    async def _send(self, request: Request, purpose: str) -> Completion:
-        """One generation: rate limit, concurrency bound, per-call timeout, mode step-down, transport retries."""
+    async def _send(self, request: Request, purpose: str, backoff: bool = True) -> Completion:
+        """One generation: rate limit, concurrency bound, per-call timeout, mode step-down, transport retries
+        (`backoff=False`: retried at once, so all tries end within attempts x timeout)."""
         retrying = AsyncRetrying(
             stop=stop_after_attempt(self.config.retry.attempts),
             wait=wait_exponential(
-                multiplier=self.config.retry.backoff_initial_s, max=self.config.retry.backoff_max_s
+                multiplier=self.config.retry.backoff_initial_s if backoff else 0.0,
+                max=self.config.retry.backoff_max_s if backoff else 0.0,
             ),
             retry=retry_if_exception_type(TransientLLMError),
             before_sleep=lambda _state: self.usage.retry(purpose),
@@ -331,6 +333,23 @@ class LLMClient:
         return run_sync(
             self.astructured_many(prompts, output, purpose=purpose, fallback=fallback, sampling=sampling)
         )
+
+    def probe(self) -> None:
+        """One short generation with the configured timeout and tries (no waits between them: all end within
+        attempts x timeout), outside the cache and the accounting; raises `LLMError` naming the cause when the
+        model does not answer, so a run stops before it starts."""
+        if self.cache is not None and self.cache.mode == "replay":
+            return  # a replayed run needs no model
+        request = Request(
+            ({"role": "user", "content": "Reply with the word OK."},), None, Sampling(max_tokens=4, seed=0)
+        )
+        try:
+            run_sync(self._send(request, "probe", backoff=False))
+        except LLMError as exc:
+            raise LLMError(
+                f"{self.name}: no answer in {self.config.retry.attempts} tries of at most {self.config.timeout_s:g} s "
+                f"each: {exc}"
+            ) from exc
 
     def stats(self) -> dict[str, Any]:
         """Accounting per purpose plus cache hit/miss statistics and the structured mode in use."""

@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 StructuredMode = Literal["auto", "json_schema", "json_object", "prompt"]
 CacheMode = Literal["off", "read-write", "record", "replay"]
+TIMEOUT_ENV = "PSYCHOAGENT_LLM_TIMEOUT"
+"""Environment variable for the per-call timeout in seconds (`--llm-timeout` sets it for a run's workers)."""
 
 
 class _Config(BaseModel):
@@ -115,7 +117,8 @@ class LLMConfig(_Config):
 
     @classmethod
     def from_env(cls, **overrides: object) -> LLMConfig:
-        """Read PSYCHOAGENT_LLM_* (or the OpenAI client's OPENAI_*) variables; explicit overrides win."""
+        """Read PSYCHOAGENT_LLM_* (or the OpenAI client's OPENAI_*) variables, PSYCHOAGENT_LLM_TIMEOUT included;
+        explicit overrides win."""
         env = os.environ
         values: dict[str, object] = {}
         base_url = env.get("PSYCHOAGENT_LLM_BASE_URL") or env.get("OPENAI_BASE_URL")
@@ -127,6 +130,8 @@ class LLMConfig(_Config):
         key = env.get("PSYCHOAGENT_LLM_API_KEY") or env.get("OPENAI_API_KEY")
         if key:
             values["api_key"] = key
+        if env.get(TIMEOUT_ENV):
+            values["timeout_s"] = env[TIMEOUT_ENV]
         if env.get("PSYCHOAGENT_LLM_STRUCTURED"):
             values["structured"] = {"mode": env["PSYCHOAGENT_LLM_STRUCTURED"]}
         if env.get("PSYCHOAGENT_LLM_CACHE"):

@@ -22,6 +22,14 @@ from psychoagent.llm.base import (
 
 _MODE_REJECT_STATUS = {400, 422}
 """Statuses meaning "this server does not accept that response_format"; llama.cpp server also answers 500."""
+_FORMAT_WORDS = ("response_format", "json_schema", "schema")
+"""A 500 counts as a rejection of the structured mode only when its body names it; any other 500 is transient."""
+
+
+def _names_format(body: str) -> bool:
+    """Whether an error body talks about the structured-output request (a clear rejection, not a hiccup)."""
+    low = body.lower()
+    return any(w in low for w in _FORMAT_WORDS)
 
 
 class OpenAIBackend:
@@ -92,14 +100,16 @@ class OpenAIBackend:
         try:
             resp = await self._client().chat.completions.create(**kwargs)
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-            raise TransientLLMError(f"{self.base_url}: {type(exc).__name__}: {exc}") from exc
+            root = f" ({type(exc.__cause__).__name__}: {exc.__cause__})" if exc.__cause__ is not None else ""
+            raise TransientLLMError(f"{self.base_url}: {type(exc).__name__}: {exc}{root}") from exc
         except openai.APIStatusError as exc:
             status = exc.status_code
             detail = (
                 f"{self.base_url}: HTTP {status} in mode {request.mode}: {' '.join(str(exc).split())[:300]}"
             )
             if fmt is not None and (
-                status in _MODE_REJECT_STATUS or (status == 500 and request.mode == "json_schema")
+                status in _MODE_REJECT_STATUS
+                or (status == 500 and request.mode == "json_schema" and _names_format(str(exc)))
             ):
                 raise ModeRejectedError(detail) from exc
             if status in (408, 409, 429) or status >= 500:

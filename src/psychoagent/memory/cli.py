@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from psychoagent.cli_errors import fail
 from psychoagent.types import to_datetime
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -59,9 +62,9 @@ class QueryLine(BaseModel):
 
 def read_jsonl(path: Path, model: type[_M]) -> Iterator[tuple[int, _M]]:
     """Yield (line number, parsed line); blank lines are skipped; raises InputError naming line and field."""
-    stream = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+    stream = sys.stdin.buffer if str(path) == "-" else path.open("rb")
     try:
-        for number, raw in enumerate(stream, start=1):
+        for number, raw in enumerate(_decoded(stream), start=1):
             if not raw.strip():
                 continue
             try:
@@ -77,11 +80,71 @@ def read_jsonl(path: Path, model: type[_M]) -> Iterator[tuple[int, _M]]:
                 field = ".".join(str(p) for p in err["loc"]) or "(line)"
                 raise InputError(f"line {number}: field {field!r}: {err['msg']}") from exc
     finally:
-        if stream is not sys.stdin:
+        if stream is not sys.stdin.buffer:
             stream.close()
 
 
-DbOpt = Annotated[Path, typer.Option("--db", help="memory file (SQLite); created if missing")]
+def _decoded(stream: Iterable[bytes]) -> Iterator[str]:
+    """Lines of a byte stream as text; a line that is not UTF-8 raises InputError naming its number."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"line {number}: not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); save the file as UTF-8"
+            ) from exc
+
+
+def check_input(path: Path) -> None:
+    """Exit 2 unless --input is '-' (stdin) or an existing file."""
+    if str(path) != "-" and not path.is_file():
+        what = "is a folder" if path.is_dir() else "does not exist"
+        fail(f"--input {path} {what}; give a JSONL file or '-' for stdin")
+
+
+def check_db(db: Path, must_exist: bool) -> None:
+    """Exit 2 unless --db names a memory file (or, when allowed, a new file in an existing folder); a text
+    file or another program's SQLite file is refused before anything is written to it."""
+    if db.is_dir():
+        fail(f"--db {db} is a folder; give a memory file (SQLite)")
+    if not db.exists():
+        if must_exist:
+            fail(f"--db {db} does not exist; create it with `psychoagent memory ingest`")
+        if not db.parent.is_dir():
+            fail(f"--db {db}: folder {db.parent} does not exist; create it first")
+        return
+    try:
+        with closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as conn:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        fail(f"--db {db} is not a SQLite memory file ({exc})")
+    if tables and not tables >= MEMORY_TABLES:
+        fail(
+            f"--db {db} is a SQLite file of another program (tables: {', '.join(sorted(tables)[:5])}); "
+            "give a memory file or a new path"
+        )
+
+
+MEMORY_TABLES = {"meta", "units"}
+"""Tables every memory file has; a SQLite file without them belongs to another program."""
+
+
+def _check_where(number: int, where: dict[str, Any] | str | None) -> None:
+    """InputError naming the line unless the filter parses and every 'in' has a list."""
+    from psychoagent.memory.filters import parse_where
+
+    try:
+        conditions = parse_where(where)
+    except ValueError as exc:
+        raise InputError(f"line {number}: field 'where': {exc}") from exc
+    for c in conditions:
+        if c.op == "in" and not isinstance(c.value, list):
+            raise InputError(
+                f"line {number}: field 'where': 'in' for {c.field!r} takes a list, got {c.value!r}"
+            )
+
+
+DbOpt = Annotated[Path, typer.Option("--db", help="memory file (SQLite)")]
 EmbOpt = Annotated[
     str,
     typer.Option(
@@ -92,11 +155,11 @@ EmbOpt = Annotated[
 
 @app.command()
 def ingest(
-    db: DbOpt,
+    db: Annotated[Path, typer.Option("--db", help="memory file (SQLite); created if missing")],
     input: Annotated[Path, typer.Option("--input", "-i", help="JSONL file, '-' for stdin")],
     namespace: Annotated[str, typer.Option(help="namespace for lines that name none")] = "default",
     embedder: EmbOpt = "e5",
-    batch: Annotated[int, typer.Option(help="units per transaction")] = 1000,
+    batch: Annotated[int, typer.Option(min=1, help="units per transaction")] = 1000,
     skip_invalid: Annotated[
         bool,
         typer.Option("--skip-invalid", help="skip malformed lines (reported) instead of writing nothing"),
@@ -112,10 +175,13 @@ def ingest(
     number and field, and nothing from this input is stored. With --skip-invalid the good lines are stored and
     each bad one is reported. Writes go in transactions of --batch lines; an interrupted run keeps whole batches.
     """
+    from rich.console import Console
     from rich.progress import Progress
 
     from psychoagent.memory.core import Memory
 
+    check_input(input)
+    check_db(db, must_exist=False)
     lines: list[tuple[int, IngestLine]] = []
     bad: list[str] = []
     try:
@@ -135,7 +201,7 @@ def ingest(
     mem = Memory(db, namespace=namespace, embedder=embedder)
     written = 0
     try:
-        with Progress(transient=True, disable=len(lines) < 200) as progress:
+        with Progress(console=Console(stderr=True), transient=True, disable=len(lines) < 200) as progress:
             task = progress.add_task("ingesting", total=len(lines))
             for ns, items in by_ns.items():
                 view = mem.for_namespace(ns)
@@ -161,8 +227,13 @@ def ingest(
 def _tolerant_read(path: Path) -> tuple[list[tuple[int, IngestLine]], list[str]]:
     good: list[tuple[int, IngestLine]] = []
     bad: list[str] = []
-    with path.open(encoding="utf-8") as stream:
-        for number, raw in enumerate(stream, start=1):
+    with path.open("rb") as stream:
+        for number, raw_bytes in enumerate(stream, start=1):
+            try:
+                raw = raw_bytes.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                bad.append(f"line {number}: not valid UTF-8 ({exc.reason})")
+                continue
             if not raw.strip():
                 continue
             try:
@@ -182,12 +253,12 @@ def _tolerant_read(path: Path) -> tuple[list[tuple[int, IngestLine]], list[str]]
 
 @app.command()
 def recall(
-    db: DbOpt,
+    db: Annotated[Path, typer.Option("--db", help="memory file written by `memory ingest` (must exist)")],
     input: Annotated[Path, typer.Option("--input", "-i", help="JSONL queries, '-' for stdin")],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="JSONL results (default stdout)")
     ] = None,
-    k: Annotated[int, typer.Option(help="hits per query unless the line sets k")] = 5,
+    k: Annotated[int, typer.Option(min=1, max=1000, help="hits per query unless the line sets k")] = 5,
     namespace: Annotated[str, typer.Option(help="namespace for lines that name none")] = "default",
     embedder: EmbOpt = "e5",
 ) -> None:
@@ -196,23 +267,37 @@ def recall(
     Query lines: `query` (required), optional `id`, `namespace`, `k`, `where` (filter object or string, e.g.
     "conflict_intensity > 2 AND valence < 0"), `context`, `now` (ISO 8601: the time recency is measured from).
     Output lines: {"id": <query id>, "hits": [{"id", "score", "parts", "text", "metadata"}, ...]}.
-    An unknown namespace gives an empty hit list. A malformed line stops with its line number and field.
+    An unknown namespace gives an empty hit list. A malformed line stops with its line number and field, and
+    no output is written.
     """
     from psychoagent.memory.core import Memory
 
-    if not db.exists():
-        typer.echo(f"error: memory file {db} does not exist", err=True)
-        raise typer.Exit(2)
-    mem = Memory(db, namespace=namespace, embedder=embedder)
-    out = sys.stdout if output is None else output.open("w", encoding="utf-8")
-    views: dict[str, Memory] = {namespace: mem}
+    check_input(input)
+    check_db(db, must_exist=True)
+    if output is not None and output.is_dir():
+        fail(f"--output {output} is a folder; give a file")
     try:
-        for _, line in read_jsonl(input, QueryLine):
+        queries = list(read_jsonl(input, QueryLine))
+        for number, line in queries:  # every filter is checked before any query runs (recall updates access)
+            _check_where(number, line.where)
+    except InputError as exc:
+        fail(f"--input {input}: {exc}")
+    mem = Memory(db, namespace=namespace, embedder=embedder)
+    views: dict[str, Memory] = {namespace: mem}
+    records: list[str] = []
+    try:
+        for number, line in queries:
             ns = line.namespace or namespace
             view = views.setdefault(ns, mem.for_namespace(ns))
-            hits = view.recall(
-                line.query, k=line.k or k, where=line.where, context=line.context, now=line.now
-            )
+            try:
+                hits = view.recall(
+                    line.query, k=line.k or k, where=line.where, context=line.context, now=line.now
+                )
+            except (ValueError, TypeError) as exc:
+                fail(
+                    f"--input {input}: line {number}: field 'where': {exc} (a comparison takes a number, time or "
+                    "text; 'in' takes a list)"
+                )
             record = {
                 "id": line.id,
                 "hits": [
@@ -226,11 +311,10 @@ def recall(
                     for h in hits
                 ],
             }
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    except (InputError, ValueError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+            records.append(json.dumps(record, ensure_ascii=False) + "\n")
     finally:
-        if out is not sys.stdout:
-            out.close()
         mem.close()
+    if output is None:
+        sys.stdout.write("".join(records))
+    else:
+        output.write_text("".join(records), encoding="utf-8")

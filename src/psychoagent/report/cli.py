@@ -6,17 +6,39 @@ from pathlib import Path
 
 import typer
 
+from psychoagent.cli_errors import fail
+
 
 def report_command(
     folder: Path = typer.Argument(..., help="run directory or experiment directory"),
 ) -> None:
     """Write DIR/report.html (self-contained: plots embedded, opens offline) and print its path."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from psychoagent.eval.experiment import is_experiment
     from psychoagent.report.html import write_report
 
-    try:
-        out = write_report(folder)
-    except (FileNotFoundError, ValueError) as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    if not (folder / "config.json").is_file() and not is_experiment(folder):
+        fail(
+            f"{folder} is not a run directory (no config.json) nor an experiment directory (no experiment.json)"
+        )
+    columns = (
+        TextColumn("[bold]report"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def step(section: str) -> None:
+            bar.update(task, advance=1, description=section)
+
+        try:
+            out = write_report(folder, progress=step)
+        except (FileNotFoundError, ValueError) as exc:
+            fail(str(exc))
     typer.echo(str(out))
 
 

@@ -11,9 +11,13 @@ import numpy as np
 import pandas as pd
 
 from psychoagent.eval.rundata import RunData
-from psychoagent.report.figures import COLOURS, figure, mark_ticks, png_base64
+from psychoagent.report.figures import COLOURS, figure, label, mark_ticks, png_base64, styled
 
 AFFECT_KEYS = ("valence", "arousal", "conflict")
+SMOOTH_MONTHS = 6
+"""Scores are small integers: a half-year moving average shows the trend their monthly mean hides."""
+AFFECT_SCALES = {"valence": "valence (-2 bad .. +2 good)", "arousal": "arousal (1 calm .. 3 alarmed)",
+                 "conflict": "conflict (0 none .. 4 strong)"}  # fmt: skip
 
 
 def _affect_of(payload: Mapping[str, Any]) -> dict[str, float]:
@@ -33,25 +37,33 @@ def affect_frame(events: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@styled
 def affect_over_time(run: RunData) -> str | None:
-    """Distribution of valence, arousal and conflict intensity of formed memories per tick (median, 10-90 %)."""
+    """Mean valence, arousal and conflict intensity of the memories formed each month (with a moving average),
+    and their distribution over the whole run."""
     df = affect_frame(run.events("memory.formed"))
     keys = [k for k in AFFECT_KEYS if k in df.columns and df[k].notna().any()]
     if df.empty or not keys:
         return None
-    fig, axes = figure(1, len(keys) + 1, width=12, height=3.0)
+    fig, axes = figure(2, 2, height=4.0)
     g = df.groupby("tick")
     for ax, key, c in zip(axes, keys, COLOURS, strict=False):
-        q = g[key].quantile([0.1, 0.5, 0.9]).unstack()
-        ax.fill_between(q.index, q[0.1], q[0.9], color=c, alpha=0.2, linewidth=0)
-        ax.plot(q.index, q[0.5], color=c, linewidth=1.2)
-        ax.set_title(f"{key} of formed memories", fontsize=10)
+        mean = g[key].mean()
+        ax.plot(mean.index, mean.to_numpy(), color=c, linewidth=0.8, alpha=0.4, label="mean of the month")
+        smooth = mean.rolling(SMOOTH_MONTHS, min_periods=1, center=True).mean()
+        ax.plot(
+            smooth.index, smooth.to_numpy(), color=c, linewidth=2.2, label=f"{SMOOTH_MONTHS}-month average"
+        )
+        label(ax, f"{key} of the memories formed each month", "month", AFFECT_SCALES[key])
         mark_ticks(ax, run.shock_ticks())
+        ax.legend(loc="upper right")
     last = axes[len(keys)]
     for key, c in zip(keys, COLOURS, strict=False):
-        last.hist(df[key].dropna(), bins=20, histtype="step", color=c, label=key)
-    last.legend(fontsize=8)
-    last.set_title("all memories", fontsize=10)
+        last.hist(
+            df[key].dropna(), bins=np.arange(-2.5, 5.0, 1.0), histtype="step", color=c, linewidth=2, label=key
+        )
+    last.legend()
+    label(last, "all memories of the run", "score", "memories")
     return png_base64(fig)
 
 
@@ -65,6 +77,7 @@ def _per_tick(events: Sequence[Mapping[str, Any]], ticks: int, weight: str | Non
     return out
 
 
+@styled
 def activity(run: RunData) -> str | None:
     """Per tick: memories formed, persona updates, guardrail rejections and vetoes, negotiations closed."""
     series = {
@@ -78,19 +91,23 @@ def activity(run: RunData) -> str | None:
     series = {k: v for k, v in series.items() if v.sum() > 0}
     if not series:
         return None
-    fig, axes = figure(1, 3, width=12, height=3.0)
+    fig, axes = figure(1, 3, height=4.2)
     groups = (("memories formed", "persona updates"), ("guardrail rejections", "guardrail vetoes"),
               ("deals agreed", "talks broken"))  # fmt: skip
     for ax, names in zip(axes, groups, strict=True):
         for k, name in enumerate(names):
             if name in series:
-                ax.plot(np.arange(run.ticks + 1), series[name], color=COLOURS[k], linewidth=1, label=name)
+                ax.plot(np.arange(run.ticks + 1), series[name], color=COLOURS[k], linewidth=1.4, label=name)
         mark_ticks(ax, run.shock_ticks())
         if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8)
-    axes[0].set_title("memory and persona", fontsize=10)
-    axes[1].set_title("guardrails", fontsize=10)
-    axes[2].set_title("negotiations", fontsize=10)
+            ax.legend()
+        else:
+            ax.text(
+                0.5, 0.5, "none in this run", ha="center", va="center", transform=ax.transAxes, color="#555"
+            )
+    label(axes[0], "memory and persona", "month", "events per month")
+    label(axes[1], "guardrails", "month", "orders per month")
+    label(axes[2], "negotiations", "month", "negotiations per month")
     return png_base64(fig)
 
 
@@ -104,11 +121,11 @@ def memory_table(run: RunData) -> list[tuple[str, str]]:
     agents = max(int(run.config.get("agents", 1)), 1)
     rows = [
         ("memories formed", f"{count:.0f}"),
-        ("per agent per tick", f"{count / (agents * run.ticks):.2f}"),
+        ("per household per month", f"{count / (agents * run.ticks):.2f}"),
     ]
     for key in AFFECT_KEYS:
         if key in df.columns:
-            rows.append((f"mean {key} (strongest memory per agent-tick)", f"{df[key].mean():.3f}"))
+            rows.append((f"mean {key} (strongest memory per household-month)", f"{df[key].mean():.3f}"))
     if "conflict" in df.columns:
         rows.append(("share with conflict intensity >= 2", f"{(df['conflict'] >= 2).mean():.1%}"))
     beliefs = run.event_counts.get("belief.formed", 0)

@@ -10,7 +10,19 @@ import numpy as np
 import pandas as pd
 
 from psychoagent.eval.macro import okun_points, phillips_points, pooled
-from psychoagent.report.figures import COLOURS, band, figure, hide_unused, png_base64, scatter_fit
+from psychoagent.report.figures import (
+    COLOURS,
+    LINESTYLES,
+    band,
+    figure,
+    hide_unused,
+    label,
+    percent_axis,
+    png_base64,
+    scatter_fit,
+    styled,
+)
+from psychoagent.report.glossary import term
 
 KEY_METRICS = (
     "adaptability.recovery_ticks", "adaptability.agent_recovered_share", "robustness.sharpe_median_agent",
@@ -19,17 +31,21 @@ KEY_METRICS = (
     "macro.phillips_r", "macro.okun_r", "macro.mean_unemployment", "stylized.kurtosis",
     "stylized.acf_abs_mean_1_10", "welfare.gini", "welfare.productivity", "welfare.social_welfare",
 )  # fmt: skip
-SERIES = (("unemployment", "unemployment"), ("inflation", "inflation (monthly)"), ("real_gdp", "real GDP"),
-          ("price_level", "price level"), ("gini", "Gini of wealth"), ("interest_rate", "policy rate"))  # fmt: skip
+SERIES = (("unemployment", "unemployment rate", "share of households"),
+          ("inflation", "inflation (change over 12 months)", "price change"),
+          ("real_gdp", "real GDP", "goods per month"), ("price_level", "price level (CPI)", "money per unit"),
+          ("gini", "inequality of wealth (Gini)", "Gini 0-1"), ("interest_rate", "central bank rate", "per year"))  # fmt: skip
+PERCENT = ("unemployment", "inflation", "interest_rate")
 
 
+@styled
 def metric_intervals(summary: pd.DataFrame, labels: Sequence[str]) -> str | None:
     """One small panel per key metric: each condition's mean with its 95 % t interval."""
     present = [m for m in KEY_METRICS if summary[(summary["metric"] == m)]["mean"].notna().any()]
     if not present:
         return None
-    cols = 4
-    fig, axes = figure((len(present) + cols - 1) // cols, cols, width=12, height=2.3)
+    cols = 3
+    fig, axes = figure((len(present) + cols - 1) // cols, cols, height=2.2 + 0.35 * len(labels))
     y = np.arange(len(labels))
     for ax, m in zip(axes, present, strict=False):
         s = summary[summary["metric"] == m].set_index("condition").reindex(list(labels))
@@ -37,18 +53,16 @@ def metric_intervals(summary: pd.DataFrame, labels: Sequence[str]) -> str | None
         lo = np.nan_to_num(mean - s["ci_low"].to_numpy(dtype=float), nan=0.0)
         hi = np.nan_to_num(s["ci_high"].to_numpy(dtype=float) - mean, nan=0.0)
         for k in range(len(labels)):
-            ax.errorbar(mean[k], y[k], xerr=[[lo[k]], [hi[k]]], fmt="o", color=COLOURS[k % len(COLOURS)],
-                        capsize=3, markersize=4)  # fmt: skip
-        ax.set_yticks(
-            y, list(labels) if ax is axes[0] or len(labels) <= 3 else [""] * len(labels), fontsize=8
-        )
+            ax.errorbar(mean[k], y[k], xerr=[[max(lo[k], 0.0)], [max(hi[k], 0.0)]], fmt="o",
+                        color=COLOURS[k % len(COLOURS)], capsize=4, markersize=6)  # fmt: skip
+        first_col = list(axes).index(ax) % cols == 0
+        ax.set_yticks(y, list(labels) if first_col else [""] * len(labels))
         ax.set_ylim(-0.6, len(labels) - 0.4)
         ax.invert_yaxis()
-        ax.set_title(m, fontsize=9)
-        ax.tick_params(axis="x", labelsize=8)
-    for k, ax in enumerate(axes[: len(present)]):
-        if k % cols == 0:
-            ax.set_yticks(y, list(labels), fontsize=8)
+        t = term(m)
+        better = t.better(m)
+        ax.set_title(f"{t.name}\n({better} is better)" if better else f"{t.name}\n(no better direction)")
+        ax.set_xlabel(t.unit)
     hide_unused(axes, len(present))
     return png_base64(fig)
 
@@ -57,6 +71,7 @@ def _macro_frames(folder: Path, slug: str) -> list[pd.DataFrame]:
     return [pd.read_csv(p) for p in sorted((folder / "runs" / slug).glob("seed-*/macro.csv"))]
 
 
+@styled
 def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     """Macro series per condition: median over seeds with the range of seeds shaded."""
     frames = {c["label"]: _macro_frames(folder, c["folder"]) for c in conditions}
@@ -64,16 +79,27 @@ def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     if not frames:
         return None
     cols = 3
-    fig, axes = figure(2, cols, width=12, height=2.6)
-    for ax, (col, title) in zip(axes, SERIES, strict=False):
-        for k, (label, fs) in enumerate(frames.items()):
+    fig, axes = figure(2, cols, height=3.8)
+    for ax, (col, title, unit) in zip(axes, SERIES, strict=False):
+        for k, (name, fs) in enumerate(frames.items()):
             if col not in fs[0].columns:
                 continue
             n = min(len(f) for f in fs)
             panel = np.column_stack([f[col].to_numpy(dtype=float)[:n] for f in fs])
-            band(ax, fs[0]["tick"].to_numpy()[:n], panel, COLOURS[k % len(COLOURS)], label, 0, 100)
-        ax.set_title(title, fontsize=10)
-    axes[0].legend(fontsize=7)
+            band(
+                ax,
+                fs[0]["tick"].to_numpy()[:n],
+                panel,
+                COLOURS[k % len(COLOURS)],
+                name,
+                0,
+                100,
+                LINESTYLES[k % len(LINESTYLES)],
+            )
+        label(ax, title, "month", unit)
+        if col in PERCENT:
+            percent_axis(ax)
+    axes[0].legend()
     hide_unused(axes, len(SERIES))
     return png_base64(fig)
 
@@ -81,6 +107,7 @@ def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
 PERSONA_TRAITS = ("risk_preference", "optimism", "alloc_invest", "alloc_consume")
 
 
+@styled
 def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     """Mean persona traits over households per month, per condition (median over seeds, range shaded): shows
     whether and how personas evolve under each variant."""
@@ -92,27 +119,38 @@ def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | Non
             data.setdefault(c["label"], []).append(pd.read_csv(p, usecols=cols).groupby("tick").mean())
     if not data:
         return None
-    fig, axes = figure(1, len(PERSONA_TRAITS), width=12, height=2.8)
+    fig, axes = figure(2, 2, height=3.8)
     for ax, trait in zip(axes, PERSONA_TRAITS, strict=True):
-        for k, (label, fs) in enumerate(data.items()):
+        for k, (name, fs) in enumerate(data.items()):
             if trait not in fs[0].columns:
                 continue
             n = min(len(f) for f in fs)
             panel = np.column_stack([f[trait].to_numpy(dtype=float)[:n] for f in fs])
-            band(ax, fs[0].index.to_numpy()[:n], panel, COLOURS[k % len(COLOURS)], label, 0, 100)
-        ax.set_title(f"mean {trait.replace('_', ' ')}", fontsize=10)
-    axes[0].legend(fontsize=7)
+            band(
+                ax,
+                fs[0].index.to_numpy()[:n],
+                panel,
+                COLOURS[k % len(COLOURS)],
+                name,
+                0,
+                100,
+                LINESTYLES[k % len(LINESTYLES)],
+            )
+        scale = "-1 .. +1" if trait == "optimism" else "0 .. 1"
+        label(ax, f"mean {trait.replace('alloc_', 'budget share: ').replace('_', ' ')}", "month", scale)
+    axes[0].legend()
     return png_base64(fig)
 
 
+@styled
 def phillips_okun_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     """Annual Phillips and Okun points of all seeds, one colour per condition, with pooled r in the legend."""
     frames = {c["label"]: _macro_frames(folder, c["folder"]) for c in conditions}
     frames = {k: v for k, v in frames.items() if v}
     if not frames:
         return None
-    fig, axes = figure(1, 2, width=12, height=3.6)
-    for k, (label, fs) in enumerate(frames.items()):
+    fig, axes = figure(1, 2, height=5.0)
+    for k, (name, fs) in enumerate(frames.items()):
         c = COLOURS[k % len(COLOURS)]
         for ax, fn in ((axes[0], phillips_points), (axes[1], okun_points)):
             pts = [fn(f) for f in fs]
@@ -121,13 +159,14 @@ def phillips_okun_by_condition(folder: Path, conditions: Sequence[dict]) -> str 
             x = np.concatenate([p[0] for p in pts])
             y = np.concatenate([p[1] for p in pts])
             r = pooled(pts)
-            scatter_fit(ax, x, y, c, f"{label}: r={r.r:+.2f} (n={r.n})")
-    axes[0].set_title("Phillips curve (annual, all seeds)", fontsize=10)
-    axes[0].set_xlabel("unemployment rate")
-    axes[0].set_ylabel("wage inflation")
-    axes[1].set_title("Okun's law (annual, all seeds)", fontsize=10)
-    axes[1].set_xlabel("unemployment growth")
-    axes[1].set_ylabel("real GDP growth")
+            rtext = f"r = {r.r:+.2f}" if np.isfinite(r.r) else "r n/a"
+            scatter_fit(ax, x, y, c, f"{name}: {rtext} ({r.n} years)")
+    label(axes[0], "Phillips curve (yearly points of all seeds)", "unemployment rate (yearly mean)",
+          "wage inflation (yearly)")  # fmt: skip
+    label(axes[1], "Okun's law (yearly points of all seeds)", "relative change of the unemployment rate",
+          "real GDP growth (yearly)")  # fmt: skip
     for ax in axes:
-        ax.legend(fontsize=7)
+        ax.legend()
+        percent_axis(ax, "x")
+        percent_axis(ax, "y")
     return png_base64(fig)

@@ -12,54 +12,102 @@ from psychoagent.eval.behaviour import TRAITS
 from psychoagent.eval.macro import correlation, okun_points, phillips_points
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.stylized import asset_returns, facts
-from psychoagent.report.figures import COLOURS, band, figure, hide_unused, mark_ticks, png_base64, scatter_fit
+from psychoagent.report.figures import (
+    COLOURS,
+    band,
+    figure,
+    hide_unused,
+    label,
+    mark_ticks,
+    note,
+    percent_axis,
+    png_base64,
+    scatter_fit,
+    styled,
+)
 
 MACRO_SERIES = (
-    ("price_level", "price level"), ("inflation", "inflation (monthly)"), ("wage", "wage"),
-    ("unemployment", "unemployment"), ("real_gdp", "real GDP"), ("interest_rate", "policy rate"),
-    ("gini", "Gini of wealth"), ("tax_revenue", "tax revenue"), ("consumption", "consumption"),
+    ("unemployment", "unemployment rate", "share of households", True),
+    ("inflation", "inflation (change over 12 months)", "price change", True),
+    ("real_gdp", "real GDP", "goods per month", False),
+    ("price_level", "price level (CPI)", "money per unit", False),
+    ("wage", "mean wage", "money per month", False),
+    ("interest_rate", "central bank rate", "per year", True),
+    ("gini", "inequality of wealth (Gini)", "Gini (0 equal, 1 unequal)", False),
+    ("tax_revenue", "tax revenue", "money per month", False),
+    ("consumption", "consumption", "money per month", False),
 )  # fmt: skip
+"""(macro.csv column, title, y-axis unit, shown as a percentage)."""
 SAMPLE_AGENTS = 5
+MIN_YEARS = 3
+"""A correlation over fewer annual points than this is not drawn (r would be meaningless)."""
 
 
+@styled
 def macro_series(run: RunData) -> str | None:
-    """Grid of the macro series in macro.csv, with regime changes marked."""
+    """Grid of the macro series in macro.csv, each with its unit, with the shocks' starts marked."""
     m = run.macro
-    present = [(c, t) for c, t in MACRO_SERIES if c in m.columns]
+    present = [row for row in MACRO_SERIES if row[0] in m.columns]
     if not present:
         return None
     cols = 3
-    fig, axes = figure((len(present) + cols - 1) // cols, cols, height=2.4)
-    for ax, (col, title) in zip(axes, present, strict=False):
-        ax.plot(m["tick"], m[col], color=COLOURS[0], linewidth=1)
-        ax.set_title(title, fontsize=10)
+    fig, axes = figure((len(present) + cols - 1) // cols, cols, height=3.6)
+    for ax, (col, title, unit, share) in zip(axes, present, strict=False):
+        ax.plot(m["tick"], m[col], color=COLOURS[0], linewidth=1.6)
+        label(ax, title, "month", unit)
+        if share:
+            percent_axis(ax)
         mark_ticks(ax, run.shock_ticks())
     hide_unused(axes, len(present))
-    axes[0].figure.supxlabel("month")
     return png_base64(fig)
 
 
+def phillips_okun_html(macro: pd.DataFrame) -> str:
+    """The Phillips/Okun figure, or an 'n/a, because ...' note when the run has too few years."""
+    from psychoagent.report.html import _img
+
+    try:
+        years = phillips_points(macro)[0].size
+    except ValueError:
+        years = 0
+    return _img(lambda: phillips_okun(macro), "Phillips and Okun",
+                f"needs at least {MIN_YEARS} yearly points (a full year after the first) and this run has {years}")  # fmt: skip
+
+
+@styled
 def phillips_okun(macro: pd.DataFrame) -> str | None:
-    """Annual Phillips curve and Okun's law scatter plots with fitted lines and r, p, n."""
+    """Annual Phillips curve and Okun's law scatter plots with fitted lines and r, p, n; None with fewer than
+    MIN_YEARS annual points."""
     try:
         px, py = phillips_points(macro)
         ox, oy = okun_points(macro)
     except ValueError:
         return None
-    if px.size == 0 and ox.size == 0:
+    if px.size < MIN_YEARS and ox.size < MIN_YEARS:
         return None
-    fig, axes = figure(1, 2, height=3.4)
+    fig, axes = figure(1, 2, height=4.6)
     for ax, (x, y), title, xl, yl in (
-        (axes[0], (px, py), "Phillips curve", "unemployment rate", "wage inflation"),
-        (axes[1], (ox, oy), "Okun's law", "unemployment growth", "real GDP growth"),
+        (axes[0], (px, py), "Phillips curve", "unemployment rate (yearly mean)", "wage inflation (yearly)"),
+        (
+            axes[1],
+            (ox, oy),
+            "Okun's law",
+            "relative change of the unemployment rate",
+            "real GDP growth (yearly)",
+        ),
     ):
+        c = correlation(x, y)
+        if c.n < MIN_YEARS or not np.isfinite(c.r):
+            note(ax, f"{title}: n/a, because {c.n} yearly points\n(need {MIN_YEARS} with some spread)")
+            continue
         scatter_fit(ax, x, y)
-        ax.set_title(f"{title}: {correlation(x, y)}", fontsize=10)
-        ax.set_xlabel(xl)
-        ax.set_ylabel(yl)
+        label(ax, f"{title}: r = {c.r:+.2f}, p = {c.p:.2g}, {c.n} years", xl, yl)
+        percent_axis(ax, "x")
+        percent_axis(ax, "y")
     return png_base64(fig)
 
 
+@styled
 def wealth(run: RunData) -> str | None:
     """Real wealth (median and 10-90 % band) over time, and the Lorenz curve at the last tick."""
     col = run.wealth_column
@@ -69,58 +117,96 @@ def wealth(run: RunData) -> str | None:
     assert w is not None
     price = run.macro.set_index("tick")["price_level"].reindex(w.index) if "price_level" in run.macro else 1.0
     real = w.div(price, axis=0)
-    fig, axes = figure(1, 2, height=3.2)
-    band(axes[0], real.index, real.to_numpy(), COLOURS[0], "median")
+    fig, axes = figure(1, 2, height=4.6)
+    band(axes[0], real.index, real.to_numpy(), COLOURS[0], "median household")
+    axes[0].fill_between([], [], [], color=COLOURS[0], alpha=0.2, label="10-90 % of households")
     mark_ticks(axes[0], run.shock_ticks())
-    axes[0].set_title("real wealth per household (10-90 % band)", fontsize=10)
+    label(axes[0], "real wealth per household", "month", "wealth / price level")
+    axes[0].legend()
     last = np.sort(np.clip(w.iloc[-1].dropna().to_numpy(), 0, None))
     if last.sum() > 0:
         cum = np.concatenate([[0], np.cumsum(last) / last.sum()])
         share = np.linspace(0, 1, cum.size)
-        axes[1].plot(share, cum, color=COLOURS[1])
-        axes[1].plot([0, 1], [0, 1], color="grey", linewidth=0.8, linestyle=":")
-    axes[1].set_title("Lorenz curve of wealth (last month)", fontsize=10)
-    axes[1].set_xlabel("share of households")
+        axes[1].plot(share, cum, color=COLOURS[1], linewidth=2, label="this run")
+        axes[1].plot([0, 1], [0, 1], color="grey", linewidth=1, linestyle=":", label="perfect equality")
+        axes[1].legend()
+        percent_axis(axes[1], "x")
+        percent_axis(axes[1], "y")
+    label(axes[1], "Lorenz curve of wealth, last month", "poorest share of households", "share of all wealth")
     return png_base64(fig)
 
 
+@styled
 def personas(run: RunData) -> str | None:
     """Each persona trait: a few sample agents' trajectories over the population's median and 10-90 % band."""
     panels = {t: p for t in TRAITS if (p := run.panel(t)) is not None}
     if not panels:
         return None
     cols = 4
-    fig, axes = figure((len(panels) + cols - 1) // cols, cols, height=2.4)
+    fig, axes = figure((len(panels) + cols - 1) // cols, cols, height=3.8)
     first = next(iter(panels.values()))
     rng = np.random.default_rng(0)
     sample = rng.choice(first.columns.to_numpy(), size=min(SAMPLE_AGENTS, first.shape[1]), replace=False)
+    kinds = _archetypes(run)
     for ax, (trait, p) in zip(axes, panels.items(), strict=False):
-        band(ax, p.index, p.to_numpy(), "#999999")
+        band(ax, p.index, p.to_numpy(), "#999999", "all households (median, 10-90 %)")
         for k, a in enumerate(sample):
-            ax.plot(p.index, p[a], color=COLOURS[k % len(COLOURS)], linewidth=0.9, alpha=0.9)
-        ax.set_title(trait.replace("_", " "), fontsize=10)
+            ax.plot(
+                p.index,
+                p[a],
+                color=COLOURS[k % len(COLOURS)],
+                linewidth=1.2,
+                alpha=0.9,
+                label=f"household {a}" + (f" ({kinds[a]})" if a in kinds else ""),
+            )
+        mark_ticks(ax, run.shock_ticks())
+        label(
+            ax,
+            trait.replace("alloc_", "budget share: ").replace("_", " "),
+            "month",
+            TRAIT_SCALES.get(trait, "0 .. 1"),
+        )
     hide_unused(axes, len(panels))
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncols=3)
     return png_base64(fig)
 
 
+def _archetypes(run: RunData) -> dict[Any, str]:
+    """Each household's persona archetype at the start (agents.csv column `persona`), when recorded."""
+    a = run.agents
+    if a is None or "persona" not in a.columns:
+        return {}
+    first = a[a["tick"] == a["tick"].min()]
+    return dict(zip(first["agent_id"], first["persona"].astype(str), strict=True))
+
+
+TRAIT_SCALES = {
+    "optimism": "-1 gloomy .. +1 euphoric", "alloc_consume": "share of budget", "alloc_save": "share of budget",
+    "alloc_invest": "share of budget", "alloc_rnd": "share of budget",
+}  # fmt: skip
+
+
+@styled
 def assets(run: RunData) -> str | None:
     """Price (log scale) and returns of every asset in assets.csv."""
     if run.assets is None or "price" not in run.assets.columns:
         return None
     series = asset_returns(run.assets)
-    fig, axes = figure(1, 2, height=3.2)
+    fig, axes = figure(1, 2, height=4.2)
     for k, (name, df) in enumerate(series.items()):
         c = COLOURS[k % len(COLOURS)]
         x = df.get("period", df.index)
         axes[0].plot(x, df["price"], color=c, linewidth=0.9, label=name)
         axes[1].plot(x, df["log_return"], color=c, linewidth=0.5, alpha=0.8)
     axes[0].set_yscale("log")
-    axes[0].set_title("asset prices", fontsize=10)
-    axes[0].legend(fontsize=8)
-    axes[1].set_title("log returns per trading period", fontsize=10)
+    label(axes[0], "asset prices (log scale)", "trading period", "price")
+    axes[0].legend()
+    label(axes[1], "log returns", "trading period", "log return per period")
     return png_base64(fig)
 
 
+@styled
 def stylized(run: RunData) -> str | None:
     """Stylized-facts panel over all assets: ACF of r and |r| with the +-2/sqrt(T) band, return distribution
     against a normal, kurtosis against aggregation, volume against |r|."""
@@ -129,7 +215,7 @@ def stylized(run: RunData) -> str | None:
     from scipy import stats
 
     series = asset_returns(run.assets)
-    fig, axes = figure(1, 4, width=12, height=3.0)
+    fig, axes = figure(2, 2, height=4.0)
     lags = np.arange(1, 11)
     for k, (name, df) in enumerate(series.items()):
         c = COLOURS[k % len(COLOURS)]
@@ -151,10 +237,15 @@ def stylized(run: RunData) -> str | None:
             axes[3].scatter(np.abs(r[keep]), vol[keep], s=4, color=c, alpha=0.4)
     xs = np.linspace(-5, 5, 100)
     axes[1].plot(xs, stats.norm.pdf(xs), color="black", linewidth=0.8)
-    axes[0].set_title("ACF: r (dotted), |r| (solid)", fontsize=10)
-    axes[0].legend(fontsize=7)
-    axes[1].set_title("standardised returns vs normal", fontsize=10)
-    axes[2].set_title("excess kurtosis vs aggregation", fontsize=10)
+    label(axes[0], "autocorrelation: r dotted, |r| solid", "lag (trading periods)", "autocorrelation")
+    axes[0].legend()
+    label(
+        axes[1],
+        "standardised returns against a normal (black)",
+        "return in standard deviations",
+        "density (log)",
+    )
+    label(axes[2], "fat tails against aggregation", "periods summed", "excess kurtosis")
     axes[2].set_xscale("log")
-    axes[3].set_title("volume vs |return|", fontsize=10)
+    label(axes[3], "volume against size of return", "|log return|", "volume traded")
     return png_base64(fig)
