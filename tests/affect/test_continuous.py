@@ -184,3 +184,28 @@ def test_cli_prints_both_scores() -> None:
     data = json.loads(result.output)
     assert data["valence_score"] < 0 and 1 <= data["arousal_score"] <= 3
     assert data["valence"] == SCORE_BANDS.valence_label(data["valence_score"])
+
+
+def test_standalone_batch_embeds_once_and_cache_size_zero_works() -> None:
+    from psychoagent.affect.config import AffectConfig, HeuristicConfig
+
+    appraiser = HeuristicAppraiser()
+    fake = FakeE5()
+    appraiser._embedder = fake
+    texts = ["The shipment arrived.", "The shipment was lost!", "The shipment arrived."]
+    appraiser.prepare(texts)
+    affects = [appraiser.appraise(t) for t in texts]
+    assert fake.calls == [2] and all("combined head" in a.reason for a in affects)
+    uncached = HeuristicAppraiser(AffectConfig(heuristic=HeuristicConfig(vector_cache=0)))
+    uncached._embedder = FakeE5()
+    assert "combined head" in uncached.appraise("The shipment arrived.").reason
+    off = HeuristicAppraiser(AffectConfig(heuristic=HeuristicConfig(embed_missing=False)))
+    off._embedder = None
+    assert "lexical head" in off.appraise("The shipment arrived.").reason and off._embedder is None
+
+
+def test_goal_conflict_demands_attention(appraiser: HeuristicAppraiser) -> None:
+    affect = appraiser.appraise(
+        "The user raised the budget from 1000 to 3000 yuan.", ["Keep the total budget under 2000 yuan"], HASH
+    )
+    assert affect.conflict_intensity >= 3 and affect.valence <= -1 and affect.arousal >= 2
