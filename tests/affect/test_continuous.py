@@ -154,6 +154,8 @@ def test_hash_memory_uses_the_lexical_head_and_never_embeds_for_appraisal(monkey
     units.append(mem.observe("URGENT: the server crashed unexpectedly!"))
     assert all("lexical head" in u.affect.reason or "Rule" in u.affect.reason for u in units)
     assert units[0].affect.valence_score < 0 < units[1].affect.valence_score
+    assert "lexical head" in mem.appraise("The report was filed.").reason
+    assert mem.recall("payment", k=1, context="The payment failed again!")  # context appraised, no embedding
 
 
 def test_e5_memory_passes_its_vectors_in_one_batch(monkeypatch) -> None:
