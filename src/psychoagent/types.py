@@ -96,6 +96,16 @@ SCORE_BANDS = ScoreBands()
 """The bands every Affect uses."""
 
 
+def _number(value: Any) -> float | None:
+    """A label or score as a float, or None when absent or not a number (the field then reports the error)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
 class Affect(BaseModel):
     """How an event feels to the agent (seed 000, section 3.1): continuous scores and their integer labels.
 
@@ -130,27 +140,20 @@ class Affect(BaseModel):
             ("valence", "valence_score", 0, SCORE_BANDS.valence_label),
             ("arousal", "arousal_score", 1, SCORE_BANDS.arousal_label),
         ):
-            has_label, has_score = data.get(label) is not None, data.get(score) is not None
-            if has_score and not isinstance(data[score], bool) and isinstance(data[score], int | float):
-                value = float(data[score])
-                if not math.isfinite(value):
-                    raise ValueError(f"{score} must be finite, got {value!r}")
-                if has_label:
-                    if band(value) != data[label]:
-                        raise ValueError(
-                            f"{label} {data[label]!r} is not the band of {score} {value:g} "
-                            f"(bands {getattr(SCORE_BANDS, label)}); give one of them or matching values"
-                        )
-                else:
-                    data[label] = band(value)
-            elif (
-                has_label
-                and not has_score
-                and isinstance(data[label], int)
-                and not isinstance(data[label], bool)
-            ):
-                data[score] = float(data[label])
-            elif not has_label and not has_score:
+            given_label, given_score = _number(data.get(label)), _number(data.get(score))
+            if given_score is not None:
+                if not math.isfinite(given_score):
+                    raise ValueError(f"{score} must be finite, got {given_score!r}")
+                if given_label is None and data.get(label) is None:
+                    data[label] = band(given_score)
+                elif given_label is not None and band(given_score) != given_label:
+                    raise ValueError(
+                        f"{label} {data[label]!r} is not the band of {score} {given_score:g} "
+                        f"(bands {getattr(SCORE_BANDS, label)}); give one of them or matching values"
+                    )
+            elif given_label is not None and data.get(score) is None:
+                data[score] = given_label
+            elif data.get(label) is None and data.get(score) is None:
                 data[label], data[score] = default, float(default)
         return data
 

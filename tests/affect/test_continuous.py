@@ -42,6 +42,8 @@ def test_scores_alone_set_the_labels_and_disagreement_is_an_error() -> None:
         Affect(valence=2, valence_score=0.1)
     with pytest.raises(ValueError, match="arousal_score"):
         Affect(arousal_score=3.5)
+    coerced = Affect(valence=1.0, arousal="3")  # numbers as JSON may bring them: the score follows the label
+    assert (coerced.valence_score, coerced.arousal_score) == (1.0, 3.0)
 
 
 @given(st.floats(-2, 2), st.floats(1, 3))
