@@ -1,9 +1,10 @@
 """Word-level features of a text for the continuous affect heads: lexicon norms, task and arousal words, punctuation.
 
-English word norms come from VADER's lexicon (about 7,500 words rated -4..4 by people; Hutto & Gilbert 2014). No
-maintained valence/arousal norm list with a licence compatible with this package installs from the registry, so
-arousal has no per-word norms here: its word-level signal is the fitted word weights of the head (`head.py`) plus
-the hand-written arousal words. Chinese uses the rule lexicon and snownlp, as the label-only appraiser did.
+English word norms come from VADER's lexicon (about 7,500 words rated -4..4 by people; Hutto & Gilbert 2014). The
+valence/arousal norm packages on the registry did not fit (emotion-nrc-affect-lex: GPL plus NRC's research-only
+terms, pins pandas 1.1; cognitive-signal: no norm list, pulls spaCy and sentence-transformers), so arousal has no
+per-word norms here: its word-level signal is the head's fitted word weights (`head.py`) plus the hand-written
+arousal words. Chinese uses the rule lexicon and snownlp, as the label-only appraiser did.
 """
 
 from __future__ import annotations
