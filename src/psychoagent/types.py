@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Tier = Literal["working", "long_term"]
 """Working memory holds recent, high-conflict, high-arousal units; long-term holds the rest."""
@@ -50,8 +50,68 @@ def to_epoch(value: datetime | None) -> float | None:
     return None if value is None else value.timestamp()
 
 
+class ScoreBands(BaseModel):
+    """Edges that cut the continuous scores into the seed's integer labels (a label is the band its score is in).
+
+    A label's own value lies in its band, so an Affect built from labels alone keeps them (score = label). The
+    edges sit where EmoBank's human ratings (Buechel & Hahn 2017, mapped to the seed's scales) make the labels
+    useful: its median sentence (A = 3, score 2.0) is the bottom of 'attention', about two standard deviations
+    above it (A >= 3.6) is 'alarm'; valence labels are the nearest integer, so plain factual sentences stay 0.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    valence: tuple[float, float] = Field(
+        (0.5, 1.5), description="|score| from which valence is +-1 and +-2 (the sign is the score's)"
+    )
+    arousal: tuple[float, float] = Field(
+        (2.0, 2.3), description="score from which arousal is 2 and 3 (below the first: 1)"
+    )
+
+    @field_validator("valence")
+    @classmethod
+    def _valence_edges(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
+        if not (0.0 < edges[0] <= 1.0 < edges[1] <= 2.0):
+            raise ValueError(f"valence edges {edges} must lie in (0, 1] and (1, 2]")
+        return edges
+
+    @field_validator("arousal")
+    @classmethod
+    def _arousal_edges(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
+        if not (1.0 < edges[0] <= 2.0 < edges[1] <= 3.0):
+            raise ValueError(f"arousal edges {edges} must lie in (1, 2] and (2, 3]")
+        return edges
+
+    def valence_label(self, score: float) -> int:
+        """The valence label whose band holds `score` (symmetric around 0)."""
+        magnitude = sum(1 for e in self.valence if abs(score) >= e)
+        return magnitude if score > 0 else -magnitude
+
+    def arousal_label(self, score: float) -> int:
+        """The arousal label whose band holds `score`."""
+        return 1 + sum(1 for e in self.arousal if score >= e)
+
+
+SCORE_BANDS = ScoreBands()
+"""The bands every Affect uses."""
+
+
+def _number(value: Any) -> float | None:
+    """A label or score as a float, or None when absent or not a number (the field then reports the error)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
 class Affect(BaseModel):
-    """How an event feels to the agent, on the seed's integer scales (seed 000, section 3.1)."""
+    """How an event feels to the agent (seed 000, section 3.1): continuous scores and their integer labels.
+
+    Built from scores, the labels are their bands; built from labels alone (older code, stored JSON, an LLM's
+    answer), each score is its label's value. Given both, they must agree.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -59,6 +119,8 @@ class Affect(BaseModel):
         0, ge=-2, le=2, description="-2 very negative .. 2 very positive for the agent's goals"
     )
     arousal: int = Field(1, ge=1, le=3, description="1 calm/routine, 2 attention, 3 alarm/surprise")
+    valence_score: float = Field(0.0, ge=-2, le=2, description="valence on the continuous -2..2 scale")
+    arousal_score: float = Field(1.0, ge=1, le=3, description="arousal on the continuous 1..3 scale")
     conflict_intensity: int = Field(
         0, ge=0, le=4, description="0 no conflict .. 4 fundamental conflict with goals, memories or beliefs"
     )
@@ -67,10 +129,53 @@ class Affect(BaseModel):
     )
     reason: str = Field("", description="one sentence saying why these labels were given")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _scores_and_labels(cls, data: Any) -> Any:
+        """Fill the missing half of each (label, score) pair and check that given pairs agree."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for label, score, default, band in (
+            ("valence", "valence_score", 0, SCORE_BANDS.valence_label),
+            ("arousal", "arousal_score", 1, SCORE_BANDS.arousal_label),
+        ):
+            given_label, given_score = _number(data.get(label)), _number(data.get(score))
+            if given_score is not None:
+                if not math.isfinite(given_score):
+                    raise ValueError(f"{score} must be finite, got {given_score!r}")
+                if given_label is None and data.get(label) is None:
+                    data[label] = band(given_score)
+                elif given_label is not None and band(given_score) != given_label:
+                    raise ValueError(
+                        f"{label} {data[label]!r} is not the band of {score} {given_score:g} "
+                        f"(bands {getattr(SCORE_BANDS, label)}); give one of them or matching values"
+                    )
+            elif given_label is not None and data.get(score) is None:
+                data[score] = given_label
+            elif data.get(label) is None and data.get(score) is None:
+                data[label], data[score] = default, float(default)
+        return data
+
     @classmethod
     def neutral(cls) -> Affect:
         """The label of an event nobody appraised: neutral, calm, no conflict."""
         return cls(valence=0, arousal=1, conflict_intensity=0, conflict_parties=[], reason="not appraised")
+
+    def with_labels(self, *, valence: int | None = None, arousal: int | None = None, **update: Any) -> Affect:
+        """A copy with new labels (and other fields); a score outside its new label's band becomes the label's
+        value, one inside it is kept."""
+        data = self.model_dump()
+        data.update(update)
+        for label, score, band, new in (
+            ("valence", "valence_score", SCORE_BANDS.valence_label, valence),
+            ("arousal", "arousal_score", SCORE_BANDS.arousal_label, arousal),
+        ):
+            if new is not None and new != data[label]:
+                data[label] = new
+                if band(data[score]) != new:
+                    data[score] = float(new)
+        return Affect.model_validate(data)
 
 
 class MemoryUnit(BaseModel):

@@ -1,6 +1,7 @@
 """Appraisal: event or text -> Affect (valence, arousal, conflict intensity, conflict parties, reason)."""
 
 from psychoagent.affect.config import AffectConfig, HeuristicConfig, LLMAppraiserConfig, OutcomeConfig
+from psychoagent.affect.head import AffectHeads, LinearHead, load_heads
 from psychoagent.affect.heuristic import HeuristicAppraiser
 from psychoagent.affect.llm import ChatModel, LLMAppraiser, affect_schema, parse_affect
 from psychoagent.affect.outcome import OutcomeEvent, appraise_outcome
@@ -11,6 +12,7 @@ from psychoagent.affect.stabilise import StabilisedAppraiser, majority
 __all__ = [
     "SCHEMES",
     "AffectConfig",
+    "AffectHeads",
     "Appraiser",
     "ChatModel",
     "HeuristicAppraiser",
@@ -18,6 +20,7 @@ __all__ = [
     "LLMAppraiser",
     "LLMAppraiserConfig",
     "LabelScheme",
+    "LinearHead",
     "OutcomeConfig",
     "OutcomeEvent",
     "Rule",
@@ -27,6 +30,7 @@ __all__ = [
     "appraise_outcome",
     "extract_slots",
     "get_scheme",
+    "load_heads",
     "majority",
     "parse_affect",
     "quantise",

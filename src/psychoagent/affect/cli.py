@@ -88,6 +88,7 @@ def appraise(
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    appraiser.prepare([line.text for line in lines])  # one batched embedding for the scores
     out = sys.stdout if output is None else output.open("w", encoding="utf-8")
     try:
         for line in lines:

@@ -14,11 +14,26 @@ class _Config(BaseModel):
 class HeuristicConfig(_Config):
     """Weights of the model-free appraiser (English via VADER, Chinese via snownlp plus a small rule lexicon)."""
 
-    valence_bands: tuple[float, float] = Field(
-        (0.2, 0.6),
+    embed_missing: bool = Field(
+        True,
         description=(
-            "|score| at which valence becomes +-1 and +-2. VADER's own positive/negative cut is 0.05 (Hutto & "
-            "Gilbert 2014); it is widened so plain factual sentences stay neutral."
+            "a standalone appraiser (context names no embedder) embeds the text with multilingual-e5-small itself "
+            "to use the combined head (EmoBank dev r: see docs/benchmarks.md); False: lexical head unless a "
+            "vector is passed"
+        ),
+    )
+    vector_cache: int = Field(
+        4096,
+        ge=0,
+        description="texts whose e5 vectors a standalone appraiser keeps (prepare() then appraise()): 6 MB",
+    )
+    conflict_arousal: float = Field(
+        0.2,
+        ge=0,
+        le=2,
+        description=(
+            "arousal score added when conflict >= 3, which also lifts it to at least 'attention' (seed 2.2: a goal "
+            "conflict demands attention); 0.2 takes a text that is itself arousing into 'alarm' (2.3)"
         ),
     )
     task_word_weight: float = Field(
@@ -101,6 +116,16 @@ class OutcomeConfig(_Config):
     )
     arousal_bands: tuple[float, float] = Field(
         (0.1, 0.5), description="|relative error| (surprise) for arousal 2 and 3"
+    )
+    valence_saturation: float = Field(
+        1.0,
+        gt=0,
+        description="|stake-weighted error| at which the valence score reaches +-2 (a full-stake 100 % miss)",
+    )
+    arousal_saturation: float = Field(
+        1.0,
+        gt=0,
+        description="|relative error| at which the arousal score reaches 3 (twice the arousal-3 band)",
     )
     high_stake: float = Field(0.3, ge=0, le=1, description="stake that alone makes an outcome arousal 3")
     conflict_bands: tuple[float, float, float, float] = Field(

@@ -1,59 +1,39 @@
-"""Model-free appraisal in English and Chinese: valence, arousal and conflict from lexicons and explicit rules.
+"""Model-free appraisal in English and Chinese: continuous valence and arousal, conflict from explicit rules.
 
-English valence is VADER's compound score (Hutto & Gilbert 2014; FACTS.md: r = 0.46 with human valence) plus task
-outcome words. Chinese valence is a small rule lexicon with negation and intensifiers, blended with snownlp's
-review-trained probability at a low weight: snownlp is the only maintained Chinese sentiment model that installs
-without pinning old numpy (cntext does), but it is coarse, so the explicit rules dominate.
+Valence and arousal scores come from linear heads fitted on EmoBank (`head.py`) over word-level features
+(`features.py`: VADER's word norms, task and arousal words, the Chinese rule lexicon and snownlp) and, when a
+multilingual-e5-small passage vector is at hand, that vector: a standalone appraiser embeds the text itself, a
+`Memory` passes the vector it computes anyway, or says which embedder it has, so that a memory with another
+embedder uses the lexical head and never pays for an e5 embedding. Conflict comes from goals, stored memories
+and reversal markers, as rules a reader can check.
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from psychoagent.affect import lexicon as lx
 from psychoagent.affect.config import AffectConfig
+from psychoagent.affect.features import EN_WORD as _EN_WORD
+from psychoagent.affect.features import TextFeatures
+from psychoagent.affect.features import cut as _cut
+from psychoagent.affect.head import AffectHeads, default_heads
 from psychoagent.affect.outcome import OutcomeEvent, appraise_outcome
 from psychoagent.affect.scheme import LabelScheme, apply_rules, get_scheme
 from psychoagent.affect.slots import extract_slots
-from psychoagent.types import Affect
+from psychoagent.types import SCORE_BANDS, Affect
 
-_EN_WORD = re.compile(r"[A-Za-z][\w']*")
-_EN_NEGATORS = frozenset("not no never n't cannot without".split())
 _EN_STOP = frozenset(
     "the a an and or to of in on for with from by at is are was were be been keep make ensure user users "
     "total this that it its as under over than less more within about their our your my we i you".split()
 )
 _ZH_STOP = frozenset("的 了 是 在 和 与 把 将 用户 我们 我 要 把 从 到 元 以内 控制".split())
-
-
-@lru_cache(maxsize=1)
-def _vader() -> Any:
-    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
-
-    return SentimentIntensityAnalyzer()
-
-
-@lru_cache(maxsize=1)
-def _snownlp_model() -> Any:
-    from snownlp import normal, sentiment
-
-    return sentiment.classifier.classifier, normal.filter_stop
-
-
-def _snownlp(words: list[str]) -> float:
-    """snownlp's Naive Bayes positive probability over jieba words (its own segmenter is 10x slower)."""
-    bayes, filter_stop = _snownlp_model()
-    label, prob = bayes.classify(filter_stop(words))
-    return float(prob if label == "pos" else 1.0 - prob)
-
-
-def _cut(text: str) -> list[str]:
-    from psychoagent.memory.text import _jieba
-
-    return [w for w in _jieba().lcut(text) if w.strip()]
 
 
 def _content_words(text: str) -> set[str]:
@@ -103,9 +83,13 @@ class _Conflict:
 
 
 class HeuristicAppraiser:
-    """Appraises text (or an `OutcomeEvent`) without a model; deterministic and fast.
+    """Appraises text (or an `OutcomeEvent`) without a language model; deterministic.
 
-    `context` may be a string or a mapping with ``memories`` (MemoryUnits or texts) used for slot contradictions.
+    `context` may be a string or a mapping with ``memories`` (MemoryUnits or texts, for slot contradictions),
+    ``embedder`` (the name of the embedder of the caller's memory) and ``vector`` (that embedder's passage vector
+    of the text). The combined head is used when the vector comes from the model it was fitted on; a mapping that
+    names another embedder gets the lexical head; without ``embedder`` the appraiser embeds the text itself (once
+    per text, lazily) unless `HeuristicConfig.embed_missing` is off.
     """
 
     name = "heuristic"
@@ -113,73 +97,69 @@ class HeuristicAppraiser:
     def __init__(self, config: AffectConfig | None = None, scheme: str | LabelScheme | None = None) -> None:
         self.config = config or AffectConfig()
         self.scheme = get_scheme(scheme)
+        self.features = TextFeatures(self.config.heuristic, self.scheme)
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._embedder: Any = None
 
-    # -- valence --------------------------------------------------------------------------------------------
-    def _score_en(self, text: str) -> float:
-        cfg = self.config.heuristic
-        compound = float(_vader().polarity_scores(text)["compound"])
-        words = [w.lower() for w in _EN_WORD.findall(text)]
-        extra = 0.0
-        pos = lx.SUCCESS_EN | {w for w in self.scheme.positive_words if not lx.has_cjk(w)}
-        neg = lx.FAILURE_EN | {w for w in self.scheme.negative_words if not lx.has_cjk(w)}
-        for i, word in enumerate(words):
-            sign = 1.0 if word in pos else -1.0 if word in neg else 0.0
-            if sign and any(w in _EN_NEGATORS or w.endswith("n't") for w in words[max(0, i - 3) : i]):
-                sign = -sign
-            extra += sign
-        return max(-1.0, min(1.0, compound + cfg.task_word_weight * extra))
+    @property
+    def heads(self) -> AffectHeads:
+        """The fitted heads shipped with the package."""
+        return default_heads()
 
-    def _score_zh(self, text: str) -> float:
-        cfg = self.config.heuristic
-        tokens = _cut(text)
-        pos = lx.SUCCESS_ZH + tuple(w for w in self.scheme.positive_words if lx.has_cjk(w))
-        neg = lx.FAILURE_ZH + tuple(w for w in self.scheme.negative_words if lx.has_cjk(w))
-        total = 0.0
-        for i, tok in enumerate(tokens):
-            sign = 1.0 if any(w in tok for w in pos) else -1.0 if any(w in tok for w in neg) else 0.0
-            if not sign:
-                continue
-            window = tokens[max(0, i - cfg.negation_window) : i]
-            if any(t in lx.NEGATORS_ZH for t in window):
-                sign = -sign
-            if i > 0 and tokens[i - 1] in lx.INTENSIFIERS_ZH:
-                sign *= cfg.intensifier_factor
-            total += sign
-        score = cfg.task_word_weight * total
-        if cfg.zh_backend == "snownlp" and cfg.snownlp_weight > 0:
-            score += cfg.snownlp_weight * (2.0 * _snownlp(tokens) - 1.0)
-        return max(-1.0, min(1.0, score))
+    @property
+    def vector_embedder(self) -> str:
+        """Name of the embedder whose passage vectors the combined head takes (a Memory passes those)."""
+        return self.heads.embedder
 
+    # -- valence and arousal scores -------------------------------------------------------------------------
     def sentiment(self, text: str) -> float:
-        """Signed sentiment score in [-1, 1]."""
-        return self._score_zh(text) if lx.has_cjk(text) else self._score_en(text)
+        """Signed lexicon sentiment score in [-1, 1] (one feature of the heads)."""
+        return self.features.sentiment(text)
 
-    def _valence(self, score: float) -> int:
-        low, high = self.config.heuristic.valence_bands
-        magnitude = 2 if abs(score) >= high else 1 if abs(score) >= low else 0
-        return magnitude if score > 0 else -magnitude
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Embed texts in batches ahead of `appraise` calls without a vector (standalone batch use); keeps the
+        first `HeuristicConfig.vector_cache` of them."""
+        todo = [t for t in dict.fromkeys(t.strip() for t in texts) if t and t not in self._vectors]
+        todo = todo[: self.config.heuristic.vector_cache]
+        for start in range(0, len(todo), 64):
+            chunk = todo[start : start + 64]
+            for text, vec in zip(chunk, self._embed(chunk), strict=True):
+                self._remember(text, vec)
 
-    # -- arousal --------------------------------------------------------------------------------------------
-    def _arousal_points(self, text: str, score: float) -> tuple[int, list[str]]:
-        cfg = self.config.heuristic
-        cues: list[str] = []
-        if lx.has_cjk(text):
-            hits = sum(1 for w in (*lx.AROUSAL_ZH, *self.scheme.arousal_words) if w in text)
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        if self._embedder is None:
+            from psychoagent.memory.embed import get_embedder
+
+            self._embedder = get_embedder("e5")
+        return np.asarray(self._embedder.embed_documents(texts), dtype=np.float64)
+
+    def _remember(self, text: str, vec: np.ndarray) -> None:
+        self._vectors[text] = vec
+        while len(self._vectors) > self.config.heuristic.vector_cache:
+            self._vectors.popitem(last=False)
+
+    def _vector(self, text: str, context: Any) -> np.ndarray | None:
+        """The e5 vector to use: the caller's if compatible, else (standalone only) computed here, else None."""
+        if isinstance(context, Mapping) and "embedder" in context:
+            vec = context.get("vector")
+            return np.asarray(vec, dtype=np.float64) if self.heads.accepts(context["embedder"], vec) else None
+        if not self.config.heuristic.embed_missing:
+            return None
+        vec = self._vectors.get(text)
+        if vec is None:
+            vec = self._embed([text])[0]
+            self._remember(text, vec)
         else:
-            words = {w.lower() for w in _EN_WORD.findall(text)}
-            hits = len(words & (lx.AROUSAL_EN | set(self.scheme.arousal_words)))
-            if any(len(w) >= 3 and w.isupper() for w in _EN_WORD.findall(text)):
-                cues.append("capitals")
-        if hits:
-            cues += ["intensity words"] * min(2, hits)
-        if "!" in text or "！" in text:
-            cues.append("exclamation")
-        if abs(score) >= cfg.arousal_sentiment:
-            cues.append("strong sentiment")
-        moved = lx.change(text)
-        if moved and moved[0] and abs(moved[1] - moved[0]) / abs(moved[0]) >= cfg.arousal_change_ratio:
-            cues.append("large change")
-        return len(cues), cues
+            self._vectors.move_to_end(text)
+        return vec
+
+    def scores(self, text: str, context: Any = None) -> tuple[float, float, str, float]:
+        """(valence -2..2, arousal 1..3, head used, lexicon sentiment) of a text, before goals and rules."""
+        dense, sentiment, words = self.features.vector(text)
+        vector = self._vector(text, context)
+        head = self.heads.lexical if vector is None else self.heads.combined
+        valence, arousal = head.predict(dense, words, vector)
+        return float(valence), float(arousal), head.name, sentiment
 
     # -- conflict -------------------------------------------------------------------------------------------
     def _goal_conflicts(self, text: str, goals: Sequence[str]) -> list[_Conflict]:
@@ -274,8 +254,7 @@ class HeuristicAppraiser:
             goals = [goals]
         cfg = self.config.heuristic
         text = event.strip()
-        score = self.sentiment(text)
-        valence = self._valence(score)
+        valence, arousal, head, score = self.scores(text, context)
         conflicts = self._goal_conflicts(text, goals) + self._slot_conflicts(text, context)
         reversal = (lx.REVERSAL_ZH if lx.has_cjk(text) else lx.REVERSAL_EN).search(text)
         conflict, parties, why = 0, [], ""
@@ -290,21 +269,23 @@ class HeuristicAppraiser:
                 f"The reversal marker '{reversal.group(0)}' takes something back.",
             )
             parties = ["earlier statement", f"new statement: {text.rstrip('.。')}"]
-        points, cues = self._arousal_points(text, score)
+        cues = self.features.arousal_cues(text, score)
         if conflict >= 3:
-            points += 1
             cues.append("goal conflict")
-            valence = min(valence, cfg.conflict_valence_cap)
-        arousal = 3 if points >= 3 else 2 if points >= 1 else 1
-        tone = "positive" if valence > 0 else "negative" if valence < 0 else "neutral"
-        reason = (
-            why or f"{tone.capitalize()} wording (score {score:+.2f}) and no conflict with goals or memories."
+            arousal = min(3.0, max(arousal + cfg.conflict_arousal, SCORE_BANDS.arousal[0]))
+            if SCORE_BANDS.valence_label(valence) > cfg.conflict_valence_cap:
+                valence = float(cfg.conflict_valence_cap)
+        label = SCORE_BANDS.valence_label(valence)
+        tone = "positive" if label > 0 else "negative" if label < 0 else "neutral"
+        reason = why or (
+            f"{tone.capitalize()} wording (valence {valence:+.2f}, arousal {arousal:.2f}, {head} head) and no "
+            "conflict with goals or memories."
         )
         if cues and not why:
             reason = reason[:-1] + f"; arousal cues: {', '.join(dict.fromkeys(cues))}."
         affect = Affect(
-            valence=valence,
-            arousal=arousal,
+            valence_score=round(valence, 3),
+            arousal_score=round(arousal, 3),
             conflict_intensity=conflict,
             conflict_parties=parties,
             reason=reason,

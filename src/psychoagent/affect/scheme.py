@@ -46,8 +46,8 @@ class Rule(BaseModel):
         if (valence, arousal, conflict) == (affect.valence, affect.arousal, affect.conflict_intensity):
             return affect
         reason = f"{affect.reason} Rule '{self.name}' applied.".strip()
-        return affect.model_copy(
-            update={"valence": valence, "arousal": arousal, "conflict_intensity": conflict, "reason": reason}
+        return affect.with_labels(
+            valence=valence, arousal=arousal, conflict_intensity=conflict, reason=reason
         )
 
 
@@ -125,10 +125,8 @@ def quantise(
     affect: Affect, valence: Sequence[int], arousal: Sequence[int], conflict: Sequence[int]
 ) -> Affect:
     """Snap each label to its band: fewer, clearer levels make labels stable across calls (seed 5.1)."""
-    return affect.model_copy(
-        update={
-            "valence": snap(affect.valence, valence),
-            "arousal": snap(affect.arousal, arousal),
-            "conflict_intensity": snap(affect.conflict_intensity, conflict),
-        }
+    return affect.with_labels(
+        valence=snap(affect.valence, valence),
+        arousal=snap(affect.arousal, arousal),
+        conflict_intensity=snap(affect.conflict_intensity, conflict),
     )

@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from psychoagent.affect.config import AffectConfig
 from psychoagent.affect.scheme import Appraiser, LabelScheme, apply_rules, get_scheme, quantise
 from psychoagent.types import Affect
@@ -36,12 +38,13 @@ def majority(affects: Sequence[Affect]) -> Affect:
         1 for a in affects if (a.valence, a.arousal, a.conflict_intensity) == (valence, arousal, conflict)
     )
     return Affect(
-        valence=valence,
-        arousal=arousal,
+        # The mean score of the voters with the winning label lies in that label's band (bands are intervals).
+        valence_score=float(np.mean([a.valence_score for a in affects if a.valence == valence])),
+        arousal_score=float(np.mean([a.arousal_score for a in affects if a.arousal == arousal])),
         conflict_intensity=conflict,
         conflict_parties=list(donor.conflict_parties) if conflict else [],
         reason=f"{donor.reason} (majority of {len(affects)}, {agree} agree on all labels)".strip(),
-    )
+    ).with_labels(valence=valence, arousal=arousal)
 
 
 class StabilisedAppraiser:

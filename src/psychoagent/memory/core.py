@@ -176,12 +176,19 @@ class Memory:
         id: str | None = None,
         kind: str = "episodic",
         affect: Affect | None = None,
+        vector: np.ndarray | None = None,
     ) -> MemoryUnit:
         if not isinstance(text, str) or not text.strip():
             raise ValueError("text must be a non-empty string")
         created = to_datetime(timestamp) or utcnow()
-        if affect is None:
-            affect = self.appraiser.appraise(text, goals) if self.appraiser else Affect.neutral()
+        if affect is None and self.appraiser is not None:
+            if vector is None and self._appraiser_takes_vectors():
+                vector = self.embed_documents([text])[1][0]
+            # The appraiser learns which embedder this memory has, so it never embeds with another model itself.
+            context = {"embedder": self.embedder.name, "vector": vector}
+            affect = self.appraiser.appraise(text, goals, context)
+        elif affect is None:
+            affect = Affect.neutral()
         meta = dict(metadata or {})
         if goals:
             meta.setdefault("goals", list(goals))
@@ -197,6 +204,10 @@ class Memory:
             valid_at=created,
             metadata=meta,
         )
+
+    def _appraiser_takes_vectors(self) -> bool:
+        """True when the appraiser can use this memory's passage vectors (computed and cached here anyway)."""
+        return getattr(self.appraiser, "vector_embedder", None) == self.embedder.name
 
     def add_units(self, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
         """Store fully built units in one transaction (all or nothing) and index them."""
@@ -256,16 +267,28 @@ class Memory:
 
     def observe_many(self, items: Iterable[str | Mapping[str, Any]]) -> list[MemoryUnit]:
         """Observe a batch in one transaction: each item is a text or a dict of `observe` keyword arguments."""
-        units: list[MemoryUnit] = []
+        batch: list[tuple[str, dict[str, Any]]] = []
         for item in items:
             if isinstance(item, str):
-                units.append(self._build_unit(item))
+                batch.append((item, {}))
             else:
                 kwargs = dict(item)
                 text = kwargs.pop("text", None)
                 if text is None:
                     raise ValueError("each item needs a 'text'")
-                units.append(self._build_unit(text, **kwargs))
+                batch.append((text, kwargs))
+        vectors: list[Any] = [None] * len(batch)
+        if self.appraiser is not None and self._appraiser_takes_vectors():
+            todo = [
+                i
+                for i, (t, kw) in enumerate(batch)
+                if kw.get("affect") is None and isinstance(t, str) and t.strip()
+            ]
+            if todo:  # one batched embedding for appraisal; add_units then finds the vectors cached
+                matrix = self.embed_documents([batch[i][0] for i in todo])[1]
+                for row, i in enumerate(todo):
+                    vectors[i] = matrix[row]
+        units = [self._build_unit(t, vector=v, **kw) for (t, kw), v in zip(batch, vectors, strict=True)]
         return self.add_units(units)
 
     def update(self, unit: MemoryUnit) -> MemoryUnit:
@@ -450,8 +473,17 @@ class Memory:
         return state.rng
 
     def appraise(self, event: Any, goals: Sequence[str] = (), context: Any = None) -> Affect:
-        """Appraise an event with this memory's appraiser (neutral if it has none)."""
-        return self.appraiser.appraise(event, goals, context) if self.appraiser else Affect.neutral()
+        """Appraise an event with this memory's appraiser (neutral if it has none); without a context the appraiser
+        is told this memory's embedder (and given its vector when it takes them)."""
+        if self.appraiser is None:
+            return Affect.neutral()
+        if context is None:
+            takes = isinstance(event, str) and event.strip() and self._appraiser_takes_vectors()
+            context = {
+                "embedder": self.embedder.name,
+                "vector": self.embed_documents([event])[1][0] if takes else None,
+            }
+        return self.appraiser.appraise(event, goals, context)
 
     def conflicts(self, ids: Sequence[str] | None = None, status: str | None = None) -> list[ConflictRecord]:
         """Stored conflict records (oldest first), optionally those touching `ids` or with a status."""

@@ -77,7 +77,8 @@ class AffectStage:
         appraiser = self.memory.appraiser
         if ctx.context and appraiser is not None and ctx.policy != "none":
             goals = ctx.extras.get("goals", ())
-            return appraiser.appraise(ctx.context, goals)
+            # Named embedder, no vector: the lexical head, so recall never waits for an extra embedding.
+            return appraiser.appraise(ctx.context, goals, {"embedder": self.memory.embedder.name})
         return None
 
     def __call__(
