@@ -89,7 +89,9 @@ def features(
     return np.asarray(rows), np.asarray(labels)
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float, hidden: int = 0, seed: int = 0) -> dict[str, Any]:
+def fit(
+    x: np.ndarray, y: np.ndarray, l2: float, hidden: int = 0, seed: int = 0, block_l2: float = 1.0
+) -> dict[str, Any]:
     """Softmax regression on standardised features (after one tanh layer of `hidden` units if > 0), balanced
     class weights, L2 on every weight matrix, scipy L-BFGS."""
     mean, scale = x.mean(axis=0), x.std(axis=0)
@@ -101,6 +103,8 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, hidden: int = 0, seed: int = 0)
     weight = (len(y) / (k * np.maximum(counts, 1)))[y]
     weight /= weight.sum()
     onehot = np.eye(k)[y]
+    # the embedding-interaction block (columns past the named features) can get a stronger penalty
+    penalty_scale = np.where(np.arange(d) < len(FEATURES), 1.0, block_l2)
     sizes = ([hidden * d, hidden] if hidden else []) + [k * h, k]
 
     def unpack(theta: np.ndarray) -> list[np.ndarray]:
@@ -124,8 +128,9 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, hidden: int = 0, seed: int = 0)
         p /= p.sum(axis=1, keepdims=True)
         nll = -(weight * np.log(np.clip((p * onehot).sum(axis=1), 1e-12, None))).sum()
         g_logits = (p - onehot) * weight[:, None]
-        grads = [(g_logits.T @ act + l2 * w).ravel(), g_logits.sum(axis=0)]
-        penalty = 0.5 * l2 * float((w * w).sum())
+        scale_w = penalty_scale if not hidden else 1.0
+        grads = [(g_logits.T @ act + l2 * scale_w * w).ravel(), g_logits.sum(axis=0)]
+        penalty = 0.5 * l2 * float((scale_w * w * w).sum())
         if hidden:
             g_act = (g_logits @ w) * (1.0 - act * act)
             grads = [(g_act.T @ z + l2 * w1).ravel(), g_act.sum(axis=0), *grads]
@@ -165,11 +170,40 @@ def evaluate(scorer: PairScorer, x: np.ndarray, y: np.ndarray, upd: float, con: 
     }  # fmt: skip
 
 
+def document() -> None:
+    """Write the pair-level rates of both packaged scorers into docs/benchmarks.md (section fit_pairs)."""
+    from importlib import resources
+
+    from benchmarks._report import write_section
+
+    rows = []
+    for name, what in (("pair_scorer_e5.json", "e5 scorer (features + e5 embedding interactions)"),
+                       ("pair_scorer.json", "generic scorer (features only; any embedder)")):  # fmt: skip
+        meta = json.loads(resources.files("psychoagent").joinpath("data", name).read_text())["meta"]
+        for key, rates in meta["pair_rates"].items():
+            rows.append(
+                f"| {what} | {key.replace('_', ' ')} | {rates['changes_found']:.1%} | {rates['updates_as_update']:.1%} "
+                f"| {rates['compatible_flagged']:.1%} | {rates['unrelated_flagged']:.1%} |"
+            )
+    body = (
+        "Pair-level rates of the update/contradiction scorer (`psychoagent/data/pair_scorer*.json`), fitted on the "
+        "DEV split of `benchmarks/conflict_gen` (seed 0) plus same-subject other-attribute pairs drawn from dev, and "
+        "measured on dev and on TEST (held-out phrasing families or domains). A pair is (older fact, newer fact) of a "
+        "scenario, or a distractor paired with one of them (unrelated). Pairs that name different people and nobody "
+        "in common never reach the scorer and are not counted. Thresholds: update 0.5, contradiction 0.6. "
+        "The whole-system numbers are in the conflict benchmark section.\n\n"
+        "| scorer | split | changes found | updates judged update | compatible flagged | unrelated flagged |\n"
+        "|---|---|---|---|---|---|\n" + "\n".join(rows)
+    )
+    write_section("fit_pairs", "Conflicts: the pair scorer on generated pairs", body, after="bench_affect")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--l2", type=float, default=0.01)
     parser.add_argument("--hidden", type=int, default=0, help="tanh hidden units (0: linear softmax)")
+    parser.add_argument("--block-l2", type=float, default=1.0, help="L2 multiplier of the embedding block")
     parser.add_argument(
         "--embedders", default="e5,hash", help="comma-separated embedders whose similarity trains"
     )
@@ -180,7 +214,13 @@ def main() -> None:
     parser.add_argument("--update-threshold", type=float, default=0.5)
     parser.add_argument("--contradiction-threshold", type=float, default=0.6)
     parser.add_argument("--out", type=Path, default=None, help="write the fitted weights here (JSON)")
+    parser.add_argument(
+        "--document", action="store_true", help="only write the packaged scorers' rates to docs"
+    )
     args = parser.parse_args()
+    if args.document:
+        document()
+        return
     t0 = time.perf_counter()
     dev, test = split(generate(args.seed))
     print(f"dev {len(dev)} scenarios {Counter(i.label for i in dev)}; test {len(test)}")
@@ -194,7 +234,7 @@ def main() -> None:
     names = ["e5"] if args.vectors else args.embedders.split(",")
     vectors = {name: embed_all(texts, name) for name in names}
     x, y = features(dev_pairs, vectors, args.vectors)
-    weights = fit(x, y, args.l2, args.hidden)
+    weights = fit(x, y, args.l2, args.hidden, block_l2=args.block_l2)
     if args.vectors:
         weights["vector"] = {"embedder": get_embedder("e5").name, "dim": 384}
         weights["features"] = list(FEATURES)
@@ -209,7 +249,7 @@ def main() -> None:
         print(key, {k: round(v, 3) for k, v in value.items()})
     if args.out:
         weights["meta"] = {
-            "fitted_by": "benchmarks/fit_pairs.py", "generator_seed": args.seed, "l2": args.l2, "hidden": args.hidden,
+            "fitted_by": "benchmarks/fit_pairs.py", "generator_seed": args.seed, "l2": args.l2, "hidden": args.hidden, "block_l2": args.block_l2,
             "dev_scenarios": len(dev), "dev_pairs": len(y), "date": time.strftime("%Y-%m-%d"),
             "pair_rates": {k: {m: round(v, 4) for m, v in r.items()} for k, r in report.items()},
         }  # fmt: skip

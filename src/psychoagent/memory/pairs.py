@@ -203,6 +203,7 @@ FEATURES: tuple[str, ...] = (
     "change_rule", "log_length_ratio", "zh", "subject_x_dense", "subject_x_dropped", "subject_x_change",
     "subject_x_negation", "dense_x_differ", "dropped_x_added", "content_x_differ", "no_subject_x_dense",
     "other_subjects", "replacement", "old_value_repeated", "new_has_subject", "dense_x_content",
+    "near_paraphrase", "old_covered",
 )  # fmt: skip
 """Names of the pair features, in order (the scorer's weights are stored against these names)."""
 
@@ -231,6 +232,15 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     clash = slot_clash(old_text, new_text)
     change_rule = 1.0 if is_change_of(signature(new_text), signature(old_text)) else 0.0
     content_j = _jaccard(o.content, n.content)
+    # everything the old sentence states (names, numbers, times, content words) is said again by the new one
+    covered = (
+        1.0
+        if o.entities <= n.entities
+        and o.numbers <= n.numbers
+        and o.times <= n.times
+        and (len(o.content & n.content) >= max(1, len(o.content) - 1))
+        else 0.0
+    )
     # both name someone, but nobody in common: another entity's value, not a change of this one
     other_subjects = 1.0 if o.entities and n.entities and not shared_ent and not self_both else 0.0
     repeated = 1.0 if (o.numbers & n.numbers) or (o.times & n.times) else 0.0
@@ -248,7 +258,7 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         math.log((n.length + 1) / (o.length + 1)), 1.0 if n.zh else 0.0, subject * dense, subject * dropped,
         subject * float(n.change), subject * float(n.negation), dense * differ, dropped * added, content_j * differ,
         (1.0 - subject) * dense, other_subjects, replacement, repeated, 1.0 if n.entities or n.self_ref else 0.0,
-        dense * content_j,
+        dense * content_j, max(0.0, dense - 0.85) / 0.15, covered,
     )  # fmt: skip
     return np.asarray(values, dtype=np.float64)
 
