@@ -190,7 +190,8 @@ def document() -> None:
         "DEV split of `benchmarks/conflict_gen` (seed 0) plus same-subject other-attribute pairs drawn from dev, and "
         "measured on dev and on TEST (held-out phrasing families or domains). A pair is (older fact, newer fact) of a "
         "scenario, or a distractor paired with one of them (unrelated). Pairs that name different people and nobody "
-        "in common never reach the scorer and are not counted. Thresholds: update 0.5, contradiction 0.6. "
+        "in common never reach the scorer and are not counted. Each scorer's thresholds (stored with it) were chosen "
+        "with `bench_conflicts --split dev`: e5 update 0.6, generic update 0.5; contradiction 0.6. "
         "The whole-system numbers are in the conflict benchmark section.\n\n"
         "| scorer | split | changes found | updates judged update | compatible flagged | unrelated flagged |\n"
         "|---|---|---|---|---|---|\n" + "\n".join(rows)
@@ -211,7 +212,9 @@ def main() -> None:
     parser.add_argument(
         "--cross", type=int, default=3000, help="same-subject other-attribute pairs added to dev"
     )
-    parser.add_argument("--update-threshold", type=float, default=0.5)
+    parser.add_argument(
+        "--update-threshold", type=float, default=0.6, help="chosen with bench_conflicts on dev"
+    )
     parser.add_argument("--contradiction-threshold", type=float, default=0.6)
     parser.add_argument("--out", type=Path, default=None, help="write the fitted weights here (JSON)")
     parser.add_argument(
@@ -252,6 +255,7 @@ def main() -> None:
             "fitted_by": "benchmarks/fit_pairs.py", "generator_seed": args.seed, "l2": args.l2, "hidden": args.hidden, "block_l2": args.block_l2,
             "dev_scenarios": len(dev), "dev_pairs": len(y), "date": time.strftime("%Y-%m-%d"),
             "pair_rates": {k: {m: round(v, 4) for m, v in r.items()} for k, r in report.items()},
+            "thresholds": {"update": upd, "contradiction": con},
         }  # fmt: skip
         args.out.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.out}")

@@ -202,14 +202,24 @@ class ConflictConfig(_Config):
         le=1,
         description="normalised dense similarity below which a nearest unit is not a candidate",
     )
-    update_threshold: float = Field(
-        0.5,
+    update_threshold: float | None = Field(
+        None,
         ge=0,
         le=1,
-        description="scorer probability from which a pair is an update (fitted on dev scenarios)",
+        description="scorer probability from which a pair is an update (None: the scorer's own, "
+        "chosen on the dev scenarios: flagged against false flags)",
     )
-    contradiction_threshold: float = Field(
-        0.6, ge=0, le=1, description="scorer probability from which a pair is a contradiction (dev scenarios)"
+    contradiction_threshold: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="scorer probability from which a pair is a contradiction (None: the scorer's)",
+    )
+    conflict_mass: float = Field(
+        0.9,
+        ge=0,
+        le=1,
+        description="update + contradiction probability from which a pair conflicts (dev scenarios)",
     )
     change_intensity: int = Field(
         2, ge=0, le=4, description="conflict of an update found by meaning: less certain than a slot clash"

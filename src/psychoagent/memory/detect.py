@@ -50,6 +50,10 @@ class PairScorer:
         self.w1 = None if hidden is None else np.asarray(hidden["coef"], dtype=np.float64)  # units x features
         self.b1 = None if hidden is None else np.asarray(hidden["intercept"], dtype=np.float64)
         self.meta: dict[str, Any] = dict(weights.get("meta", {}))
+        chosen = self.meta.get("thresholds", {})
+        self.update_threshold = float(chosen.get("update", 0.5))
+        """Update probability from which a pair is an update, chosen on the dev scenarios when it was fitted."""
+        self.contradiction_threshold = float(chosen.get("contradiction", 0.6))
 
     @classmethod
     def load(cls, path: str | Path | None = None, embedder: str | None = None) -> PairScorer:
@@ -125,6 +129,7 @@ def judge(
     contradiction_threshold: float,
     referee: PairJudge | None = None,
     vector: np.ndarray | None = None,
+    conflict_mass: float = 1.0,
 ) -> list[Judgement]:
     """Score the new text against each candidate; return the pairs judged update or contradiction, best first.
 
@@ -150,8 +155,11 @@ def judge(
     thresholds = {"update": update_threshold, "contradiction": contradiction_threshold}
     labels: list[str | None] = []
     for p in probs:
-        best = LABELS[int(np.argmax(p))]
-        labels.append(best if best in thresholds and p[LABELS.index(best)] >= thresholds[best] else None)
+        label: str
+        # a label above its threshold, or update and contradiction together near certain (the larger one wins)
+        label = "update" if p[0] >= p[1] else "contradiction"
+        sure = p[LABELS.index(label)] >= thresholds[label] or p[0] + p[1] >= conflict_mass
+        labels.append(label if sure else None)
     if referee is not None:
         low, high = referee.band
         unsure = [i for i, p in enumerate(probs) if low <= max(p[0], p[1]) <= high]
@@ -166,8 +174,8 @@ def judge(
                 if verdict is not None:
                     labels[i] = verdict if verdict in thresholds else None
     out: list[Judgement] = []
-    for cand, p, new_is_older, label in zip(candidates, probs, order, labels, strict=True):
-        if label is not None:
-            out.append(Judgement(cand, label, tuple(float(v) for v in p), new_is_older))
+    for cand, p, new_is_older, decided in zip(candidates, probs, order, labels, strict=True):
+        if decided is not None:
+            out.append(Judgement(cand, decided, tuple(float(v) for v in p), new_is_older))
     out.sort(key=lambda j: -j.confidence)
     return out

@@ -178,10 +178,13 @@ def _verdicts(
         unit.content,
         created,
         cands,
-        cfg.update_threshold,
-        cfg.contradiction_threshold,
+        scorer.update_threshold if cfg.update_threshold is None else cfg.update_threshold,
+        scorer.contradiction_threshold
+        if cfg.contradiction_threshold is None
+        else cfg.contradiction_threshold,
         referee,
         vector,
+        conflict_mass=cfg.conflict_mass,
     )
     updates = [v for v in verdicts if v.label == "update"][:1]
     return updates + [v for v in verdicts if v.label == "contradiction"]
