@@ -25,7 +25,7 @@ from psychoagent.memory.conflicts import (
     goal_id,
     slots_of,
 )
-from psychoagent.memory.detect import Candidate, Judgement, PairScorer, judge, normalised_similarity
+from psychoagent.memory.detect import Candidate, Judgement, PairScorer, judge
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.judge import PairJudge
 from psychoagent.memory.pairs import slot_clash, subjects
@@ -68,16 +68,29 @@ def prepare(
         kinds = index.column("kind")
         eligible = np.isnan(index.column("invalid_at")) & ~np.isin(kinds, list(UNCHECKED_KINDS))
     batch_slots: dict[str, list[SlotEntry]] = {}
+    batch_subjects: dict[str, list[str]] = {}
+    by_id = {u.id: u for u in units}
+    position = {u.id: j for j, u in enumerate(units)}
     for i, unit in enumerate(units):
         slots = slots_of(unit)
         plan.slots.append((unit, slots))
         if unit.kind not in UNCHECKED_KINDS:
             cands = _candidates(
-                state, index, sims, eligible, vectors, units, i, slots, batch_slots, cfg, floor
+                state,
+                index,
+                sims,
+                eligible,
+                vectors,
+                units,
+                i,
+                slots,
+                (batch_slots, batch_subjects, position),
+                cfg,
+                floor,
             )
             verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i])
             for verdict in verdicts:
-                _apply(plan, state, unit, verdict, units, slots, cfg, heuristic)
+                _apply(plan, state, unit, verdict, by_id, cfg, heuristic)
         for slot in slots:
             batch_slots.setdefault(slot.key, []).append(
                 SlotEntry(
@@ -89,6 +102,9 @@ def prepare(
                     unit.invalid_at is None,
                 )
             )
+        if unit.kind not in UNCHECKED_KINDS and cfg.detect_changes:
+            for key in subjects(unit.content):
+                batch_subjects.setdefault(key, []).append(unit.id)
         _goal_conflicts(plan, unit, goal_units, config)
     return plan
 
@@ -102,24 +118,30 @@ def _candidates(
     units: Sequence[MemoryUnit],
     i: int,
     slots: Sequence[Slot],
-    batch_slots: dict[str, list[SlotEntry]],
+    batch: tuple[dict[str, list[SlotEntry]], dict[str, list[str]], dict[str, int]],
     cfg: ConflictConfig,
     floor: float | None,
 ) -> list[Candidate]:
-    """Stored and same-batch units to compare unit `i` with (deduplicated, current ones only)."""
+    """Stored and same-batch units to compare unit `i` with (deduplicated, current ones only). `batch` holds the
+    slot entries and subject keys of the batch's earlier units and each batch unit's position."""
     unit, vec = units[i], vectors[i]
+    batch_slots, batch_subjects, position = batch
     found: dict[str, Candidate] = {}
-    batch_ids = {u.id: j for j, u in enumerate(units[:i])}
+    base = 0.0 if floor is None else float(floor)
+
+    def similarity(cosine: float) -> float:
+        return min(1.0, max(0.0, (cosine - base) / max(1.0 - base, 1e-9)))
 
     def add(uid: str, slot_key: str | None = None) -> None:
         if uid == unit.id or uid in state.superseded or uid in found:
             return
-        if uid in batch_ids:
-            other = units[batch_ids[uid]]
+        j = position.get(uid)
+        if j is not None and j < i:
+            other = units[j]
             if other.kind in UNCHECKED_KINDS or other.invalid_at is not None:
                 return
-            other_vec = vectors[batch_ids[uid]]
-            dense = float(normalised_similarity(float(other_vec @ vec), floor))
+            other_vec = vectors[j]
+            dense = similarity(float(other_vec @ vec))
             found[uid] = Candidate(
                 uid, other.content, other.created_at.timestamp(), dense, slot_key, other_vec
             )
@@ -129,7 +151,7 @@ def _candidates(
         if fact is None or fact[2] in UNCHECKED_KINDS or row is None:
             return
         stored_vec = index.vectors[row]
-        dense = float(normalised_similarity(float(stored_vec @ vec), floor))
+        dense = similarity(float(stored_vec @ vec))
         found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
 
     if sims is not None and eligible is not None:
@@ -138,20 +160,19 @@ def _candidates(
         if n:
             top = np.argpartition(-column, n - 1)[:n]
             for row in top[np.argsort(-column[top])]:
-                if normalised_similarity(float(column[row]), floor) >= cfg.min_similarity:
+                if similarity(float(column[row])) >= cfg.min_similarity:
                     add(index.ids[int(row)])
     if i and cfg.dense_candidates and cfg.detect_changes:
         near = vectors[:i] @ vec
         for j in np.argsort(-near)[: cfg.dense_candidates]:
-            if normalised_similarity(float(near[j]), floor) >= cfg.min_similarity:
+            if similarity(float(near[j])) >= cfg.min_similarity:
                 add(units[int(j)].id)
     for key in subjects(unit.content) if cfg.detect_changes else ():
         stored = state.by_subject.get(key, [])[-cfg.subject_candidates :] if cfg.subject_candidates else []
         for uid in reversed(stored):
             add(uid)
-        for other in units[:i]:
-            if key in subjects(other.content):
-                add(other.id)
+        for uid in reversed(batch_subjects.get(key, [])[-cfg.subject_candidates :]):
+            add(uid)
     for slot in slots:
         for entry in (*state.slots.get(slot.key, ()), *batch_slots.get(slot.key, ())):
             if entry.current and slot.contradicts(entry.slot):
@@ -195,8 +216,7 @@ def _apply(
     state: NamespaceAffect,
     unit: MemoryUnit,
     verdict: Judgement,
-    units: Sequence[MemoryUnit],
-    slots: Sequence[Slot],
+    units: dict[str, MemoryUnit],
     cfg: ConflictConfig,
     heuristic: HeuristicConfig,
 ) -> None:
@@ -241,17 +261,13 @@ def _apply(
 
 
 def _supersede(
-    plan: Plan, state: NamespaceAffect, units: Sequence[MemoryUnit], old_id: str, new_id: str, when: datetime
+    plan: Plan, state: NamespaceAffect, units: dict[str, MemoryUnit], old_id: str, new_id: str, when: datetime
 ) -> None:
     """Mark the older unit as no longer valid from `when` (in the batch, or stored: applied after the write)."""
     plan.edges.append(Edge(src=new_id, dst=old_id, type="supersedes", created_at=when))
     state.superseded.add(old_id)
     state.successor[old_id] = new_id
-    for slot_entries in state.slots.values():
-        for entry in slot_entries:
-            if entry.unit_id == old_id:
-                entry.current = False
-    batch = {u.id: u for u in units}
+    batch = units
     if old_id in batch:
         batch[old_id].invalid_at = when
         batch[old_id].metadata["superseded_by"] = new_id
