@@ -147,6 +147,7 @@ def briefing_rows(turns: list[Turn]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run every conversation with awareness on and off through every available model; write the report."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--embedder", default="e5", help="e5 (default) or hash")
     ap.add_argument("--no-local", action="store_true", help="skip SmolLM2 even when it is importable")
