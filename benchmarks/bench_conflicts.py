@@ -108,6 +108,7 @@ class Outcome:
 
 
 def _ts(stamp: str) -> dt.datetime:
+    """Parse the generator's ISO timestamps (trailing Z)."""
     return dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
@@ -158,10 +159,12 @@ def rates(rows: list[Outcome]) -> dict[str, float | int]:
 
 
 def pct(x: float | int) -> str:
+    """A rate as a percentage; a dash where the group had no scenario of that kind."""
     return "–" if x != x else f"{x:.1%}"  # NaN -> dash
 
 
 def headline_table(outcomes: list[Outcome]) -> str:
+    """One row per split and language (and both languages together)."""
     head = (
         "| split | language | updates | newer first | update flagged | contradictions | contradiction flagged | "
         "both current | conflicts flagged (all) | compatible | compatible wrongly flagged |\n"
@@ -203,6 +206,7 @@ def breakdown_table(outcomes: list[Outcome], key: str, held: frozenset[str]) -> 
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Generate, embed once, run every scenario, print the report and write it into docs/benchmarks.md."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--embedder", default="e5", help="e5 (default) or hash (fast, no model)")

@@ -61,6 +61,9 @@ class Turn:
     in_brief_earlier: bool
     flagged: bool
     latest_first: bool
+    copied: (
+        bool  # the answer repeats the first half of a stored turn verbatim (the model echoed its briefing)
+    )
 
 
 def brief_for(conv: Conversation, index: int, embedder: Any, aware: bool) -> tuple[Any, dict[str, bool]]:
@@ -121,7 +124,7 @@ def summary(turns: list[Turn], model: str) -> str:
             both = [a and b for a, b in zip(follows, earlier, strict=True)]
             lines.append(
                 f"| {model} | {'on' if aware else 'off'} | {lang} | {len(rows)} | {np.mean(follows):.0%} | "
-                f"{np.mean(earlier):.0%} | {np.mean(both):.0%} |"
+                f"{np.mean(earlier):.0%} | {np.mean(both):.0%} | {np.mean([t.copied for t in rows]):.0%} |"
             )
     return "\n".join(lines)
 
@@ -144,6 +147,7 @@ def briefing_rows(turns: list[Turn]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run every conversation with awareness on and off through every available model; write the report."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--embedder", default="e5", help="e5 (default) or hash")
     ap.add_argument("--no-local", action="store_true", help="skip SmolLM2 even when it is importable")
@@ -166,11 +170,13 @@ def main(argv: list[str] | None = None) -> None:
     for i, conv in enumerate(CONVERSATIONS):
         for aware in (True, False):
             brief, info = brief_for(conv, i, embedder, aware)
+            stored = [t for s in sessions(conv, i) for t in s]
             for name, model in models.items():
                 start = time.perf_counter()
                 answer = ask(model, conv, brief.text)
                 seconds[name] += time.perf_counter() - start
-                turns.append(Turn(conv, aware, name, answer, **info))
+                copied = any(t[: max(8, len(t) // 2)] in answer for t in stored)
+                turns.append(Turn(conv, aware, name, answer, copied=copied, **info))
     body = report(turns, models, skipped, embedder.inner.name, seconds)
     print(body)
     for t in turns:
@@ -210,13 +216,16 @@ What the briefings held (the same for every model):
 
 Answers:
 
-| model | awareness | language | conversations | follows latest | mentions earlier | both |
-|---|---|---|---|---|---|---|
+| model | awareness | language | conversations | follows latest | mentions earlier | both | repeats stored text verbatim |
+|---|---|---|---|---|---|---|---|
 {rows}
 
-The offline model is deterministic and does not reason: it answers with the first 200 characters of the user
-message, i.e. the head of the briefing (query line and the first recalled memory). Its score therefore measures
-what the briefing puts first, not an agent's judgement.
+How to read the answers: the offline model is deterministic and does not reason; it answers with the first 200
+characters of the user message, i.e. the head of the briefing (query line and the first recalled memory). Its
+score measures what the briefing puts first, not an agent's judgement. An answer that repeats stored text
+verbatim (the first half of a stored turn) echoes the briefing rather than carrying out the request; where most answers do, the model's keyword
+scores mostly say which lines it copied. The model-independent part the memory controls is the briefing table
+above: whether the later instruction is ranked above the earlier one and the conflict is flagged.
 """
 
 

@@ -67,6 +67,7 @@ class Item:
 
 
 def _subject(lang: str, slot: Slot, rng: np.random.Generator, avoid: str = "") -> Subject:
+    """A random person with a role, or one of the slot's organisations with its other wording."""
     if not slot.personal:
         names = [e for e in slot.entities if e[0] != avoid]
         name, alias = names[int(rng.integers(0, len(names)))]
@@ -88,6 +89,7 @@ def _distractor_pool(lang: str, rng: np.random.Generator, per_slot: int = 8) -> 
 
 
 def _stamp(t: dt.datetime) -> str:
+    """ISO 8601 in UTC, as `observe(timestamp=...)` accepts it."""
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -116,6 +118,7 @@ def _scenario(
     pool: list[tuple[str, str]],
     rng: np.random.Generator,
 ) -> Item | None:
+    """One scenario of `family` for `slot`, or None when the family does not apply to the slot."""
     siblings = tuple(s for s in SLOTS[lang] if s.domain == slot.domain and s.key != slot.key)
     subj = _subject(lang, slot, rng)
     old_v, new_v = value_pair(slot, rng)

@@ -61,17 +61,20 @@ Family = Callable[[Ctx], Triple | None]
 
 
 def explicit_cue(c: Ctx) -> Triple:
+    """A cue phrase announces the change ("Update: ...")."""
     new = pick(c.rng, lx.CUES[c.lang]) + c.changed(c.new, embed=True)
     return c.state(c.old), new, c.question()
 
 
 def change_verb(c: Ctx) -> Triple | None:
+    """A change verb and no cue word ("Anna moved to Lyon.")."""
     if not c.slot.change:
         return None
     return c.state(c.old), c.say(c.slot.change, c.new), c.question()
 
 
 def implicit(c: Ctx) -> Triple:
+    """The new value stated plainly in another wording, nothing marks a change."""
     facts = c.slot.fact
     i = int(c.rng.integers(0, len(facts)))
     j = (i + 1 + int(c.rng.integers(0, len(facts) - 1))) % len(facts) if len(facts) > 1 else i
@@ -80,6 +83,7 @@ def implicit(c: Ctx) -> Triple:
 
 
 def relative(c: Ctx) -> Triple | None:
+    """A change relative to the old value ("two more guests, six now"); numeric slots only."""
     if c.slot.num is None or not (c.slot.up or c.slot.down):
         return None
     lo, hi, step = c.slot.num
@@ -97,12 +101,14 @@ def relative(c: Ctx) -> Triple | None:
 
 
 def negated_old(c: Ctx) -> Triple | None:
+    """The old value negated and the new one stated ("no longer ...; ... now")."""
     if not c.slot.neg:
         return None
     return c.state(c.old), c.say(c.slot.neg, c.new, o=c.old), c.question()
 
 
 def reported_speech(c: Ctx) -> Triple:
+    """Someone (the subject or another person) reports the new value."""
     if c.slot.personal and c.rng.random() < 0.5:
         speaker, mode = c.subj.name, "pron"
     else:
@@ -112,12 +118,14 @@ def reported_speech(c: Ctx) -> Triple:
 
 
 def passive(c: Ctx) -> Triple | None:
+    """The change in the passive voice."""
     if not c.slot.pas:
         return None
     return c.state(c.old), c.say(c.slot.pas, c.new), c.question()
 
 
 def alias(c: Ctx) -> Triple | None:
+    """The subject worded differently in the two facts ("my sister Anna" / "my sister")."""
     if not c.subj.role:
         return None
     if c.subj.gender == "it" or c.rng.random() < 0.5:
@@ -128,6 +136,7 @@ def alias(c: Ctx) -> Triple | None:
 
 
 def long_detail(c: Ctx) -> Triple:
+    """The change buried in a long sentence full of unrelated detail."""
     said = c.changed(c.new, embed=True)
     template = pick(c.rng, lx.LONG[c.lang])
     new = c.join(template, x=c.other()[0], f=said, F=bare(capital(said)))
@@ -135,17 +144,20 @@ def long_detail(c: Ctx) -> Triple:
 
 
 def correction(c: Ctx) -> Triple:
+    """The speaker corrects what was said before, sometimes naming only the values."""
     template = pick(c.rng, lx.CORRECTIONS[c.lang])
     return c.state(c.old), c.join(template, v=c.new, o=c.old, f=c.state(c.new, embed=True)), c.question()
 
 
 def qa(c: Ctx) -> Triple:
+    """The new value as the answer in a question-answer exchange."""
     template = pick(c.rng, lx.QA[c.lang])
     question = c.question()
     return c.state(c.old), template.format(q=question, v=c.new, x=c.other()[0]), question
 
 
 def first_person(c: Ctx) -> Triple | None:
+    """The user talks about themself ("I moved to Lyon"); the question names the user."""
     if not c.slot.personal:
         return None
     if c.lang == "zh":
@@ -157,6 +169,7 @@ def first_person(c: Ctx) -> Triple | None:
 
 
 def source_conflict(c: Ctx) -> Triple:
+    """Two sources disagree about the same moment; no time order is implied."""
     s1, s2 = (str(x) for x in c.rng.choice(lx.SOURCES[c.lang], size=2, replace=False))
     forms = lx.SOURCE_FORMS[c.lang]
     old = c.join(pick(c.rng, forms), s=s1, S=capital(s1), f=c.state(c.old, embed=True))
@@ -165,6 +178,7 @@ def source_conflict(c: Ctx) -> Triple:
 
 
 def witness_conflict(c: Ctx) -> Triple:
+    """Two people disagree about the same moment; no time order is implied."""
     x1, x2 = c.other(2)
     forms = lx.WITNESS_FORMS[c.lang]
     old = c.join(pick(c.rng, forms), x=x1, f=c.state(c.old, embed=True))
@@ -173,6 +187,7 @@ def witness_conflict(c: Ctx) -> Triple:
 
 
 def elaboration(c: Ctx) -> Triple | None:
+    """A compatible detail about the old value ("Ken's Toyota had its tyres changed")."""
     if not c.slot.elab:
         return None
     c.new = c.old
@@ -180,6 +195,7 @@ def elaboration(c: Ctx) -> Triple | None:
 
 
 def additional_fact(c: Ctx) -> Triple | None:
+    """Another attribute of the same subject from the same domain."""
     same = [s for s in c.siblings if s.personal == c.slot.personal]
     if not same:
         return None
@@ -190,6 +206,7 @@ def additional_fact(c: Ctx) -> Triple | None:
 
 
 def restatement(c: Ctx) -> Triple:
+    """The same value again in other words or confirmed by someone: not a change."""
     c.new = c.old
     facts = c.slot.fact
     old_t = pick(c.rng, facts)
@@ -202,6 +219,7 @@ def restatement(c: Ctx) -> Triple:
 
 
 def other_entity(c: Ctx) -> Triple:
+    """The same attribute of a different person or organisation."""
     if c.slot.personal:
         who = person(c.lang, c.rng, exclude=(c.subj.name,))
     else:
