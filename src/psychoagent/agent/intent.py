@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from psychoagent.affect.lexicon import zh_number
 from psychoagent.agent.schema import OrderSpec, Side
 
 DEFAULT_ALIASES: dict[str, tuple[str, ...]] = {
@@ -44,40 +45,6 @@ _LIMIT = re.compile(
     r"(\d+(?:\.\d+)?)|(?:价格|单价|限价)?\s*(?:不超过|不高于|低于|不低于|高于|以|在)\s*(\d+(?:\.\d+)?)",
     re.I,
 )
-_ZH_DIGITS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
-
-
-def zh_number(text: str) -> float | None:
-    """'二十' -> 20, '十五' -> 15, '35' -> 35 (numbers up to 999 in Chinese characters)."""
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    total, current = 0, 0
-    for ch in text:
-        if ch in _ZH_DIGITS:
-            current = _ZH_DIGITS[ch]
-        elif ch == "十":
-            total += (current or 1) * 10
-            current = 0
-        elif ch == "百":
-            total += (current or 1) * 100
-            current = 0
-        else:
-            return None
-    return float(total + current)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from psychoagent.affect.changes import is_change_of, signature
-from psychoagent.affect.lexicon import has_cjk, numbers
+from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
 from psychoagent.affect.slots import extract_slots
 
 _WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+(?:[.:,]\d+)*")
@@ -150,37 +150,15 @@ _NUMBER_WORDS = {
         "seventeen eighteen nineteen twenty".split()
     )
 } | {"dozen": 12.0, "half": 0.5, "twice": 2.0}  # fmt: skip
-_ZH_DIGITS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
 _ZH_COUNT = re.compile(
     r"([一二两三四五六七八九十]{1,3})\s*(?:个|位|人|名|只|条|本|次|天|周|年|家|辆|台|杯|瓶|份|张|件|间|套|岁|点|小时|分钟)"
 )
 
 
-def _zh_number(word: str) -> float:
-    """Value of a small Chinese numeral (一 .. 九十九)."""
-    if "十" in word:
-        tens, _, ones = word.partition("十")
-        return float((_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0))
-    return float(_ZH_DIGITS.get(word, 0))
-
-
 def _number_words(text: str, zh: bool) -> frozenset[float]:
     """Counts written as words: 'six people', '两位客人'."""
     if zh:
-        return frozenset(_zh_number(m.group(1)) for m in _ZH_COUNT.finditer(text))
+        return frozenset(zh_number(m.group(1)) or 0.0 for m in _ZH_COUNT.finditer(text))
     return frozenset(_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS)
 
 
