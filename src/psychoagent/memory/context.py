@@ -16,7 +16,10 @@ import numpy as np
 
 from psychoagent.memory.temporal import mentions_time, time_spans
 
-_SPEAKER = re.compile(r"^\s*([A-Z\u3400-\u9fff][\w .'\-\u3400-\u9fff]{0,39}?)\s*[:：]\s*\S")
+_SPEAKER = re.compile(
+    r"^\s*([A-Z][^\W\d_]*(?:[ .'\-][A-Za-z][^\W\d_]*){0,2}|[\u3400-\u9fff]{1,4})\s*[:：]\s*\S"
+)
+"""A turn starts with a name of at most three words (letters only) or up to four Chinese characters, then a colon."""
 _WORD = re.compile(r"[\w']+", re.UNICODE)
 ALIAS_MIN_CHARS = 3
 """A question word of at least this many letters that starts a speaker's name refers to them ("Mel" -> Melanie)."""
@@ -69,6 +72,7 @@ class ConversationIndex:
         if self._arrays is None:
             self._arrays = {
                 "speaker": np.asarray(self._speakers, dtype=np.int64),
+                "turn": np.asarray(self._speakers, dtype=np.int64) >= 0,
                 "has_time": np.asarray(self._has_time, dtype=bool),
                 "span_rows": np.asarray(self._span_rows, dtype=np.int64),
                 "span_lo": np.asarray(self._span_lo, dtype=np.float64),
@@ -79,6 +83,14 @@ class ConversationIndex:
     def speakers(self, rows: np.ndarray) -> np.ndarray:
         """Speaker code of each row (-1: none)."""
         return self._get("speaker")[rows]
+
+    def is_turn(self, rows: np.ndarray) -> np.ndarray:
+        """Whether each row is a dialogue turn ("Name: text"); only turns have neighbours and sessions."""
+        return self._get("turn")[rows]
+
+    def turn_flags(self) -> np.ndarray:
+        """`is_turn` of every row (read-only view)."""
+        return self._get("turn")
 
     def has_time(self, rows: np.ndarray) -> np.ndarray:
         """Whether each row's text states a time."""
@@ -106,11 +118,16 @@ class ConversationIndex:
         return np.unique(self._get("span_rows")[hit])
 
 
-def linked_previous(created_at: np.ndarray, rows: np.ndarray, gap_seconds: float) -> np.ndarray:
-    """For each row, whether row - 1 belongs to the same conversation session (at most `gap_seconds` earlier)."""
+def linked_previous(
+    created_at: np.ndarray, rows: np.ndarray, gap_seconds: float, turns: np.ndarray | None = None
+) -> np.ndarray:
+    """For each row, whether row - 1 belongs to the same conversation session (at most `gap_seconds` earlier and,
+    when `turns` (a per-row flag of the whole index) is given, both rows are dialogue turns)."""
     prev = np.maximum(rows - 1, 0)
     with np.errstate(invalid="ignore"):
         close = np.abs(created_at[rows] - created_at[prev]) <= gap_seconds
+    if turns is not None:
+        close &= turns[rows] & turns[prev]
     return (rows > 0) & close
 
 

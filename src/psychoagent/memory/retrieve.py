@@ -204,15 +204,16 @@ def gather_candidates(
     rows = np.unique(np.concatenate([dense_rows, kw_rows]))
     created = index.column("created_at")
     gap = cfg.session_gap_minutes * 60.0
+    turns = index.conversation.turn_flags()
     if cfg.reply_weight > 0 and len(rows):
         after = rows[rows + 1 < len(index)] + 1
-        after = after[linked_previous(created, after, gap)]
+        after = after[linked_previous(created, after, gap, turns)]
         if mask is not None:
             after = after[mask[after]]
         rows = np.union1d(rows, after)
-    has_before = linked_previous(created, rows, gap)
+    has_before = linked_previous(created, rows, gap, turns)
     nxt = np.minimum(rows + 1, len(index) - 1)
-    has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap)
+    has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
     prv = np.maximum(rows - 1, 0)
     bm25 = np.zeros(len(rows))
     bm25[np.searchsorted(rows, kw_rows)] = kw_scores

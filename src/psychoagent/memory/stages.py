@@ -39,13 +39,19 @@ def session_best(relevance: np.ndarray, sessions: np.ndarray) -> np.ndarray:
 def conversation_stage(
     cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig
 ) -> None:
-    """An answer borrows relevance from the turn before it; a relevant session lifts its other turns."""
+    """An answer borrows relevance from the turn before it; a relevant session lifts its other turns.
+
+    Only dialogue turns ("Name: text" units) have neighbours and sessions: a batch of unrelated facts stored
+    together is not a conversation.
+    """
     if len(cands.rows) == 0 or (cfg.reply_weight == 0 and cfg.session_weight == 0):
         return
     gap = cfg.session_gap_minutes * 60.0
     rows, relevance = cands.rows, cands.score
+    turns = index.conversation.is_turn(rows)
     if cfg.reply_weight > 0:
-        linked = linked_previous(index.column("created_at"), rows, gap)
+        all_turns = index.conversation.turn_flags()
+        linked = linked_previous(index.column("created_at"), rows, gap, all_turns)
         where = np.searchsorted(rows, rows - 1)
         found = linked & (where < len(rows)) & (rows[np.minimum(where, len(rows) - 1)] == rows - 1)
         previous = np.where(found, relevance[np.minimum(where, len(rows) - 1)], 0.0)
@@ -53,7 +59,9 @@ def conversation_stage(
         cands.parts["reply"] = lift
         relevance = relevance + lift
     if cfg.session_weight > 0:
-        bonus = cfg.session_weight * session_best(relevance, index.sessions(gap)[rows])
+        # a unit that is not a dialogue turn is a session of its own, so the bonus never favours turns over facts
+        sessions = np.where(turns, index.sessions(gap)[rows], -1 - rows)
+        bonus = cfg.session_weight * session_best(relevance, sessions)
         cands.parts["session"] = bonus
         relevance = relevance + bonus
     cands.score = relevance
