@@ -139,6 +139,28 @@ class RecallConfig(_Config):
         ge=0.0,
         description="factor 1 + b for units that state a time when the query asks when",
     )
+    ann: Literal["ivf", "exact"] = Field(
+        "ivf",
+        description=(
+            "dense search in namespaces of at least ann_min_rows units: a faiss IVF index (extra 'ann'; exact "
+            "when faiss is missing) or always the exact numpy scan"
+        ),
+    )
+    ann_min_rows: int = Field(
+        20_000,
+        ge=1,
+        description="below this many units the exact scan costs under a millisecond or so (FACTS.md)",
+    )
+    ann_lists_per_sqrt: float = Field(
+        1.0,
+        gt=0,
+        description="IVF clusters = this x sqrt(units) (faiss guideline: about sqrt(n) to 16 sqrt(n))",
+    )
+    ann_probes: int = Field(
+        32,
+        ge=1,
+        description="IVF clusters scanned per query: recall@10 vs exact and latency at 100k in docs/benchmarks.md",
+    )
 
 
 class MemoryConfig(_Config):

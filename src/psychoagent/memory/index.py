@@ -1,7 +1,8 @@
 """In-memory columnar index of one namespace: a float32 vector matrix plus the columns filters and scores need.
 
-Exact cosine top-k is a matrix-vector product over unit vectors (3.4 ms at 100k x 384 here, FACTS.md), so no
-approximate index is needed at the scale of one agent's memory.
+Exact cosine top-k is a matrix-vector product over unit vectors (3.4 ms at 100k x 384 on a quiet machine here,
+FACTS.md); large namespaces add a faiss IVF index (`memory.ann`). Per-row conversation facts (speaker, times) live
+in `memory.context`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from psychoagent.memory.ann import IvfIndex
 from psychoagent.memory.context import ConversationIndex, session_ids
 from psychoagent.memory.filters import (
     NUMERIC_FIELDS,
@@ -42,6 +44,7 @@ class NamespaceIndex:
         self.keywords = KeywordIndex()
         self.conversation = ConversationIndex()
         self._sessions: tuple[int, float, np.ndarray] | None = None
+        self.ann: IvfIndex | None = None
 
     def __len__(self) -> int:
         return self._n

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.config import RecallConfig
+from psychoagent.memory.ann import dense_top
 from psychoagent.memory.context import linked_previous
 from psychoagent.memory.filters import Condition
 from psychoagent.memory.index import NamespaceIndex
@@ -190,15 +191,7 @@ def gather_candidates(
     cfg = cfg or RecallConfig()
     if len(index) == 0:
         return Candidates(rows=np.zeros(0, dtype=np.int64), score=np.zeros(0))
-    sims = index.vectors @ ctx.query_vector
-    allowed = np.flatnonzero(mask) if mask is not None else None
-    pool = sims if allowed is None else sims[allowed]
-    take = min(n, len(pool))
-    if take == 0:
-        dense_rows = np.zeros(0, dtype=np.int64)
-    else:
-        top = np.argpartition(-pool, take - 1)[:take] if take < len(pool) else np.arange(len(pool))
-        dense_rows = top if allowed is None else allowed[top]
+    dense_rows = dense_top(index, ctx.query_vector, mask, n, cfg)
     terms = query_terms(ctx.query)
     kw_rows, kw_scores = index.keywords.search(terms, mask, n)
     rows = np.unique(np.concatenate([dense_rows, kw_rows]))
@@ -217,9 +210,16 @@ def gather_candidates(
     prv = np.maximum(rows - 1, 0)
     bm25 = np.zeros(len(rows))
     bm25[np.searchsorted(rows, kw_rows)] = kw_scores
-    dense = sims[rows].astype(np.float64)
+    vectors, q = index.vectors, ctx.query_vector
+    dense = (vectors[rows] @ q).astype(np.float64)
     a = cfg.neighbour_dense_weight
-    dense_ctx = (1.0 - a) * dense + a * neighbour_mean(dense, sims[prv], sims[nxt], has_before, has_after)
+    if a > 0:
+        before_sim, after_sim = vectors[prv] @ q, vectors[nxt] @ q
+        dense_ctx = (1.0 - a) * dense + a * neighbour_mean(
+            dense, before_sim, after_sim, has_before, has_after
+        )
+    else:
+        dense_ctx = dense
     if keyword_signal == "coverage":
         own = index.keywords.matches(terms, rows)
         if cfg.neighbour_keyword_weight > 0:
