@@ -75,7 +75,14 @@ class RecallConfig(_Config):
     )
     recency_half_life_days: float = Field(30.0, gt=0, description="age at which the recency bonus halves")
     access_weight: float = Field(
-        0.05, ge=0.0, le=1.0, description="access reinforcement: factor = 1 + w * log1p(access count), capped"
+        0.01,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "access reinforcement: factor = 1 + w * log1p(access count), capped. A tie-breaker: being returned is "
+            "not being used, and at 0.05 units returned often crowded out later questions' evidence on LoCoMo-dev "
+            "(any@5 0.750 vs 0.778 at 0.01, docs/benchmarks.md)"
+        ),
     )
     access_cap: float = Field(1.2, ge=1.0, description="upper bound of the access reinforcement factor")
     track_access: bool = Field(True, description="count each returned unit as accessed (persisted)")
@@ -87,6 +94,72 @@ class RecallConfig(_Config):
         ge=0.0,
         le=1.0,
         description="score factor applied to superseded units so the current fact ranks first",
+    )
+    # -- conversation structure (LoCoMo-dev ablation in docs/benchmarks.md) ---------------------------------
+    session_gap_minutes: float = Field(
+        60.0,
+        ge=0.0,
+        description="units closer in time than this (and adjacent in insertion order) are neighbours in one session",
+    )
+    neighbour_dense_weight: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="dense part = (1 - w) * own similarity + w * mean similarity of the session neighbours before and after",
+    )
+    neighbour_keyword_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="a query term found only in a session neighbour counts this fraction of a match in keyword coverage",
+    )
+    reply_weight: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="a unit gains this share of the gap to a more relevant previous unit (an answer after its question)",
+    )
+    session_weight: float = Field(
+        0.4,
+        ge=0.0,
+        description="relevance += w * the best relevance within the unit's session (a relevant session lifts its turns)",
+    )
+    speaker_boost: float = Field(
+        0.4,
+        ge=0.0,
+        description="factor 1 + b for units spoken by the one speaker the query names ('Name: text' units)",
+    )
+    date_boost: float = Field(
+        0.4,
+        ge=0.0,
+        description="factor 1 + b for units dated on, or referring to, a date the query names",
+    )
+    when_boost: float = Field(
+        0.1,
+        ge=0.0,
+        description="factor 1 + b for units that state a time when the query asks when",
+    )
+    ann: Literal["ivf", "exact"] = Field(
+        "ivf",
+        description=(
+            "dense search in namespaces of at least ann_min_rows units: a faiss IVF index (extra 'ann'; exact "
+            "when faiss is missing) or always the exact numpy scan"
+        ),
+    )
+    ann_min_rows: int = Field(
+        20_000,
+        ge=1,
+        description="below this many units the exact scan costs under a millisecond or so (FACTS.md)",
+    )
+    ann_lists_per_sqrt: float = Field(
+        1.0,
+        gt=0,
+        description="IVF clusters = this x sqrt(units) (faiss guideline: about sqrt(n) to 16 sqrt(n))",
+    )
+    ann_probes: int = Field(
+        32,
+        ge=1,
+        description="IVF clusters scanned per query: recall@10 vs exact and latency at 100k in docs/benchmarks.md",
     )
 
 

@@ -74,8 +74,10 @@ def test_every_hit_explains_its_score() -> None:
     assert hits[0].unit.content == "Alice moved to Berlin in May"
     for part in ("dense", "keyword", "relevance", "recency", "access", "validity"):
         assert part in hits[0].parts
-    product = hits[0].parts["relevance"] * hits[0].parts["recency"] * hits[0].parts["access"]
-    assert np.isclose(hits[0].score, product * hits[0].parts["validity"])
+    parts = hits[0].parts
+    base = parts["relevance"] + parts.get("reply", 0.0) + parts.get("session", 0.0)
+    factors = [parts.get(name, 1.0) for name in ("speaker", "time", "recency", "access", "validity")]
+    assert np.isclose(hits[0].score, base * float(np.prod(factors)))
 
 
 def test_keyword_search_finds_chinese_words() -> None:

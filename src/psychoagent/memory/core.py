@@ -420,7 +420,7 @@ class Memory:
         cfg = self.config.recall
         check_policy(policy)
         n = max(cfg.candidates, k * self.affect_config.modulation.pool_factor)
-        cands = gather_candidates(index, ctx, mask, n, cfg.keyword_signal)
+        cands = gather_candidates(index, ctx, mask, n, cfg.keyword_signal, cfg)
         if len(cands.rows) == 0:
             return []
         for stage in self.pipeline:

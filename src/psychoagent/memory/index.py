@@ -1,7 +1,8 @@
 """In-memory columnar index of one namespace: a float32 vector matrix plus the columns filters and scores need.
 
-Exact cosine top-k is a matrix-vector product over unit vectors (3.4 ms at 100k x 384 here, FACTS.md), so no
-approximate index is needed at the scale of one agent's memory.
+Exact cosine top-k is a matrix-vector product over unit vectors (3.4 ms at 100k x 384 on a quiet machine here,
+FACTS.md); large namespaces add a faiss IVF index (`memory.ann`). Per-row conversation facts (speaker, times) live
+in `memory.context`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from psychoagent.memory.ann import IvfIndex
+from psychoagent.memory.context import ConversationIndex, session_ids
 from psychoagent.memory.filters import (
     NUMERIC_FIELDS,
     TEXT_FIELDS,
@@ -39,6 +42,9 @@ class NamespaceIndex:
         self.row_of: dict[str, int] = {}
         self.row_of_pk: dict[int, int] = {}
         self.keywords = KeywordIndex()
+        self.conversation = ConversationIndex()
+        self._sessions: tuple[int, float, np.ndarray] | None = None
+        self.ann: IvfIndex | None = None
 
     def __len__(self) -> int:
         return self._n
@@ -93,6 +99,7 @@ class NamespaceIndex:
             self.row_of_pk[int(pk)] = row
             self._set_row(row, unit)
         self.keywords.add(range(start, start + len(units)), tokens)
+        self.conversation.add([u.content for u in units], [to_epoch(u.created_at) for u in units])
         self._n = start + len(units)
 
     def _set_row(self, row: int, unit: MemoryUnit) -> None:
@@ -138,8 +145,15 @@ class NamespaceIndex:
         index.row_of = {uid: i for i, uid in enumerate(rows.ids)}
         index.row_of_pk = {int(pk): i for i, pk in enumerate(rows.pks)}
         index.keywords.add(range(n), [text.split() for text in rows.segmented])
+        index.conversation.add(rows.contents, [float(t) for t in rows.columns["created_at"]])
         index._n = n
         return index
+
+    def sessions(self, gap_seconds: float) -> np.ndarray:
+        """Session number of every row (time gaps above `gap_seconds` separate sessions), cached per size."""
+        if self._sessions is None or self._sessions[:2] != (self._n, gap_seconds):
+            self._sessions = (self._n, gap_seconds, session_ids(self.column("created_at"), gap_seconds))
+        return self._sessions[2]
 
     def mask(
         self, conditions: Sequence[Condition], metadata_pks: set[int] | None = None

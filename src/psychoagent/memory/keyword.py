@@ -10,6 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from psychoagent.memory.text import stem
+
 BM25_K1 = 1.2
 """Term-frequency saturation (Robertson & Zaragoza 2009, the usual 1.2)."""
 BM25_B = 0.75
@@ -30,13 +32,13 @@ class KeywordIndex:
         return len(self._lengths)
 
     def add(self, rows: Sequence[int], token_lists: Sequence[Sequence[str]]) -> None:
-        """Index documents at the given rows (rows must be appended in increasing order)."""
+        """Index documents at the given rows (rows must be appended in increasing order); words are stemmed."""
         for row, toks in zip(rows, token_lists, strict=True):
             while len(self._lengths) <= row:
                 self._lengths.append(0)
             self._lengths[row] = len(toks)
             counts: dict[str, int] = {}
-            for tok in toks:
+            for tok in map(stem, toks):
                 counts[tok] = counts.get(tok, 0) + 1
             for tok, tf in counts.items():
                 self._rows.setdefault(tok, []).append(row)
@@ -44,7 +46,9 @@ class KeywordIndex:
                 self._arrays.pop(tok, None)
         self._length_array = None
 
-    def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+    def _postings(self, word: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """Postings of a query word, looked up by its stem as documents are indexed."""
+        term = stem(word)
         cached = self._arrays.get(term)
         if cached is None:
             rows = self._rows.get(term)

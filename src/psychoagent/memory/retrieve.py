@@ -15,9 +15,12 @@ from typing import Any
 import numpy as np
 
 from psychoagent.config import RecallConfig
+from psychoagent.memory.ann import dense_top
+from psychoagent.memory.context import linked_previous
 from psychoagent.memory.filters import Condition
 from psychoagent.memory.index import NamespaceIndex
-from psychoagent.memory.text import STOPWORDS, ZH_STOPWORDS, tokens
+from psychoagent.memory.stages import conversation_stage, speaker_stage, temporal_stage
+from psychoagent.memory.text import STOPWORDS, ZH_STOPWORDS, stem, tokens
 from psychoagent.types import Affect
 
 SECONDS_PER_DAY = 86400.0
@@ -26,8 +29,9 @@ DEFAULT_DENSE_WEIGHT = 0.7
 
 
 def query_terms(query: str) -> list[str]:
-    """Distinct keyword terms of a query (stopwords removed), as the keyword index tokenises them."""
-    return [t for t in dict.fromkeys(tokens(query)) if t not in STOPWORDS and t not in ZH_STOPWORDS]
+    """Keyword terms of a query (stopwords removed), one per stem ("paint painting" -> ["paint"])."""
+    kept = [t for t in tokens(query) if t not in STOPWORDS and t not in ZH_STOPWORDS]
+    return list({stem(t): t for t in reversed(kept)}.values())[::-1]
 
 
 # ---- pure functions ----------------------------------------------------------------------------------------
@@ -146,44 +150,96 @@ Stage = Callable[[Candidates, NamespaceIndex, RecallContext, RecallConfig], None
 """A scoring stage: reads the candidates, index and request, writes one or more parts and updates the score."""
 
 
+def neighbour_mean(
+    own: np.ndarray, before: np.ndarray, after: np.ndarray, has_before: np.ndarray, has_after: np.ndarray
+) -> np.ndarray:
+    """Mean of the values of the linked neighbours before and after each row; the row's own value if it has none."""
+    count = has_before.astype(np.float64) + has_after
+    total = np.where(has_before, before, 0.0) + np.where(has_after, after, 0.0)
+    return np.where(count > 0, total / np.maximum(count, 1.0), own)
+
+
+def neighbour_coverage(own: np.ndarray, before: np.ndarray, after: np.ndarray, weight: float) -> np.ndarray:
+    """Keyword coverage where a term found only in a session neighbour counts `weight` of a match.
+
+    All three are candidates x terms boolean matrices (neighbours already masked to linked ones); IDF comes from
+    the candidates' own matches, as in `keyword_coverage`.
+    """
+    n = own.shape[0]
+    if own.size == 0:
+        return np.zeros(n)
+    found = np.maximum(own, weight * (before | after))
+    idf = np.log1p(n / (1.0 + own.sum(axis=0)))
+    total = float(idf.sum())
+    return found @ idf / total if total > 0 else np.zeros(n)
+
+
 def gather_candidates(
     index: NamespaceIndex,
     ctx: RecallContext,
     mask: np.ndarray | None,
     n: int,
     keyword_signal: str = "coverage",
+    cfg: RecallConfig | None = None,
 ) -> Candidates:
-    """Union of dense top-n and BM25 top-n (both within the mask), with raw dense, bm25 and keyword parts.
+    """Union of dense top-n and BM25 top-n (both within the mask) and the units right after them in their session,
+    with raw dense, neighbour-smoothed dense (`dense_context`), bm25 and keyword parts.
 
-    The keyword part is the pool-IDF coverage of the query terms (default) or BM25 itself.
+    The keyword part is the pool-IDF coverage of the query terms, crediting terms found in session neighbours
+    (default), or BM25 itself.
     """
+    cfg = cfg or RecallConfig()
     if len(index) == 0:
         return Candidates(rows=np.zeros(0, dtype=np.int64), score=np.zeros(0))
-    sims = index.vectors @ ctx.query_vector
-    allowed = np.flatnonzero(mask) if mask is not None else None
-    pool = sims if allowed is None else sims[allowed]
-    take = min(n, len(pool))
-    if take == 0:
-        dense_rows = np.zeros(0, dtype=np.int64)
-    else:
-        top = np.argpartition(-pool, take - 1)[:take] if take < len(pool) else np.arange(len(pool))
-        dense_rows = top if allowed is None else allowed[top]
+    dense_rows = dense_top(index, ctx.query_vector, mask, n, cfg)
     terms = query_terms(ctx.query)
     kw_rows, kw_scores = index.keywords.search(terms, mask, n)
     rows = np.unique(np.concatenate([dense_rows, kw_rows]))
+    created = index.column("created_at")
+    gap = cfg.session_gap_minutes * 60.0
+    turns = index.conversation.turn_flags()
+    if cfg.reply_weight > 0 and len(rows):
+        after = rows[rows + 1 < len(index)] + 1
+        after = after[linked_previous(created, after, gap, turns)]
+        if mask is not None:
+            after = after[mask[after]]
+        rows = np.union1d(rows, after)
+    has_before = linked_previous(created, rows, gap, turns)
+    nxt = np.minimum(rows + 1, len(index) - 1)
+    has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
+    prv = np.maximum(rows - 1, 0)
     bm25 = np.zeros(len(rows))
     bm25[np.searchsorted(rows, kw_rows)] = kw_scores
-    keyword = keyword_coverage(index.keywords.matches(terms, rows)) if keyword_signal == "coverage" else bm25
+    vectors, q = index.vectors, ctx.query_vector
+    dense = (vectors[rows] @ q).astype(np.float64)
+    a = cfg.neighbour_dense_weight
+    if a > 0:
+        before_sim, after_sim = vectors[prv] @ q, vectors[nxt] @ q
+        dense_ctx = (1.0 - a) * dense + a * neighbour_mean(
+            dense, before_sim, after_sim, has_before, has_after
+        )
+    else:
+        dense_ctx = dense
+    if keyword_signal == "coverage":
+        own = index.keywords.matches(terms, rows)
+        if cfg.neighbour_keyword_weight > 0:
+            before = index.keywords.matches(terms, prv) & has_before[:, None]
+            after_m = index.keywords.matches(terms, nxt) & has_after[:, None]
+            keyword = neighbour_coverage(own, before, after_m, cfg.neighbour_keyword_weight)
+        else:
+            keyword = keyword_coverage(own)
+    else:
+        keyword = bm25
     return Candidates(
         rows=rows,
-        parts={"dense": sims[rows].astype(np.float64), "bm25": bm25, "keyword": keyword},
+        parts={"dense": dense, "dense_context": dense_ctx, "bm25": bm25, "keyword": keyword},
         score=np.zeros(len(rows)),
     )
 
 
 def relevance_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:
     """Fuse dense and keyword parts into the base relevance (convex or RRF, see RecallConfig.fusion)."""
-    dense, keyword = cands.parts["dense"], cands.parts["keyword"]
+    dense, keyword = cands.parts.get("dense_context", cands.parts["dense"]), cands.parts["keyword"]
     if cfg.fusion == "rrf":
         fused = rrf_fusion(dense, keyword, cfg.rrf_k)
     else:
@@ -219,8 +275,10 @@ def validity_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext,
 
 
 def default_pipeline() -> list[Stage]:
-    """The stages every recall runs, in order: relevance, recency, access, validity."""
-    return [relevance_stage, recency_stage, access_stage, validity_stage]
+    """The stages every recall runs, in order: relevance, conversation (replies, sessions), speaker, time,
+    recency, access, validity."""
+    return [relevance_stage, conversation_stage, speaker_stage, temporal_stage, recency_stage, access_stage,
+            validity_stage]  # fmt: skip
 
 
 def top_k(cands: Candidates, k: int) -> np.ndarray:

@@ -49,6 +49,25 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+_ASCII_WORD = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=200_000)
+def stem(token: str) -> str:
+    """English Snowball stem of a lower-case ASCII word ("painted", "painting" -> "paint"); other tokens unchanged.
+
+    Matching stems instead of surface forms found the evidence turn of more LoCoMo questions (docs/benchmarks.md).
+    """
+    return str(_stemmer().stemWord(token)) if _ASCII_WORD.fullmatch(token) else token
+
+
 def segment(text: str) -> str:
     """Text as stored in the FTS index: tokens joined by spaces."""
     return " ".join(tokens(text))
