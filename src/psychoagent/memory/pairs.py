@@ -97,6 +97,8 @@ class FactView:
     source: bool
     relative: bool
     length: int
+    speaker: str = ""
+    """Who says it, for a chat turn written "Name: text" ("" when unknown): the one "I" refers to."""
 
 
 def _zh_tagged(text: str) -> list[tuple[str, str]]:
@@ -136,11 +138,13 @@ def analyse(text: str) -> FactView:
         self_ref = _SELF_EN.search(text) is not None
         cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
     neg, chg, cor, src, rel = (p.search(text) is not None for p in cues)
+    said_by = _SPEAKER.match(text)
     counted = frozenset(numbers(text)) | _number_words(text, zh)
     content = frozenset(w for w in content if w not in _NUMBER_WORDS)
     return FactView(
         zh=zh, entities=entities, numbers=counted, times=times, content=content,
         self_ref=self_ref, negation=neg, change=chg, correction=cor, source=src, relative=rel, length=len(text),
+        speaker=_speaker(said_by.group(1)) if said_by else "",
     )  # fmt: skip
 
 
@@ -161,6 +165,28 @@ def _number_words(text: str, zh: bool) -> frozenset[float]:
         return frozenset(zh_number(m.group(1)) or 0.0 for m in _ZH_COUNT.finditer(text))
     return frozenset(_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS)
 
+
+_SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?|[\u4e00-\u9fff]{2,4})\s*[:：]\s")
+"""A chat turn's speaker label: "Caroline: ...", "张伟：..."."""
+
+
+def _speaker(label: str) -> str:
+    """The speaker a turn's label names, or "" for labels that are cues ("Update:", "更新一下：") or "Me"."""
+    label = label.strip()
+    if has_cjk(label):
+        return label if any(f.startswith("nr") for _, f in _zh_tagged(label)) else ""
+    lowered = label.lower()
+    return "" if lowered in _SENTENCE_START | _STOP_EN | {"note", "fyi", "ps", "reminder"} else lowered
+
+
+_QA = re.compile(r"[?？]\s*(?:A:|答[:：]|[\w\u4e00-\u9fff]+\s*[:：])|[?？][\"”]\s*\S")
+"""A question followed by its answer in the same text ("Q: ... A: 2300", "我问：……？回答是……")."""
+
+_OCCASION = re.compile(
+    r"\b(today|yesterday|tonight|this morning|this afternoon|this evening|last night)\b|今天|昨天|今晚|今早|昨晚",
+    re.I,
+)
+"""Words that tie a report to the moment it was said."""
 
 _SENTENCE_START = frozenset(
     "actually now today yesterday tomorrow please note update sorry correction after before since from "
@@ -247,6 +273,13 @@ def comparable(old_text: str, new_text: str) -> bool:
     if " ".join(old_text.split()).lower() == " ".join(new_text.split()).lower():
         return False
     o, n = analyse(old_text), analyse(new_text)
+    if o.speaker or n.speaker:
+        return False  # a chat turn ("Name: ...") is an utterance, not a stated fact: greetings, stories, questions
+    asks = any(mark in text for mark in "?？" for text in (old_text, new_text))
+    if asks and not (_QA.search(new_text) or _QA.search(old_text)):
+        return False  # a question asks, it states no fact
+    if _OCCASION.search(old_text) and _OCCASION.search(new_text):
+        return False  # each tied to the day it was said ("today", "yesterday"): two occasions, not one changed fact
     shared = shared_entities(o.entities, n.entities)
     return not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref))
 
