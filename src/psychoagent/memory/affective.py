@@ -56,7 +56,8 @@ def namespace_state(memory: Memory) -> NamespaceAffect:
         for unit in units:
             state.index_unit(unit, slots_of(unit))
         assert state.monitor is not None
-        state.monitor.observe(units)
+        if not state.monitor_primed:
+            state.monitor.observe(units)
     return state
 
 

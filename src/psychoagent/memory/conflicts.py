@@ -127,6 +127,16 @@ class NamespaceAffect:
     facts: dict[str, tuple[float, str, str]] = field(default_factory=dict)
     by_subject: dict[str, list[str]] = field(default_factory=dict)
     successor: dict[str, str] = field(default_factory=dict)
+    monitor_primed: bool = False
+
+    def reset(self) -> NamespaceAffect:
+        """A state to rebuild from the file (another process wrote to it), keeping the monitor, its subscribers,
+        the exploration generator and the recent recall tracker of this process."""
+        return NamespaceAffect(
+            monitor=self.monitor, rng=self.rng, recent_negative=self.recent_negative,
+            monitor_primed=self.monitor is not None,
+        )  # fmt: skip
+
     superseded: set[str] = field(default_factory=set)
 
     def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot]) -> None:

@@ -158,7 +158,9 @@ class Memory:
         return self._shared.embed_documents(texts)
 
     def _index(self) -> NamespaceIndex:
-        """The namespace's in-memory index, loaded from the store on first use."""
+        """The namespace's in-memory index, loaded from the store on first use (reloaded after another process
+        wrote to the file)."""
+        self._shared.refresh()
         return self._shared.index(self.namespace)
 
     def _new_id(self, content: str, created: datetime) -> str:

@@ -30,6 +30,17 @@ class Shared:
         self.graphs: dict[str, Any] = {}
         self.seq: dict[str, int] = {}
         self.affect: dict[str, Any] = {}
+        self._seen_version: int | None = None
+
+    def refresh(self) -> None:
+        """Drop the in-process indexes and graphs and rebuild the affect state (monitor kept) when another process
+        has committed to the file since the last look (PRAGMA data_version), so the next read sees what it wrote."""
+        version = self.store.data_version()
+        if self._seen_version is not None and version != self._seen_version:
+            self.indexes.clear()
+            self.graphs.clear()
+            self.affect = {ns: state.reset() for ns, state in self.affect.items()}
+        self._seen_version = version
 
     def embed_documents(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """Content hashes and unit vectors for texts, served from the LRU, then SQLite, then the embedder."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -154,6 +155,10 @@ class MemoryStore(Protocol):
     def close(self) -> None: ...
 
 
+_WAL_ATTEMPTS = 8
+"""Tries to switch a new file to WAL while other processes open it too (each waits busy_timeout first)."""
+
+
 class SQLiteStore:
     """The default `MemoryStore`: one SQLite file (or ``:memory:``) holding every namespace."""
 
@@ -167,25 +172,43 @@ class SQLiteStore:
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
         if self.path != ":memory:":
-            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._set_wal()
         self._conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute(f"PRAGMA cache_size = -{int(self.config.cache_size_kib)}")
         self._migrate()
 
     # -- schema ---------------------------------------------------------------------------------------------
+    def _set_wal(self) -> None:
+        """Switch a file to WAL; another process doing the same at that moment can hold the lock past the busy
+        timeout, so a few short retries follow before the error is raised."""
+        for attempt in range(_WAL_ATTEMPTS):
+            try:
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == _WAL_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+
     def _migrate(self) -> None:
-        with self._lock:
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        """Bring the schema up to date under the write lock: the version is read inside the same IMMEDIATE
+        transaction that migrates, so processes opening a new file at once migrate it exactly once."""
+        with self._lock, self.transaction() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
                 raise RuntimeError(
                     f"{self.path} has schema version {version}, newer than this psychoagent ({len(MIGRATIONS)})"
                 )
             for target in range(version, len(MIGRATIONS)):
-                with self.transaction() as conn:
-                    for statement in _split_sql(MIGRATIONS[target]):
-                        conn.execute(statement)
-                    conn.execute(f"PRAGMA user_version = {target + 1}")
+                for statement in _split_sql(MIGRATIONS[target]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {target + 1}")
+
+    def data_version(self) -> int:
+        """SQLite's counter of commits made by other connections (processes) since this one opened."""
+        with self._lock:
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
     @property
     def schema_version(self) -> int:

@@ -1,0 +1,50 @@
+"""Several processes on one file: a new file opened by many at once is migrated exactly once, and an open
+`Memory` sees what another process (or connection) wrote on its next call."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from psychoagent import Memory
+
+_OPEN = """
+import sys
+from psychoagent import Memory
+with Memory(sys.argv[1], namespace=sys.argv[2], embedder="hash", appraiser=None) as mem:
+    mem.observe("opened by " + sys.argv[2])
+"""
+
+
+def test_processes_opening_a_new_file_at_once_all_succeed(tmp_path: Path) -> None:
+    for round_ in range(3):
+        db = tmp_path / f"new{round_}.db"
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _OPEN, str(db), f"p{i}"], stderr=subprocess.PIPE, text=True
+            )
+            for i in range(4)
+        ]
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+        with Memory(db, embedder="hash", appraiser=None) as mem:
+            assert sorted(mem.namespaces()) == ["p0", "p1", "p2", "p3"]
+            assert mem.store.schema_version >= 1
+
+
+def test_an_open_memory_sees_units_written_by_another_connection(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    a = Memory(db, namespace="n", embedder="hash")
+    a.observe("order 1 filled")
+    assert [h.unit.content for h in a.recall("order", k=5)] == ["order 1 filled"]
+    b = Memory(db, namespace="n", embedder="hash")
+    b.observe("unrelated new fact")
+    b.close()
+    assert a.recall("unrelated new fact", k=1)[0].unit.content == "unrelated new fact"
+    assert len(a) == 2
+    monitor = a.monitor  # with its subscribers, it survives a reload
+    subprocess.run([sys.executable, "-c", _OPEN, str(db), "n"], check=True, timeout=120)
+    assert any(h.unit.content == "opened by n" for h in a.recall("opened by", k=3))
+    assert a.monitor is monitor and len(a) == 3
+    a.close()
