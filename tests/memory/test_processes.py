@@ -48,3 +48,30 @@ def test_an_open_memory_sees_units_written_by_another_connection(tmp_path: Path)
     assert any(h.unit.content == "opened by n" for h in a.recall("opened by", k=3))
     assert a.monitor is monitor and len(a) == 3
     a.close()
+
+
+def test_non_finite_metadata_is_refused_and_filters_keep_working(tmp_path: Path) -> None:
+    import math
+
+    import pytest
+
+    mem = Memory(tmp_path / "m.db", namespace="n", embedder="hash")
+    mem.observe("price noted", metadata={"r": 1.5})
+    for bad in (float("nan"), float("inf"), [1.0, -math.inf], {"deep": float("nan")}):
+        with pytest.raises(ValueError, match="finite"):
+            mem.observe("bad value", metadata={"r": bad})
+    assert [h.unit.content for h in mem.recall("price", k=3, where={"metadata.r": {">": 1}})] == [
+        "price noted"
+    ]
+    assert len(mem) == 1
+
+
+def test_update_refuses_a_unit_of_another_namespace(tmp_path: Path) -> None:
+    import pytest
+
+    a = Memory(tmp_path / "m.db", namespace="A", embedder="hash")
+    unit = a.observe("A's fact")
+    b = a.for_namespace("B")
+    with pytest.raises(ValueError, match="belongs to namespace 'A'"):
+        b.update(unit.model_copy(update={"content": "changed"}))
+    assert a.get(unit.id).content == "A's fact"  # type: ignore[union-attr]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -192,6 +193,7 @@ class Memory:
         elif affect is None:
             affect = Affect.neutral()
         meta = dict(metadata or {})
+        check_finite(meta, "metadata")
         if goals:
             meta.setdefault("goals", list(goals))
         return MemoryUnit(
@@ -294,7 +296,12 @@ class Memory:
         return self.add_units(units)
 
     def update(self, unit: MemoryUnit) -> MemoryUnit:
-        """Persist changed mutable fields of a stored unit (affect, tier, validity, metadata...)."""
+        """Persist changed mutable fields of a stored unit (affect, tier, validity, metadata...) of this namespace."""
+        if unit.namespace != self.namespace:
+            raise ValueError(
+                f"unit {unit.id!r} belongs to namespace {unit.namespace!r}, not {self.namespace!r}"
+            )
+        check_finite(unit.metadata, "metadata")
         self.store.update_unit(unit)
         self._index().update(unit)
         return unit
@@ -503,6 +510,18 @@ class Memory:
     def consolidate(self, now: datetime | str | float | None = None) -> ConsolidationReport:
         """Re-tier units (bounded working memory) and summarise routine ones, keeping and linking originals."""
         return affective.consolidate(self, now)
+
+
+def check_finite(value: Any, where: str) -> None:
+    """Refuse NaN and infinities anywhere in a JSON-like value: SQLite's JSON functions cannot read them back."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where} must hold finite numbers, got {value!r}")
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            check_finite(item, f"{where}[{key!r}]")
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            check_finite(item, f"{where}[{i}]")
 
 
 def _resolve_appraiser(appraiser: Appraiser | str | None) -> Appraiser | None:
