@@ -3,30 +3,28 @@
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import MemoryConfig
-from psychoagent.memory.embed import Embedder, get_embedder, normalise
-from psychoagent.memory.filters import parse_where
+from psychoagent.memory.embed import Embedder, get_embedder
 from psychoagent.memory.forget import drop_forgotten
 from psychoagent.memory.graph import build_graph, neighbourhood
 from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.inputs import Appraiser, check_finite, resolve_appraiser
 from psychoagent.memory.judge import PairJudge
+from psychoagent.memory.recall_run import run_recall
 from psychoagent.memory.retrieve import (
     DEFAULT_DENSE_WEIGHT,
     Candidates,
     RecallContext,
     Stage,
     default_pipeline,
-    finite_or_zero,
-    gather_candidates,
     top_k,
 )
 from psychoagent.memory.shared import Shared
@@ -48,12 +46,6 @@ log = logging.getLogger(__name__)
 
 Selector = Callable[[Candidates, NamespaceIndex, RecallContext], np.ndarray]
 """Picks the final k positions from scored candidates (default: top-k by score)."""
-
-
-class Appraiser(Protocol):
-    """Labels an event with an Affect given the agent's goals (see psychoagent.affect)."""
-
-    def appraise(self, event: str, goals: Sequence[str] = (), context: Any = None) -> Affect: ...
 
 
 class Memory:
@@ -83,7 +75,7 @@ class Memory:
             config = config or MemoryConfig()
             _shared = Shared(SQLiteStore(path, config.store), get_embedder(embedder), config)
         self._shared = _shared
-        self.appraiser: Appraiser | None = _resolve_appraiser(appraiser)
+        self.appraiser: Appraiser | None = resolve_appraiser(appraiser)
         self.pair_judge: PairJudge | None = None
         """Optional referee (e.g. `memory.judge.LLMPairJudge`) for pairs the update scorer is unsure about."""
         self.affect_config = affect_config or AffectiveMemoryConfig()
@@ -404,53 +396,10 @@ class Memory:
         `at=` answers what was true then: only units observed by then and valid at that time (superseded later
         counts as current), ranked as of that moment.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise ValueError("query must be a non-empty string")
-        if k <= 0:
-            return []
-        conditions = parse_where(where)
-        index = self._index()
-        if len(index) == 0:
-            return []
-        as_of = to_datetime(at)
-        when = to_datetime(now) or as_of or utcnow()
-        qvec = normalise(self.embedder.embed_queries([query]))[0]
-        ctx = RecallContext(
-            query=query, query_vector=qvec, k=k, now=when.timestamp(), dense_floor=self.similarity_floor,
-            dense_weight=self.dense_weight, conditions=conditions, context=context,
-            affect_state=affect_state, persona=persona, policy=policy, rng=rng, extras=extras,
+        return run_recall(
+            self, query, k=k, where=where, context=context, now=now, at=at, affect_state=affect_state,
+            persona=persona, policy=policy, rng=rng, extras=extras,
         )  # fmt: skip
-        meta_conds = [c for c in conditions if c.field.startswith("metadata.")]
-        meta_pks = self.store.metadata_pks(self.namespace, meta_conds) if meta_conds else None
-        mask = index.mask(conditions, meta_pks)
-        if as_of is not None:
-            valid = index.valid_mask(as_of.timestamp())
-            mask = valid if mask is None else mask & valid
-        cfg = self.config.recall
-        check_policy(policy)
-        n = max(cfg.candidates, k * self.affect_config.modulation.pool_factor)
-        cands = gather_candidates(index, ctx, mask, n, cfg.keyword_signal, cfg)
-        if len(cands.rows) == 0:
-            return []
-        for stage in self.pipeline:
-            stage(cands, index, ctx, cfg)
-        chosen = self.selector(cands, index, ctx)
-        rows = cands.rows[chosen]
-        ids = [index.ids[int(r)] for r in rows]
-        units = {u.id: u for u in self.get_many(ids)}
-        results = [
-            Recall(
-                unit=units[uid],
-                score=finite_or_zero(float(cands.score[pos])),
-                parts={name: finite_or_zero(float(values[pos])) for name, values in cands.parts.items()},
-            )
-            for uid, pos in zip(ids, chosen, strict=True)
-            if uid in units
-        ]
-        if cfg.track_access and ids:
-            self.store.record_access(self.namespace, ids, ctx.now)
-            index.touch(rows, ctx.now)
-        return results
 
     # -- affect: conflicts, modulation, briefings, consolidation --------------------------------------------
     def _install_affect(self) -> None:
@@ -512,35 +461,10 @@ class Memory:
         return affective.consolidate(self, now)
 
 
-def check_finite(value: Any, where: str) -> None:
-    """Refuse NaN and infinities anywhere in a JSON-like value: SQLite's JSON functions cannot read them back."""
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{where} must hold finite numbers, got {value!r}")
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            check_finite(item, f"{where}[{key!r}]")
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            check_finite(item, f"{where}[{i}]")
-
-
-def _resolve_appraiser(appraiser: Appraiser | str | None) -> Appraiser | None:
-    """'heuristic' (default) -> HeuristicAppraiser; None -> no appraisal; an object is used as is."""
-    if isinstance(appraiser, str):
-        if appraiser != "heuristic":
-            raise ValueError(
-                f"unknown appraiser {appraiser!r}; pass 'heuristic', None or an Appraiser object"
-            )
-        from psychoagent.affect.heuristic import HeuristicAppraiser
-
-        return HeuristicAppraiser()
-    return appraiser
-
-
 from psychoagent.memory import affective  # noqa: E402  (affective imports Memory for typing only)
 from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect  # noqa: E402
 from psychoagent.memory.consolidate import ConsolidationReport  # noqa: E402
 from psychoagent.memory.currency import CurrencyStage  # noqa: E402
-from psychoagent.memory.modulate import AffectStage, check_policy  # noqa: E402
+from psychoagent.memory.modulate import AffectStage  # noqa: E402
 from psychoagent.memory.monitor import AffectMonitor  # noqa: E402
 from psychoagent.memory.safety import AffectSelector  # noqa: E402
