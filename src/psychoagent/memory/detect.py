@@ -28,8 +28,7 @@ LABELS = ("update", "contradiction", "elaboration", "unrelated")
 
 
 class PairScorer:
-    """Multinomial logistic regression over standardised pair features, optionally after one tanh hidden layer
-    (weights loaded from JSON)."""
+    """Multinomial logistic regression over standardised pair features (weights loaded from JSON)."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         names = tuple(weights["features"])
@@ -46,9 +45,6 @@ class PairScorer:
         vector = weights.get("vector") or {}
         self.embedder: str | None = vector.get("embedder")
         self.vector_dim = int(vector.get("dim", 0))
-        hidden = weights.get("hidden")
-        self.w1 = None if hidden is None else np.asarray(hidden["coef"], dtype=np.float64)  # units x features
-        self.b1 = None if hidden is None else np.asarray(hidden["intercept"], dtype=np.float64)
         self.meta: dict[str, Any] = dict(weights.get("meta", {}))
         chosen = self.meta.get("thresholds", {})
         self.update_threshold = float(chosen.get("update", 0.5))
@@ -61,7 +57,7 @@ class PairScorer:
         fitted elsewhere, from `path`."""
         if path is None:
             return _packaged(embedder or "")
-        return cls(json.loads(Path(path).read_text(encoding="utf-8")))
+        return _from_file(str(Path(path).resolve()))
 
     def uses_vectors(self, embedder: str) -> bool:
         """True when this scorer reads the embedding interactions of pairs embedded by `embedder`."""
@@ -70,8 +66,6 @@ class PairScorer:
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """Rows of label probabilities (LABELS order) for rows of pair features."""
         x = (np.atleast_2d(features) - self.mean) / self.scale
-        if self.w1 is not None and self.b1 is not None:
-            x = np.tanh(x @ self.w1.T + self.b1)
         logits = x @ self.coef.T + self.intercept
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
@@ -80,6 +74,12 @@ class PairScorer:
 
 _PACKAGED = {"e5-small": "data/pair_scorer_e5.json"}
 """Embedders with a scorer of their own (fitted on their vectors); every other embedder gets the generic one."""
+
+
+@lru_cache(maxsize=8)
+def _from_file(path: str) -> PairScorer:
+    """A scorer fitted elsewhere, read once per process (every write batch and recall asks for it)."""
+    return PairScorer(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
 @lru_cache(maxsize=4)
@@ -155,7 +155,6 @@ def judge(
     thresholds = {"update": update_threshold, "contradiction": contradiction_threshold}
     labels: list[str | None] = []
     for p in probs:
-        label: str
         # a label above its threshold, or update and contradiction together near certain (the larger one wins)
         label = "update" if p[0] >= p[1] else "contradiction"
         sure = p[LABELS.index(label)] >= thresholds[label] or p[0] + p[1] >= conflict_mass
