@@ -144,3 +144,20 @@ def test_llm_referee_decides_uncertain_pairs_with_cache_and_counted_fallbacks() 
     assert silent.decide([(old, new), (new, old)]) == [None, None] and silent.stats["fallbacks"] == 2
     with pytest.raises(ValueError, match="band"):
         LLMPairJudge(_ScriptedModel(None), band=(0.8, 0.2))
+
+
+def test_with_detection_off_recall_does_not_judge_pairs_either() -> None:
+    from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
+
+    texts = [
+        ("The quarterly report is due on March 3.", T0),
+        ("The quarterly report is now due on March 10.", T2),
+    ]
+    on, off = Memory(), Memory(affect_config=AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False)))
+    for mem in (on, off):
+        for text, when in texts:
+            mem.observe(text, timestamp=when)
+    assert off.conflicts() == [] and all(u.is_current for u in off.units())
+    hits = off.recall("When is the quarterly report due?", k=2)
+    assert all("currency" not in h.parts and "supersession" not in h.parts for h in hits)
+    assert on.recall("When is the quarterly report due?", k=2)[0].unit.content == texts[1][0]

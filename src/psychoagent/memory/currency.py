@@ -45,7 +45,7 @@ class CurrencyStage:
         if len(cands.rows) < 2:
             return
         self._successors_first(cands, index, ctx)
-        if not conf.detect_changes or conf.recall_pairs < 2:
+        if not (conf.detect and conf.detect_changes) or conf.recall_pairs < 2:
             return
         top = np.argsort(-cands.score, kind="stable")[: conf.recall_pairs]
         rows = cands.rows[top]
