@@ -84,7 +84,7 @@ class SemanticMemory:
             return self.unit_of[key]
         valence = 1 if effect > 0 else -1 if effect < 0 else 0
         unit = self.memory.observe(
-            text, kind="semantic", timestamp=when, sources=list(sources),
+            text, kind="semantic", timestamp=when, sources=[s for s in sources if s],  # a trade without a unit has ''
             affect=Affect(valence=valence, arousal=1, reason="belief formed by reflection"),
             metadata={"subject": subject, "relation": relation, "effect": effect, "evidence": evidence},
         )  # fmt: skip

@@ -12,6 +12,7 @@ import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import MemoryConfig
+from psychoagent.memory import arguments as check
 from psychoagent.memory.embed import Embedder, get_embedder
 from psychoagent.memory.forget import drop_forgotten
 from psychoagent.memory.graph import build_graph, neighbourhood
@@ -68,8 +69,7 @@ class Memory:
         affect_config: AffectiveMemoryConfig | None = None,
         _shared: Shared | None = None,
     ) -> None:
-        if not namespace or not isinstance(namespace, str):
-            raise ValueError("namespace must be a non-empty string")
+        check.check_namespace(namespace)
         self.namespace = namespace
         if _shared is None:
             config = config or MemoryConfig()
@@ -117,6 +117,7 @@ class Memory:
 
     def for_namespace(self, namespace: str) -> Memory:
         """Another agent's view of the same file, sharing store, embedder and caches."""
+        check.check_namespace(namespace)
         view = Memory(
             namespace=namespace,
             appraiser=self.appraiser,
@@ -255,6 +256,7 @@ class Memory:
         affect: Affect | None = None,
     ) -> MemoryUnit:
         """Appraise (if an appraiser is set), encode and store one event; returns the stored unit."""
+        check.check_observe(self, text, goals, timestamp, sources, metadata, id, kind, affect)
         unit = self._build_unit(
             text, goals=goals, timestamp=timestamp, sources=sources, metadata=metadata, id=id, kind=kind,
             affect=affect,
@@ -263,6 +265,7 @@ class Memory:
 
     def observe_many(self, items: Iterable[str | Mapping[str, Any]]) -> list[MemoryUnit]:
         """Observe a batch in one transaction: each item is a text or a dict of `observe` keyword arguments."""
+        items = check.check_observe_many(self, items)
         batch: list[tuple[str, dict[str, Any]]] = []
         for item in items:
             if isinstance(item, str):
@@ -289,6 +292,7 @@ class Memory:
 
     def update(self, unit: MemoryUnit) -> MemoryUnit:
         """Persist changed mutable fields of a stored unit (affect, tier, validity, metadata...) of this namespace."""
+        check.check_update(unit)
         if unit.namespace != self.namespace:
             raise ValueError(
                 f"unit {unit.id!r} belongs to namespace {unit.namespace!r}, not {self.namespace!r}"
@@ -308,6 +312,7 @@ class Memory:
     ) -> MemoryUnit:
         """Mark `old_id` as no longer valid from the time of `new` (a text to observe, or an existing unit id);
         both units are kept and linked by a `supersedes` edge. Returns the new unit."""
+        check.check_supersede(self, old_id, new, timestamp, reason)
         old = self.get(old_id)
         if old is None:
             raise KeyError(f"no unit {old_id!r} in namespace {self.namespace!r}")
@@ -331,6 +336,7 @@ class Memory:
 
     def forget(self, id: str, *, reason: str = "") -> MemoryUnit:
         """Erase a unit's content for privacy and keep a tombstone (`metadata.forgotten_at`) in the graph."""
+        check.check_forget(id, reason)
         from psychoagent.memory.forget import forget
 
         return forget(self, id, reason=reason)
@@ -344,6 +350,7 @@ class Memory:
         self, src: str, dst: str, type: EdgeType = "related", weight: float = 1.0, **metadata: Any
     ) -> None:
         """Add one typed edge src -> dst."""
+        check.check_link(src, dst, type, weight, metadata)
         self.add_edges([Edge(src=src, dst=dst, type=type, weight=weight, metadata=metadata)])
 
     def edges(self, node: str | None = None) -> list[Edge]:
@@ -361,14 +368,17 @@ class Memory:
         self, node: str | Sequence[str], depth: int = 2, types: Sequence[str] | None = None
     ) -> dict[str, int]:
         """Ids within `depth` hops of `node` in the provenance graph -> hop count."""
+        check.check_int("depth", depth, 0)
         return neighbourhood(self.graph(), node, depth, types)
 
     # -- reading --------------------------------------------------------------------------------------------
     def get(self, id: str) -> MemoryUnit | None:
+        check.check_ref("id", id)
         units = self.store.get_units(self.namespace, [id])
         return units[0] if units else None
 
     def get_many(self, ids: Sequence[str]) -> list[MemoryUnit]:
+        check.check_list_of("ids", ids, check.check_ref)
         return self.store.get_units(self.namespace, ids)
 
     def units(self) -> list[MemoryUnit]:
@@ -396,6 +406,7 @@ class Memory:
         `at=` answers what was true then: only units observed by then and valid at that time (superseded later
         counts as current), ranked as of that moment.
         """
+        check.check_recall(query, k, where, context, now, at, affect_state, policy, rng, extras)
         return run_recall(
             self, query, k=k, where=where, context=context, now=now, at=at, affect_state=affect_state,
             persona=persona, policy=policy, rng=rng, extras=extras,
@@ -433,6 +444,7 @@ class Memory:
     def appraise(self, event: Any, goals: Sequence[str] = (), context: Any = None) -> Affect:
         """Appraise an event with this memory's appraiser (neutral if it has none); without a context the appraiser
         is told this memory's embedder (and given its vector when it takes them)."""
+        check.check_list_of("goals", goals)
         if self.appraiser is None:
             return Affect.neutral()
         if context is None:
@@ -445,6 +457,7 @@ class Memory:
 
     def conflicts(self, ids: Sequence[str] | None = None, status: str | None = None) -> list[ConflictRecord]:
         """Stored conflict records (oldest first), optionally those touching `ids` or with a status."""
+        check.check_conflicts(ids, status)
         return ConflictLog(self.store).list(self.namespace, ids=ids, status=status)
 
     def resolve_conflict(self, conflict_id: str, resolution: str) -> ConflictRecord:
@@ -454,10 +467,12 @@ class Memory:
     def brief(self, query: str, *, k: int = 5, context: str | None = None, **kwargs: Any) -> Briefing:
         """Conflict-aware briefing: recalled memories, conflicts with both sides (newest current), a strategy
         and a step-by-step prompt section. kwargs: affect_state, policy, now, rng, model, max_words."""
+        check.check_brief(query, k, context, kwargs)
         return affective.brief(self, query, k=k, context=context, **kwargs)
 
     def consolidate(self, now: datetime | str | float | None = None) -> ConsolidationReport:
         """Re-tier units (bounded working memory) and summarise routine ones, keeping and linking originals."""
+        check.check_time("now", now)
         return affective.consolidate(self, now)
 
 

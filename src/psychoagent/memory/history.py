@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from psychoagent.memory.inputs import check_ref
 from psychoagent.types import ConflictRecord, Edge, MemoryUnit
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ class History(BaseModel):
 
 def history(memory: Memory, id: str) -> History:
     """Walk `supersedes` edges both ways from `id`; raises KeyError when the namespace has no such unit."""
+    check_ref("id", id)
     if memory.get(id) is None:
         raise KeyError(f"no unit {id!r} in namespace {memory.namespace!r}")
     seen: dict[str, None] = {id: None}

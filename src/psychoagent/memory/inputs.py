@@ -1,12 +1,16 @@
-"""What `Memory` accepts from callers: the appraiser protocol and its resolution, and finite JSON-like values."""
+"""What `Memory` accepts from callers: the appraiser protocol, and checks of single values (texts, ids, lists of
+strings, times, JSON-like metadata) that raise one clear error naming the argument and what is allowed."""
 
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from datetime import UTC, datetime
+from typing import Any, NoReturn, Protocol
 
-from psychoagent.types import Affect
+from psychoagent.types import Affect, to_datetime
 
 
 class Appraiser(Protocol):
@@ -15,10 +19,203 @@ class Appraiser(Protocol):
     def appraise(self, event: str, goals: Sequence[str] = (), context: Any = None) -> Affect: ...
 
 
+class InvalidArgument(ValueError):
+    """A public `Memory` method was given a bad value; `argument` names it and the message says what is allowed."""
+
+    def __init__(self, argument: str, problem: str) -> None:
+        self.argument = argument
+        self.problem = problem
+        super().__init__(f"{argument}: {problem}")
+
+
+class InvalidArgumentType(InvalidArgument, TypeError):
+    """The argument has the wrong type (also a TypeError, so `except TypeError` keeps working)."""
+
+
+MAX_DEPTH = 32
+"""Deepest nesting of metadata accepted (JSON this deep is a mistake, and recursion must stay bounded)."""
+
+_KIND = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")
+RESERVED_KINDS = ("forgotten",)
+"""Kinds the memory sets itself (a forgotten unit's tombstone); a caller storing one would hide the unit."""
+
+
+def _shown(value: Any) -> str:
+    """A short repr for error messages."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _wrong_type(name: str, wanted: str, value: Any) -> NoReturn:
+    raise InvalidArgumentType(name, f"must be {wanted}, got {type(value).__name__} {_shown(value)}")
+
+
+def check_unicode(name: str, value: str) -> None:
+    """Refuse text SQLite cannot store as UTF-8 (lone surrogates, e.g. from a broken decoder)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidArgument(
+            name, f"must be valid Unicode text (a lone surrogate at position {exc.start})"
+        ) from None
+
+
+def check_text(name: str, value: Any, *, blank: bool = False) -> None:
+    """A string (non-blank unless `blank`) of valid Unicode."""
+    if not isinstance(value, str):
+        _wrong_type(name, "a string", value)
+    if not blank and not value.strip():
+        raise InvalidArgument(name, "must be a non-empty string")
+    check_unicode(name, value)
+
+
+def check_optional_text(name: str, value: Any) -> None:
+    """None or a string (may be blank)."""
+    if value is not None:
+        check_text(name, value, blank=True)
+
+
+def has_control(text: str) -> bool:
+    """True when `text` holds control, format or line/paragraph separator characters."""
+    return any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in text)
+
+
+def check_name(name: str, value: Any) -> None:
+    """A new identifier (unit id, namespace): non-empty, no surrounding spaces, no control characters."""
+    check_text(name, value)
+    if value != value.strip():
+        raise InvalidArgument(name, f"must not start or end with whitespace, got {_shown(value)}")
+    if has_control(value):
+        raise InvalidArgument(
+            name, f"must not contain control characters or line breaks, got {_shown(value)}"
+        )
+
+
+def check_ref(name: str, value: Any) -> None:
+    """A reference to something stored (an id to look up): a non-empty string."""
+    check_text(name, value)
+
+
+def check_list_of(name: str, value: Any, item: Any = check_text) -> None:
+    """A list or tuple whose items pass `item`; a bare string is refused (it would be read as its characters)."""
+    if isinstance(value, str | bytes | bytearray):
+        raise InvalidArgumentType(
+            name,
+            f"must be a list of strings, got a single {type(value).__name__} {_shown(value)}; wrap it in a list",
+        )
+    if not isinstance(value, Sequence):
+        _wrong_type(name, "a list of strings", value)
+    for i, element in enumerate(value):
+        item(f"{name}[{i}]", element)
+
+
+def check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
+    """An int (not a bool, not a string) within [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        _wrong_type(name, "an integer", value)
+    if value < low or (high is not None and value > high):
+        allowed = f">= {low}" if high is None else f"from {low} to {high}"
+        raise InvalidArgument(name, f"must be an integer {allowed}, got {value}")
+
+
+def check_number(name: str, value: Any, low: float | None = None, high: float | None = None) -> None:
+    """A finite int or float (not a bool) within [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        _wrong_type(name, "a number", value)
+    if not math.isfinite(value):
+        raise InvalidArgument(name, f"must be a finite number, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InvalidArgument(name, f"must be between {low} and {high}, got {value!r}")
+
+
+def check_choice(name: str, value: Any, allowed: Sequence[str]) -> None:
+    """One of the allowed strings."""
+    if not isinstance(value, str) or value not in allowed:
+        raise InvalidArgument(name, f"must be one of {', '.join(map(repr, allowed))}, got {_shown(value)}")
+
+
+def check_instance(name: str, value: Any, kind: type, *, optional: bool = True) -> None:
+    """An instance of `kind` (or None when optional)."""
+    if value is None and optional:
+        return
+    if not isinstance(value, kind):
+        _wrong_type(name, f"a {kind.__name__}" + (" or None" if optional else ""), value)
+
+
+def check_time(name: str, value: Any) -> None:
+    """None, an aware or naive datetime, an ISO 8601 string or finite epoch seconds within years 1..9999."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, datetime | str | int | float):
+        _wrong_type(name, "a datetime, an ISO 8601 string or epoch seconds", value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidArgument(name, f"must be a finite time, got {value!r}")
+    try:
+        when = to_datetime(value)
+        assert when is not None
+        when.astimezone(UTC).timestamp()
+    except (OverflowError, OSError) as exc:
+        raise InvalidArgument(
+            name, f"{_shown(value)} is out of range ({exc}); allowed: years 1 to 9999"
+        ) from None
+    except ValueError as exc:
+        if isinstance(value, str):
+            raise InvalidArgument(
+                name, f"{_shown(value)} is not ISO 8601 (e.g. 2024-05-01T12:00:00Z)"
+            ) from None
+        raise InvalidArgument(
+            name, f"{_shown(value)} is out of range ({exc}); allowed: years 1 to 9999"
+        ) from None
+
+
+def check_kind(name: str, value: Any) -> None:
+    """A unit kind: a short word (episodic, semantic, summary, goal, reflection, ...), not a reserved one."""
+    check_text(name, value)
+    if not _KIND.fullmatch(value):
+        raise InvalidArgument(
+            name, f"must be a short word such as 'episodic', 'semantic' or 'goal', got {_shown(value)}"
+        )
+    if value in RESERVED_KINDS:
+        raise InvalidArgument(name, f"{value!r} is set by the memory itself (forget() makes tombstones)")
+
+
+def check_json(name: str, value: Any, depth: int = 0) -> None:
+    """A JSON-like value: str, int, finite float, bool, None, lists and string-keyed dicts of them."""
+    if depth > MAX_DEPTH:
+        raise InvalidArgument(name, f"is nested deeper than {MAX_DEPTH} levels")
+    if value is None or isinstance(value, bool | int):
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidArgument(name, f"must hold finite numbers, got {value!r}")
+    elif isinstance(value, str):
+        check_unicode(name, value)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                _wrong_type(f"{name} key", "a string (JSON object keys are text)", key)
+            check_unicode(f"{name} key", key)
+            check_json(f"{name}[{key!r}]", item, depth + 1)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            check_json(f"{name}[{i}]", item, depth + 1)
+    else:
+        _wrong_type(name, "a JSON value (str, number, bool, None, list or dict)", value)
+
+
+def check_metadata(name: str, value: Any) -> None:
+    """None or a string-keyed dict of JSON values with finite numbers."""
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        _wrong_type(name, "a dict (or None)", value)
+    check_json(name, value)
+
+
 def check_finite(value: Any, where: str) -> None:
     """Refuse NaN and infinities anywhere in a JSON-like value: SQLite's JSON functions cannot read them back."""
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{where} must hold finite numbers, got {value!r}")
+        raise InvalidArgument(where, f"must hold finite numbers, got {value!r}")
     if isinstance(value, Mapping):
         for key, item in value.items():
             check_finite(item, f"{where}[{key!r}]")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from psychoagent.memory.filters import FilterError
 from psychoagent.memory.history import History, history
+from psychoagent.memory.inputs import InvalidArgument
 from psychoagent.service.models import (
     BriefRequest,
     ObserveRequest,
@@ -78,9 +79,12 @@ class MemoryHub:
         """The namespace's view, held under the lock for the duration of the block."""
         with self.lock:
             view = self._views.get(namespace)
-            if view is None:
-                view = self._views[namespace] = self.memory.for_namespace(namespace)
-            yield view
+            try:
+                if view is None:
+                    view = self._views[namespace] = self.memory.for_namespace(namespace)
+                yield view
+            except InvalidArgument as exc:  # an argument the request model let through but the memory refuses
+                raise ServiceError(f"field {exc.argument!r}: {exc.problem}", exc.argument) from exc
 
     # -- operations -----------------------------------------------------------------------------------------
     def observe(self, namespace: str, req: ObserveRequest) -> MemoryUnit:

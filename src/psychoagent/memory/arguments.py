@@ -1,0 +1,258 @@
+"""Argument checks of the public `Memory` methods, run at each method's entry before anything is read or written.
+
+Each check raises `InvalidArgument` (a ValueError) or `InvalidArgumentType` (also a TypeError) naming the argument
+and the allowed values, so a mistake never ends in an internal exception deep in the store, and never stores
+garbage (a string where a list belongs, a bool as a timestamp, an empty id).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, get_args
+
+import numpy as np
+
+from psychoagent.memory.filters import NUMERIC_FIELDS, TIME_FIELDS, FilterError, parse_where
+from psychoagent.memory.inputs import (
+    InvalidArgument,
+    InvalidArgumentType,
+    check_choice,
+    check_instance,
+    check_int,
+    check_json,
+    check_kind,
+    check_list_of,
+    check_metadata,
+    check_name,
+    check_number,
+    check_optional_text,
+    check_ref,
+    check_text,
+    check_time,
+)
+from psychoagent.memory.modulate import POLICIES
+from psychoagent.types import Affect, ConflictStatus, EdgeType, MemoryUnit
+
+if TYPE_CHECKING:
+    from psychoagent.memory.core import Memory
+
+
+class InvalidFilter(InvalidArgument, FilterError):
+    """A bad `where` filter (also a FilterError, as parse errors of filters always were)."""
+
+
+class InvalidFilterType(InvalidFilter, InvalidArgumentType):
+    """A `where` that is neither a dict nor a string."""
+
+
+OBSERVE_FIELDS = ("text", "goals", "timestamp", "sources", "metadata", "id", "kind", "affect")
+"""Keys an `observe_many` item may have (the keyword arguments of `observe`)."""
+
+_SCALARS = (str, int, float, type(None))
+_LOOKUP_CHUNK = 500
+
+
+def check_observe(
+    memory: Memory | None, text: Any, goals: Any = (), timestamp: Any = None, sources: Any = (),
+    metadata: Any = None, id: Any = None, kind: Any = "episodic", affect: Any = None, *, where: str = "",
+) -> None:  # fmt: skip
+    """The arguments of one `observe`; with a memory, an id already stored in its namespace is refused too."""
+    check_text(f"{where}text", text)
+    check_list_of(f"{where}goals", goals)
+    check_time(f"{where}timestamp", timestamp)
+    check_list_of(f"{where}sources", sources, check_ref)
+    check_metadata(f"{where}metadata", metadata)
+    if id is not None:
+        check_name(f"{where}id", id)
+    check_kind(f"{where}kind", kind)
+    check_instance(f"{where}affect", affect, Affect)
+    if memory is not None and id is not None:
+        check_new_ids(memory, [id])
+
+
+def check_new_ids(memory: Memory, ids: Sequence[str]) -> None:
+    """Refuse ids that a unit of the memory's namespace already has (checked in chunks, one query each)."""
+    for start in range(0, len(ids), _LOOKUP_CHUNK):
+        found = memory.store.get_units(memory.namespace, list(ids[start : start + _LOOKUP_CHUNK]))
+        if found:
+            raise InvalidArgument(
+                "id", f"a unit with id {found[0].id!r} already exists in namespace {memory.namespace!r}"
+            )
+
+
+def check_observe_many(memory: Memory, items: Any) -> list[str | Mapping[str, Any]]:
+    """Every item of an `observe_many` batch (a text or a dict of `observe` arguments), all before any is stored;
+    returns the items as a list (a generator is read once)."""
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise InvalidArgumentType(
+            "items", f"must be a list of texts or dicts of observe() arguments, got {type(items).__name__}"
+        )
+    batch = list(items)
+    ids: dict[str, int] = {}
+    for n, item in enumerate(batch):
+        where = f"items[{n}]."
+        if isinstance(item, str):
+            check_observe(None, item, where=where)
+            continue
+        if not isinstance(item, Mapping):
+            raise InvalidArgumentType(
+                f"items[{n}]", f"must be a text or a dict of observe() arguments, got {type(item).__name__}"
+            )
+        unknown = [str(k) for k in item if k not in OBSERVE_FIELDS]
+        if unknown:
+            raise InvalidArgument(
+                f"items[{n}]", f"unknown key {unknown[0]!r}; allowed: {', '.join(OBSERVE_FIELDS)}"
+            )
+        if "text" not in item:
+            raise InvalidArgument(f"items[{n}]", "each item needs a 'text'")
+        check_observe(None, **item, where=where)
+        uid = item.get("id")
+        if uid is not None:
+            if uid in ids:
+                raise InvalidArgument(f"{where}id", f"{uid!r} repeats the id of items[{ids[uid]}]")
+            ids[uid] = n
+    check_new_ids(memory, list(ids))
+    return batch
+
+
+def check_where(where: Any) -> None:
+    """A filter dict or string whose values are scalars (lists only for 'in'), finite, and of the field's type."""
+    if where is None:
+        return
+    if not isinstance(where, dict | str):
+        raise InvalidFilterType(
+            "where", f"must be a dict or a string such as 'valence < 0', not {type(where).__name__}"
+        )
+    if isinstance(where, dict):
+        for key, spec in where.items():
+            if not isinstance(key, str):
+                raise InvalidFilter("where", f"field names must be strings, got {key!r}")
+            pairs = (
+                spec.items()
+                if isinstance(spec, dict)
+                else [("in" if isinstance(spec, list | tuple) else "==", spec)]
+            )
+            for op, value in pairs:
+                _check_filter_value(key, str(op), value)
+    try:
+        conditions = parse_where(where)
+    except FilterError as exc:
+        raise InvalidFilter("where", str(exc)) from None
+    except (TypeError, ValueError, OverflowError, OSError) as exc:
+        raise InvalidFilter("where", f"a value cannot be compared ({exc})") from None
+    for c in conditions:
+        _check_filter_value(c.field, c.op, c.value)
+
+
+def _check_filter_value(field: str, op: str, value: Any) -> None:
+    many = isinstance(value, list | tuple | set)
+    if (op.lower() == "in") != many:
+        wanted = "a list" if op.lower() == "in" else "a single number, time or text"
+        raise InvalidFilter("where", f"{op!r} for {field!r} takes {wanted}, got {value!r}")
+    timed = field in TIME_FIELDS or field in ("created", "created_after", "created_before")
+    for item in value if many else [value]:
+        if not isinstance(item, _SCALARS) or (isinstance(item, bool) and (timed or field in NUMERIC_FIELDS)):
+            raise InvalidFilter(
+                "where", f"{field!r} cannot be compared with {item!r} ({type(item).__name__})"
+            )
+        if isinstance(item, float) and not math.isfinite(item):
+            raise InvalidFilter("where", f"{field!r} needs a finite number, got {item!r}")
+
+
+def check_recall(
+    query: Any, k: Any, where: Any = None, context: Any = None, now: Any = None, at: Any = None,
+    affect_state: Any = None, policy: Any = None, rng: Any = None, extras: Mapping[str, Any] | None = None,
+) -> None:  # fmt: skip
+    """The arguments of `recall` (and of the recall inside `brief`)."""
+    check_text("query", query)
+    check_int("k", k, 0)
+    check_where(where)
+    check_optional_text("context", context)
+    check_time("now", now)
+    check_time("at", at)
+    check_instance("affect_state", affect_state, Affect)
+    if policy is not None:
+        check_choice("policy", policy, POLICIES)
+    check_instance("rng", rng, np.random.Generator)
+    extras = extras or {}
+    if "goals" in extras:
+        check_list_of("goals", extras["goals"])
+    for flag in ("mmr", "explore"):
+        if flag in extras and not isinstance(extras[flag], bool):
+            raise InvalidArgumentType(flag, f"must be True or False, got {extras[flag]!r}")
+
+
+def check_brief(query: Any, k: Any, context: Any, kwargs: Mapping[str, Any]) -> None:
+    """The arguments of `brief`: those of recall, and `max_words` (a positive integer) for a model's summary."""
+    named = ("affect_state", "policy", "now", "rng")
+    rest = {key: v for key, v in kwargs.items() if key not in (*named, "model", "max_words")}
+    check_recall(query, k, None, context, extras=rest, **{key: kwargs.get(key) for key in named})
+    if kwargs.get("max_words") is not None:
+        check_int("max_words", kwargs["max_words"], 1)
+
+
+def check_supersede(memory: Memory, old_id: Any, new: Any, timestamp: Any, reason: Any) -> None:
+    """`old_id` an id; `new` a non-empty text, an id or a unit of this namespace, not `old_id` itself."""
+    check_ref("old_id", old_id)
+    if isinstance(new, MemoryUnit):
+        if new.namespace != memory.namespace:
+            raise InvalidArgument(
+                "new", f"unit {new.id!r} belongs to namespace {new.namespace!r}, not {memory.namespace!r}"
+            )
+        new_id = new.id
+    else:
+        if not isinstance(new, str):
+            raise InvalidArgumentType(
+                "new", f"must be a text, a unit id or a MemoryUnit, got {type(new).__name__}"
+            )
+        check_text("new", new)
+        new_id = new
+    if new_id == old_id:
+        raise InvalidArgument("new", f"a unit cannot supersede itself ({old_id!r})")
+    check_time("timestamp", timestamp)
+    check_text("reason", reason, blank=True)
+
+
+def check_update(unit: Any) -> None:
+    """A MemoryUnit whose fields still pass validation (a `model_copy(update=...)` skips it) with JSON metadata."""
+    if not isinstance(unit, MemoryUnit):
+        raise InvalidArgumentType("unit", f"must be a MemoryUnit, got {type(unit).__name__}")
+    from pydantic import ValidationError
+
+    try:
+        MemoryUnit.model_validate(unit.model_dump())
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "unit"
+        raise InvalidArgument(f"unit.{field}", str(err["msg"])) from None
+    check_metadata("unit.metadata", unit.metadata)
+
+
+def check_forget(id: Any, reason: Any) -> None:
+    """A unit id and a text reason (may be empty)."""
+    check_ref("id", id)
+    check_text("reason", reason, blank=True)
+
+
+def check_namespace(namespace: Any) -> None:
+    """A namespace name: non-empty, no surrounding spaces, no control characters."""
+    check_name("namespace", namespace)
+
+
+def check_link(src: Any, dst: Any, type: Any, weight: Any, metadata: Mapping[str, Any]) -> None:
+    """An edge src -> dst of a known type with a finite weight and JSON metadata."""
+    check_ref("src", src)
+    check_ref("dst", dst)
+    check_choice("type", type, get_args(EdgeType))
+    check_number("weight", weight)
+    check_json("metadata", dict(metadata))
+
+
+def check_conflicts(ids: Any, status: Any) -> None:
+    """None or a list of ids; None or a conflict status."""
+    if ids is not None:
+        check_list_of("ids", ids, check_ref)
+    if status is not None:
+        check_choice("status", str(status.value if isinstance(status, ConflictStatus) else status),
+                     [s.value for s in ConflictStatus])  # fmt: skip
