@@ -76,4 +76,4 @@ def test_llm_fused_briefings_are_batched_and_cached() -> None:
     purposes = policy.usage()["purposes"]
     assert purposes["fusion"]["calls"] > 0 and purposes["decision"]["calls"] > 0
     decisions = [r for r in backend.requests if "analyst" not in r.messages[0]["content"]]
-    assert "Briefing: Steel is cheap" in decisions[-1].messages[-1]["content"]
+    assert 'Briefing: "Steel is cheap' in decisions[-1].messages[-1]["content"]

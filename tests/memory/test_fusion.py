@@ -74,10 +74,16 @@ def test_llm_summary_with_word_limit_and_fallback() -> None:
     mem = _mem()
 
     def model(messages):  # type: ignore[no-untyped-def]
-        return "word " * 500
+        return "The user first wanted concise answers; since 3 May, detailed answers (current)."
 
     short = mem.brief("How detailed should answers be?", model=model, max_words=20)
-    assert len(short.text.split()) == 20 and "template_text" in short.metadata
+    assert short.text == model([]) and "[CURRENT]" in short.metadata["template_text"]
+
+    def rambling(messages):  # type: ignore[no-untyped-def]
+        return "word " * 500
+
+    refused = mem.brief("How detailed should answers be?", model=rambling, max_words=20)
+    assert refused.metadata["summary_fallback"] and "[CURRENT]" in refused.text
 
     def broken(messages):  # type: ignore[no-untyped-def]
         raise TimeoutError("slow")

@@ -27,6 +27,7 @@ from psychoagent.agent.recall import (
 )
 from psychoagent.agent.semantic import SemanticMemory, TradeRecord
 from psychoagent.persona import Persona
+from psychoagent.quoting import escape
 from psychoagent.types import Affect, MemoryUnit
 
 if TYPE_CHECKING:
@@ -197,14 +198,14 @@ class CognitiveAgent:
             [*items, *(WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:])]
         )
         knowledge = tuple(sorted(it.source for it in self.working.items if it.kind == "belief"))
-        known = self.summaries.get(knowledge, lambda: "; ".join(self.working.texts("belief")))
+        known = self.summaries.get(knowledge, lambda: "; ".join(map(escape, self.working.texts("belief"))))
         lines = [f"Persona: risk {persona.risk_preference:.2f}, optimism {persona.optimism:+.2f}."]
         lines += [f"Now: {o.text}" for o in observations[:3]]
         if known:
             lines.append(f"Known: {known}.")
         past = self.working.texts("episode")
         if past:
-            lines.append("Past: " + " | ".join(past[:3]) + ".")
+            lines.append("Past: " + " | ".join(map(escape, past[:3])) + ".")  # stored text: quoted data
         if self.feedback:
             lines.append("Guardrails: " + " | ".join(self.feedback[-2:]))
         text = clip_words(" ".join(lines), self.cfg.recall.briefing_words)

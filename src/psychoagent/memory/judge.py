@@ -8,12 +8,13 @@ The pair texts go into the prompt as quoted JSON strings: they are data to judge
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from psychoagent.quoting import escape
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +84,7 @@ class LLMPairJudge:
 
     def _ask(self, pairs: Sequence[tuple[str, str]]) -> list[str | None]:
         listed = "\n".join(
-            f"{n}. first: {json.dumps(old, ensure_ascii=False)} second: {json.dumps(new, ensure_ascii=False)}"
-            for n, (old, new) in enumerate(pairs, start=1)
+            f"{n}. first: {escape(old)} second: {escape(new)}" for n, (old, new) in enumerate(pairs, start=1)
         )
         messages = [{"role": "user", "content": PROMPT.format(pairs=listed)}]
         self.stats["calls"] += 1
