@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 DecisionType = Literal["ANALYZE", "DECIDE", "NEGOTIATE", "WAIT"]
+CRITICAL: dict[str, Any] = {"x-decision-critical": True}
+"""psychoagent.llm.schema.CRITICAL: a model's out-of-range value here is refused (then the fallback), never clamped."""
 Side = Literal["BUY", "SELL"]
 
 
@@ -21,11 +23,16 @@ class OrderSpec(BaseModel):
 
     side: Side
     instrument: str = Field(..., min_length=1, description="e.g. 'steel' or a firm's stock 'stock:tech'")
-    quantity: float | None = Field(None, gt=0, description="units; None: derived from budget_share")
-    budget_share: float | None = Field(
-        None, gt=0, le=1, description="BUY: share of cash to spend; SELL: share of the holding to sell"
+    quantity: float | None = Field(
+        None, gt=0, description="units; None: derived from budget_share", json_schema_extra=CRITICAL
     )
-    limit_price: float | None = Field(None, gt=0, description="worst acceptable price; None: market")
+    budget_share: float | None = Field(
+        None, gt=0, le=1, description="BUY: share of cash to spend; SELL: share of the holding to sell",
+        json_schema_extra=CRITICAL,
+    )  # fmt: skip
+    limit_price: float | None = Field(
+        None, gt=0, description="worst acceptable price; None: market", json_schema_extra=CRITICAL
+    )
 
     @model_validator(mode="after")
     def _sized(self) -> OrderSpec:
@@ -54,8 +61,9 @@ class Decision(BaseModel):
     intent: str = Field("", description="the same decision in words; parsed when orders are missing")
     instrument: str = Field("", description="NEGOTIATE / ANALYZE: what it is about")
     expected_return: float = Field(
-        0.0, ge=-1.0, le=1.0, description="expected return over the horizon, e.g. 0.05 for +5 %"
-    )
+        0.0, ge=-1.0, le=1.0, description="expected return over the horizon, e.g. 0.05 for +5 %",
+        json_schema_extra=CRITICAL,
+    )  # fmt: skip
     reason: str = Field("", description="one sentence why")
 
 

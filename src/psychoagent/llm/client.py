@@ -205,7 +205,7 @@ class LLMClient:
             return output.model_validate(data), repaired, ""
         except ValidationError as exc:
             if self.config.structured.clamp_numbers:
-                clamped, changed = clamp_out_of_range(data, exc)
+                clamped, changed = clamp_out_of_range(data, exc, output)
                 if changed:
                     try:
                         return output.model_validate(clamped), True, ""

@@ -5,12 +5,18 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import json_repair
 from pydantic import BaseModel, ValidationError
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+
+CRITICAL = "x-decision-critical"
+"""`Field(json_schema_extra={CRITICAL: True})` marks a decision-critical number (an order size, a share): out of
+range it is never clamped to its bound (5 for a share of at most 1 is not "all in"); the answer is invalid, the
+client asks again and then uses the declared fallback. The key is removed from the schema a model sees."""
 
 
 def prepare_schema(model: type[BaseModel], max_enum_range: int = 101) -> dict[str, Any]:
@@ -50,7 +56,7 @@ def _convert(node: Any, max_enum_range: int) -> Any:
         return [_convert(v, max_enum_range) for v in node]
     if not isinstance(node, dict):
         return node
-    node = {k: _convert(v, max_enum_range) for k, v in node.items()}
+    node = {k: _convert(v, max_enum_range) for k, v in node.items() if k != CRITICAL}
     if node.get("type") == "integer" and "enum" not in node:
         bounds = _int_bounds(node)
         if bounds and 0 < bounds[1] - bounds[0] + 1 <= max_enum_range:
@@ -88,8 +94,43 @@ def parse_repaired(text: str) -> Any:
     return json_repair.loads(extract_json(text) if "{" in text else text)
 
 
-def clamp_out_of_range(data: Any, error: ValidationError) -> tuple[Any, bool]:
-    """Clamp numbers that broke a ge/le/gt/lt bound to the bound; returns (data, changed)."""
+def _members(annotation: Any) -> list[Any]:
+    """The types an annotation can stand for (Optional, unions and Annotated unwrapped)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _members(get_args(annotation)[0])
+    if origin is Union or type(annotation).__name__ == "UnionType":
+        return [m for arg in get_args(annotation) for m in _members(arg)]
+    return [annotation]
+
+
+def is_critical(model: type[BaseModel], loc: Sequence[str | int]) -> bool:
+    """True when the field at error location `loc` of `model` (or a field containing it) is marked CRITICAL."""
+    current: list[Any] = [model]
+    for key in loc:
+        found: list[Any] = []
+        for kind in (m for c in current for m in _members(c)):
+            if isinstance(kind, type) and issubclass(kind, BaseModel) and isinstance(key, str):
+                field = kind.model_fields.get(key)
+                if field is None:
+                    continue
+                extra = field.json_schema_extra
+                if isinstance(extra, dict) and extra.get(CRITICAL):
+                    return True
+                found.append(field.annotation)
+            elif get_origin(kind) in (list, tuple, set, frozenset, Sequence) and isinstance(key, int):
+                found.extend(get_args(kind))
+            elif get_origin(kind) is dict and isinstance(key, str):
+                found.append(get_args(kind)[-1])
+        current = found
+    return False
+
+
+def clamp_out_of_range(
+    data: Any, error: ValidationError, model: type[BaseModel] | None = None
+) -> tuple[Any, bool]:
+    """Clamp numbers that broke a ge/le/gt/lt bound to the bound, except fields of `model` marked CRITICAL;
+    returns (data, changed)."""
     if not isinstance(data, dict):
         return data, False
     data = copy.deepcopy(data)
@@ -98,6 +139,8 @@ def clamp_out_of_range(data: Any, error: ValidationError) -> tuple[Any, bool]:
         ctx = err.get("ctx") or {}
         kind = err["type"]
         if kind not in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+            continue
+        if model is not None and is_critical(model, err["loc"]):
             continue
         bound = next((ctx[k] for k in ("ge", "le", "gt", "lt") if k in ctx), None)
         if not isinstance(bound, int | float):
