@@ -112,6 +112,9 @@ def parse_intent(
                 out.wait = True
             continue
         side: Side = "BUY" if buy and (not sell or buy.start() < sell.start()) else "SELL"
+        if _PERCENT.search(sentence) and _share(sentence) is None:  # '500%': refused, not read as the default
+            out.reason = f"share out of range (0-100%) in {sentence.strip()!r}"
+            continue
         instrument = named or context
         if instrument is None:
             out.reason = f"no tradable instrument named in {sentence.strip()!r}"
