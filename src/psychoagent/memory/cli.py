@@ -14,7 +14,7 @@ import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from psychoagent.cli_errors import fail
-from psychoagent.types import to_datetime
+from psychoagent.memory.inputs import InvalidArgument, check_time
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -42,7 +42,7 @@ class IngestLine(BaseModel):
     @field_validator("timestamp")
     @classmethod
     def _timestamp(cls, value: str | float | None) -> str | float | None:
-        to_datetime(value)
+        check_time("timestamp", value)  # a ValueError pydantic reports (1e20 would overflow, not validate)
         return value
 
 
@@ -130,18 +130,13 @@ MEMORY_TABLES = {"meta", "units"}
 
 
 def _check_where(number: int, where: dict[str, Any] | str | None) -> None:
-    """InputError naming the line unless the filter parses and every 'in' has a list."""
-    from psychoagent.memory.filters import parse_where
+    """InputError naming the line unless the filter parses with values recall can compare ('in' takes a list)."""
+    from psychoagent.memory.arguments import check_where
 
     try:
-        conditions = parse_where(where)
-    except ValueError as exc:
-        raise InputError(f"line {number}: field 'where': {exc}") from exc
-    for c in conditions:
-        if c.op == "in" and not isinstance(c.value, list):
-            raise InputError(
-                f"line {number}: field 'where': 'in' for {c.field!r} takes a list, got {c.value!r}"
-            )
+        check_where(where)
+    except InvalidArgument as exc:
+        raise InputError(f"line {number}: field 'where': {exc.problem}") from exc
 
 
 DbOpt = Annotated[Path, typer.Option("--db", help="memory file (SQLite)")]
@@ -195,10 +190,16 @@ def ingest(
     if skip_invalid and bad:
         # Re-read line by line so every bad line is reported, not only the first.
         lines, bad = _tolerant_read(input)
+    lines = _keep_valid(lines, namespace, bad, skip_invalid)
+    mem = Memory(db, namespace=namespace, embedder=embedder)
+    try:
+        lines = _keep_new_ids(mem, lines, namespace, bad, skip_invalid)
+    except typer.Exit:
+        mem.close()
+        raise
     by_ns: dict[str, list[IngestLine]] = {}
     for _, line in lines:
         by_ns.setdefault(line.namespace or namespace, []).append(line)
-    mem = Memory(db, namespace=namespace, embedder=embedder)
     written = 0
     try:
         with Progress(console=Console(stderr=True), transient=True, disable=len(lines) < 200) as progress:
@@ -222,6 +223,64 @@ def ingest(
     for message in bad:
         typer.echo(f"skipped: {message}", err=True)
     typer.echo(json.dumps({"written": written, "skipped": len(bad), "namespaces": sorted(by_ns)}))
+
+
+def _keep_valid(
+    lines: list[tuple[int, IngestLine]], namespace: str, bad: list[str], skip: bool
+) -> list[tuple[int, IngestLine]]:
+    """Lines that `observe_many` accepts and whose id no earlier line has; the others are reported in `bad`
+    (with `skip`) or stop the command before anything is written."""
+    from psychoagent.memory.arguments import check_namespace, check_observe
+
+    good: list[tuple[int, IngestLine]] = []
+    first: dict[tuple[str, str], int] = {}
+    for number, line in lines:
+        ns = line.namespace or namespace
+        try:
+            check_namespace(ns)
+            check_observe(None, line.text, line.goals, line.timestamp, line.sources, line.metadata, line.id,
+                          line.kind)  # fmt: skip
+            if line.id is not None and (ns, line.id) in first:
+                raise InvalidArgument("id", f"{line.id!r} repeats the id of line {first[(ns, line.id)]}")
+        except InvalidArgument as exc:
+            _refuse(f"line {number}: field {exc.argument!r}: {exc.problem}", bad, skip)
+            continue
+        if line.id is not None:
+            first[(ns, line.id)] = number
+        good.append((number, line))
+    return good
+
+
+def _keep_new_ids(
+    mem: Any, lines: list[tuple[int, IngestLine]], namespace: str, bad: list[str], skip: bool
+) -> list[tuple[int, IngestLine]]:
+    """Lines whose id is not stored yet in their namespace (checked before the first write)."""
+    ids: dict[str, list[str]] = {}
+    for _, line in lines:
+        if line.id is not None:
+            ids.setdefault(line.namespace or namespace, []).append(line.id)
+    stored: set[tuple[str, str]] = set()
+    for ns, wanted in ids.items():
+        view = mem.for_namespace(ns)
+        for start in range(0, len(wanted), 500):
+            stored.update((ns, u.id) for u in view.get_many(wanted[start : start + 500]))
+    good = []
+    for number, line in lines:
+        ns = line.namespace or namespace
+        if line.id is not None and (ns, line.id) in stored:
+            _refuse(
+                f"line {number}: field 'id': a unit with id {line.id!r} already exists in {ns!r}", bad, skip
+            )
+            continue
+        good.append((number, line))
+    return good
+
+
+def _refuse(message: str, bad: list[str], skip: bool) -> None:
+    """Report a bad line: with --skip-invalid it is listed and skipped, otherwise nothing is written."""
+    if not skip:
+        fail(f"{message}; nothing was written")
+    bad.append(message)
 
 
 def _tolerant_read(path: Path) -> tuple[list[tuple[int, IngestLine]], list[str]]:
