@@ -190,6 +190,12 @@ CASES: list[tuple[str, Call, type[Exception], str]] = [
     ("namespace-newline", lambda m: m.for_namespace("a\nb"), V, "namespace"),
     ("namespace-surrogate", lambda m: m.for_namespace("a\ud800"), V, "namespace"),
     ("memory-namespace-none", lambda m: Memory(namespace=None, embedder="hash"), T, "namespace"),
+    ("memory-path-int", lambda m: Memory(5, embedder="hash"), T, "path"),
+    ("memory-path-empty", lambda m: Memory("", embedder="hash"), V, "path"),
+    ("memory-embedder-int", lambda m: Memory(embedder=5), T, "embedder"),
+    ("memory-config-string", lambda m: Memory(embedder="hash", config="x"), T, "config"),
+    ("memory-appraiser-int", lambda m: Memory(embedder="hash", appraiser=5), T, "appraiser"),
+    ("memory-affect-config-int", lambda m: Memory(embedder="hash", affect_config=1), T, "affect_config"),
     # consolidate, graph, conflicts, appraise
     ("consolidate-now-words", lambda m: m.consolidate(now="soon"), V, "now"),
     ("consolidate-now-true", lambda m: m.consolidate(now=True), T, "now"),

@@ -8,6 +8,7 @@ garbage (a string where a list belongs, a bool as a timestamp, an empty id).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -238,6 +239,38 @@ def check_forget(id: Any, reason: Any) -> None:
 def check_namespace(namespace: Any) -> None:
     """A namespace name: non-empty, no surrounding spaces, no control characters."""
     check_name("namespace", namespace)
+
+
+def check_open(
+    path: Any, namespace: Any, embedder: Any, config: Any, appraiser: Any, affect_config: Any
+) -> None:
+    """The arguments of `Memory(...)`: a file path (or None), a namespace, an embedder name or object, configs."""
+    from psychoagent.affect.config import AffectiveMemoryConfig
+    from psychoagent.config import MemoryConfig
+
+    if path is not None:
+        if not isinstance(path, str | os.PathLike):
+            raise InvalidArgumentType(
+                "path", f"must be a file path, a database URL or None, got {type(path).__name__}"
+            )
+        check_text("path", os.fspath(path))
+    check_namespace(namespace)
+    if embedder is not None and not isinstance(embedder, str) and not hasattr(embedder, "embed_queries"):
+        raise InvalidArgumentType(
+            "embedder",
+            f"must be a name such as 'e5' or 'hash', or an Embedder, got {type(embedder).__name__}",
+        )
+    check_instance("config", config, MemoryConfig)
+    if (
+        appraiser is not None
+        and not isinstance(appraiser, str)
+        and not callable(getattr(appraiser, "appraise", None))
+    ):
+        raise InvalidArgumentType(
+            "appraiser",
+            f"must be 'heuristic', None or an object with appraise(), got {type(appraiser).__name__}",
+        )
+    check_instance("affect_config", affect_config, AffectiveMemoryConfig)
 
 
 def check_link(src: Any, dst: Any, type: Any, weight: Any, metadata: Mapping[str, Any]) -> None:

@@ -69,7 +69,7 @@ class Memory:
         affect_config: AffectiveMemoryConfig | None = None,
         _shared: Shared | None = None,
     ) -> None:
-        check.check_namespace(namespace)
+        check.check_open(path, namespace, embedder, config, appraiser, affect_config)
         self.namespace = namespace
         if _shared is None:
             config = config or MemoryConfig()
