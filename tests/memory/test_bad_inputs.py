@@ -258,3 +258,16 @@ def test_good_inputs_of_the_same_shapes_still_work() -> None:
     )
     assert [h.unit.id for h in hits] == ["u1"]
     assert len(mem.observe_many(x for x in ["from a generator", {"text": "and a dict"}])) == 2
+
+
+def test_the_service_hub_reports_the_library_check_with_the_argument() -> None:
+    from psychoagent.service.hub import MemoryHub, ServiceError
+    from psychoagent.service.models import ObserveRequest
+
+    hub = MemoryHub(Memory(embedder="hash"))
+    with pytest.raises(ServiceError) as info:
+        hub.observe("ns", ObserveRequest(text="a fact", id="a\x85b"))  # NEL passes the request model
+    assert info.value.field == "id" and info.value.message.startswith("field 'id': ")
+    with pytest.raises(ServiceError) as again:
+        hub.page("bad\u2028namespace")
+    assert again.value.field == "namespace"

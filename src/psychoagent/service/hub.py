@@ -96,6 +96,8 @@ class MemoryHub:
                 return mem.observe(
                     req.text, goals=req.goals, timestamp=req.timestamp, metadata=req.metadata, id=req.id
                 )
+            except InvalidArgument:
+                raise  # names its own argument; the view turns it into a ServiceError
             except ValueError as exc:
                 raise ServiceError(f"field 'text': {exc}", "text") from exc
 
