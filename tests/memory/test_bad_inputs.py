@@ -252,7 +252,7 @@ def test_good_inputs_of_the_same_shapes_still_work() -> None:
                        affect=Affect(valence=1))  # fmt: skip
     assert unit.metadata["goals"] == ["keep it low"] and unit.sources == ["u1"]
     assert unit.created_at.year == 2024
-    assert mem.recall("budget", k=0) == []
+    assert mem.recall("budget", k=0) == [] and len(mem.recall("budget", k=np.int64(1))) == 1
     hits = mem.recall(
         "budget", k=2, where={"metadata.topic": {"in": ["b"]}, "created_at": {">": "2024-01-01"}}
     )

@@ -4,6 +4,7 @@ strings, times, JSON-like metadata) that raise one clear error naming the argume
 from __future__ import annotations
 
 import math
+import numbers
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -110,10 +111,11 @@ def check_list_of(name: str, value: Any, item: Any = check_text) -> None:
 
 
 def check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
-    """An int (not a bool, not a string) within [low, high]."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    """An integer (Python or numpy; not a bool, not a string) within [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         _wrong_type(name, "an integer", value)
-    if value < low or (high is not None and value > high):
+    number = int(value)
+    if number < low or (high is not None and number > high):
         allowed = f">= {low}" if high is None else f"from {low} to {high}"
         raise InvalidArgument(name, f"must be an integer {allowed}, got {value}")
 
