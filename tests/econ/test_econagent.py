@@ -74,3 +74,39 @@ def test_run_files_name_the_model(tmp_path: Path) -> None:
     simulate(tmp_path / "run", agents=8, ticks=2, policy="econagent", llm=None)
     config = json.loads((tmp_path / "run" / "config.json").read_text(encoding="utf-8"))
     assert config["policy"] == "econagent" and config["llm"] == "offline" and config["model"] == "offline"
+
+
+class Words:
+    """A stand-in language model (not the offline backend): records prompts, answers one fixed object."""
+
+    name = "words"
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    def modes(self) -> tuple[str, ...]:
+        return ("prompt",)
+
+    async def acomplete(self, request: Any) -> Any:
+        from psychoagent.llm.base import Completion
+
+        self.prompts.append(request.messages[-1]["content"])
+        title = (request.schema or {}).get("title")
+        text = (
+            '{"work": 0.5, "consumption": 0.3}' if title == "Propensities" else '{"text": "Work paid off."}'
+        )
+        return Completion(text=text, model=self.name)
+
+
+def test_a_language_model_reads_the_profile_in_words_without_the_data_line() -> None:
+    backend = Words()
+    policy = EconAgentPolicy(client=LLMClient(backend))  # type: ignore[arg-type]
+    _, seen, _ = run(policy, ticks=3, n=6)
+    assert not any("Data: " in p for p in backend.prompts)
+    prompt = [p for p in backend.prompts if p.startswith("Month")][-1]
+    assert "Persona:" in prompt and "taxes" in prompt and "Memory:" in prompt
+    assert "Last months: month" in prompt  # last months' outcomes
+    assert np.allclose(
+        policy.consume[np.isfinite(policy.consume)], 0.3, atol=0.2
+    )  # the answer, persona-adjusted
+    assert seen["belief.formed"] > 0
