@@ -44,7 +44,10 @@ def test_money_only_enters_as_deposit_interest(policy: str) -> None:
 
 
 def test_taxes_are_budget_neutral_every_month() -> None:
-    model, df = run(ticks=20, scenario=scenario(shocks=SHOCKS))
+    no_bonds = EconomyConfig.model_validate(
+        {"trading": {"bonds": {"enabled": False}}}
+    )  # coupons are spending
+    model, df = run(ticks=20, scenario=scenario(shocks=SHOCKS), config=no_bonds)
     events = []
     model.bus.subscribe("tax.collected", events.append)
     model.run(4)

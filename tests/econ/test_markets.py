@@ -129,7 +129,7 @@ def test_assets_csv_has_the_documented_columns(tmp_path) -> None:
     assert list(df.columns[:3]) == ["period", "tick", "round"]
     assert {"period", "tick", "asset", "price", "volume", "return"} <= set(df.columns)
     assets = set(df["asset"])
-    assert assets == {"steel", "stock:consumer_goods", "stock:steel", "stock:tech"}
+    assert assets == {"steel", "stock:consumer_goods", "stock:steel", "stock:tech", "bond"}
     assert len(df) == 2 * 20 * len(assets) and df["period"].max() == 40
     for _, g in df[df["asset"].str.startswith("stock:")].groupby("asset"):
         logp = np.log(g["price"].to_numpy())

@@ -21,6 +21,7 @@ DEFAULT_ALIASES: dict[str, tuple[str, ...]] = {
         "consumer goods stock", "consumer stock", "stock:consumer_goods", "consumer goods", "消费品股", "消费股",
     ),
     "stock:steel": ("steel stock", "steel shares", "stock:steel", "钢铁股", "钢厂股票"),
+    "bond": ("government bonds", "government bond", "bonds", "bond", "国债", "债券"),
 }  # fmt: skip
 """Instrument -> words that name it (longest match wins, so 'steel stock' beats 'steel')."""
 

@@ -6,7 +6,8 @@ wages, dividends, deposit interest -> taxes and lump-sum transfers -> goods mark
 saving -> prices, wages and hiring by the demand gap -> central bank review -> indicators, events, data.
 
 Money enters only as deposit interest (paid by the central bank, counted in `money_created`); every other flow
-moves money between households, firms and the government, so the total is conserved otherwise.
+moves money between households, firms and the government (bond coupons and sales included), so the total is
+conserved otherwise.
 """
 
 from __future__ import annotations
@@ -305,7 +306,10 @@ class EconomyModel(mesa.Model):
             self.money_created += float(interest.sum())
             self.bus.emit(t, "bank.interest_paid", {"total": float(interest.sum()), "rate": self.interest_rate},
                           "central_bank")  # fmt: skip
-        gross = flows["wages"] + dividends + interest
+        coupons, spending = self.markets.government_payments(
+            self.metrics["nominal_gdp"]
+        )  # bonds finance them
+        gross = flows["wages"] + dividends + interest + coupons
         tax_cfg = cfg.tax
         if self.levers.tax_scale != 1.0:
             rates = tuple(min(r * self.levers.tax_scale, 1.0) for r in tax_cfg.rates)
@@ -314,6 +318,7 @@ class EconomyModel(mesa.Model):
         revenue = float(tax.sum())
         transfer = np.full(hh.n, revenue / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
         self.gov_balance += revenue - float(transfer.sum())
+        transfer = transfer + spending
         hh.cash += gross - tax + transfer
         hh.wage_income = flows["wages"]
         hh.income = gross - tax + transfer

@@ -1,7 +1,8 @@
 """Order types of the economy's markets and the interface agents trade through.
 
 Instruments: ``"steel"`` (the commodity, in units of the steel firm's output), ``"stock:<firm>"`` (one share of
-a sector firm, e.g. ``"stock:tech"``) and ``"bond"`` (reserved id; no bond market is listed by default).
+a sector firm, e.g. ``"stock:tech"``) and ``"bond"`` (the government bond, listed unless
+``trading.bonds.enabled`` is false).
 ``agent_id`` is the household index ``i`` (0 .. n-1, the same ``i`` as in ``household:i`` event sources).
 
 How an agent trades (the model owns one ``Markets`` object, ``model.markets``)::

@@ -286,11 +286,18 @@ def _llm(cfg: PolicyConfig) -> Policy:
     return LLMPolicy(cfg)
 
 
+def _econagent(cfg: PolicyConfig) -> Policy:
+    from psychoagent.econ.cognitive.econagent import EconAgentPolicy  # lazy: the LLM layer
+
+    return EconAgentPolicy(cfg)
+
+
 _REGISTRY: dict[str, PolicyFactory] = {
     "composite": CompositePolicy,
     "persona": PersonaHeuristicPolicy,
     "cognitive": _cognitive,
     "llm": _llm,
+    "econagent": _econagent,
 }
 
 

@@ -149,8 +149,12 @@ def simulate(
         (folder / name).unlink(missing_ok=True)
     model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
                          events_path=folder / "events.jsonl")  # fmt: skip
+    client = getattr(pol, "client", None)
+    if client is not None:  # LLM policies name the model they actually use (offline when --llm was not given)
+        llm = llm or "offline"
     config: dict[str, Any] = {
         "seed": seed, "agents": agents, "ticks": n_ticks, "policy": pol.name, "llm": llm,
+        "model": getattr(client, "name", None),
         "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
         "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
                   "assets.csv": list(ASSET_COLUMNS), "events.jsonl": "one bus event per line"},
@@ -162,7 +166,6 @@ def simulate(
     finally:
         model.close()
     write_tables(model, folder)
-    client = getattr(pol, "client", None)
     if client is not None and hasattr(client, "write_usage"):
         client.write_usage(str(folder))
     return model

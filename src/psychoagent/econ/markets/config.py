@@ -89,6 +89,44 @@ class InvestorConfig(_Config):
     attention_slow: float = Field(0.005, gt=0, le=1, description="EWMA weight of |r| in long-run volatility")
 
 
+class BondConfig(_Config):
+    """Government bonds: floating-coupon perpetuals the treasury issues in the call auctions to cover its deficit."""
+
+    enabled: bool = Field(True, description="list a government bond ('bond') next to steel and the stocks")
+    face: float = Field(
+        100.0, gt=0, description="par value of one bond: the treasury issues and redeems near it"
+    )
+    premium: float = Field(
+        0.005,
+        ge=0,
+        description="coupon = policy rate + this a year: a term premium over deposits (50 bp, Adrian et al. 2013)",
+    )
+    weight: float = Field(
+        0.3,
+        ge=0,
+        le=1,
+        description="households' strategic bond holding = this x allocation.invest (a 70/30 stock/bond mix)",
+    )
+    issue_spread: float = Field(
+        0.01,
+        ge=0,
+        lt=1,
+        description="the treasury sells at no less than last price x (1 - this), buys back at most x (1 + this)",
+    )
+    min_price: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="the treasury never sells below this x face (a yield at most twice the coupon)",
+    )
+    deficit_share: float = Field(
+        0.0,
+        ge=0,
+        le=0.5,
+        description="spending beyond tax revenue, share of monthly nominal GDP, as equal transfers (0: coupons only)",
+    )
+
+
 class TradingConfig(_Config):
     """Markets for steel and firm shares, traded in call auctions several times per month."""
 
@@ -126,3 +164,4 @@ class TradingConfig(_Config):
         0.02, ge=0, le=1, description="dealer quotes this share of last month's steel output per round"
     )
     investors: InvestorConfig = Field(default_factory=InvestorConfig)
+    bonds: BondConfig = Field(default_factory=BondConfig)

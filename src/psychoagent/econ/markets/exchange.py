@@ -1,4 +1,5 @@
-"""The model's markets: steel and one stock per firm, cleared in call auctions several rounds per month.
+"""The model's markets: steel, one stock per firm and a government bond, cleared in call auctions several rounds
+per month (the bond's issuer side, coupons and yields: markets/bonds.py).
 
 Ownership: shares outstanding per firm = shares_per_household x households, all held by households; the opening
 float follows the macro core's equity weights (by skill), so dividends are unchanged until households trade.
@@ -17,32 +18,25 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from psychoagent.econ.investors import Holdings, OrderArrays, Signals, investor_orders
+from psychoagent.econ.markets.bonds import Treasury
 from psychoagent.econ.markets.clearing import call_auction, quote_price
-from psychoagent.econ.markets.intake import Book, Ticket, check, parse
+from psychoagent.econ.markets.intake import Book, Resting, Ticket, check, live_orders, parse
 from psychoagent.econ.markets.state import MarketState
-from psychoagent.econ.orders import STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
+from psychoagent.econ.orders import BOND, STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
 
 if TYPE_CHECKING:
     from psychoagent.econ.agents import Firm
     from psychoagent.econ.model import EconomyModel
 
 ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return", "value",
-                 "bid_quantity", "ask_quantity", "chartist_share")  # fmt: skip
-"""Columns of assets.csv: one row per instrument per auction (period = (tick - 1) x rounds + round + 1)."""
-
-
-@dataclass
-class Resting:
-    """An agent's order in the session's book with the units still to trade."""
-
-    ticket: Ticket
-    remaining: float
+                 "bid_quantity", "ask_quantity", "chartist_share", "yield")  # fmt: skip
+"""Columns of assets.csv: one row per instrument per auction (period = (tick - 1) x rounds + round + 1); `yield`
+(annual coupon / price) is filled for the bond only."""
 
 
 class Markets:
@@ -58,7 +52,9 @@ class Markets:
             ids = ([STEEL] if self.cfg.steel and STEEL in names else []) + [
                 stock(f.name) for f in model.firms
             ]
+            ids += [BOND] if self.cfg.bonds.enabled else []
         self._ids = tuple(ids)
+        self.treasury = Treasury(model, self.cfg.bonds)
         self.col = {inst: k for k, inst in enumerate(ids)}
         self.firm_col = {f.index: self.col[stock(f.name)] for f in model.firms if stock(f.name) in self.col}
         self.shares = float(self.cfg.shares_per_household * n)
@@ -66,6 +62,10 @@ class Markets:
         for k in self.firm_col.values():
             self.units[:, k] = model.households.equity * self.shares
         self.state = MarketState(len(ids), self.cfg, list(self.firm_col.values()))
+        if BOND in self.col:
+            hh = model.households
+            self.units[:, self.col[BOND]] = self.treasury.opening_units(hh.wealth, hh.allocation[:, 2])
+            self.state.value[self.col[BOND]] = self.cfg.bonds.face
         self.self_directed = np.zeros(n, dtype=bool)
         self.records: list[tuple[Any, ...]] = []
         self.rejections: Counter[str] = Counter()
@@ -100,6 +100,23 @@ class Markets:
     def holdings(self, agent_id: int) -> dict[str, float]:
         """Units household `agent_id` holds of each listed instrument."""
         return {inst: float(self.units[agent_id, k]) for k, inst in enumerate(self._ids)}
+
+    def yield_of(self, instrument: str) -> float | None:
+        """Annual yield at the last price of a bond (coupon / price); None for other instruments."""
+        k = self.col.get(instrument)
+        return (
+            self.treasury.yield_at(float(self.state.price[k]))
+            if instrument == BOND and k is not None
+            else None
+        )
+
+    def government_payments(self, nominal_gdp: float) -> tuple[np.ndarray, np.ndarray]:
+        """This month's bond coupons and deficit transfers per household (zeros without a bond market)."""
+        k = self.col.get(BOND)
+        if k is None:
+            n = self.units.shape[0]
+            return np.zeros(n), np.zeros(n)
+        return self.treasury.pay(self.units[:, k], nominal_gdp)
 
     def fills(self, agent_id: int) -> list[Fill]:
         """Fills (quantity 0: expired unfilled) of the agent's orders in the last session."""
@@ -185,6 +202,8 @@ class Markets:
         if self.firm_col:
             size = np.array([max(self.model.firms[i].wage_bill, 1.0) for i in self.firm_col])
             prices[list(self.firm_col.values())] = total * size / size.sum() / self.shares
+        if BOND in self.col:
+            prices[self.col[BOND]] = self.cfg.bonds.face
         return prices
 
     def _steel_firm(self) -> Firm | None:
@@ -199,6 +218,9 @@ class Markets:
             firm = self._steel_firm()
             total = self.units[:, self.col[STEEL]].sum() + (firm.inventory if firm else 0.0)
             caps[STEEL] = lim * max(total, 1.0)
+        if BOND in self.col:
+            offered = max(-self.model.gov_balance, 0.0) / self.cfg.bonds.face
+            caps[BOND] = lim * max(self.treasury.outstanding() + offered, 1.0)
         return caps
 
     def _limits(self) -> dict[str, Any]:
@@ -240,7 +262,8 @@ class Markets:
         wealth = cash + self.units @ s.price
         units = self.units
         spent: dict[int, float] = {}
-        live = [self._resting(book, inst, k, cash, spent) for k, inst in enumerate(self._ids)]
+        live = [live_orders(book, inst, cash, self.units[:, k], spent, self.cfg.fee_rate)
+                for k, inst in enumerate(self._ids)]  # fmt: skip
         if any(b or a for b, a in live):  # what agents' own orders commit is not the heuristic's to use again
             fee, cash, units = self.cfg.fee_rate, cash.copy(), units.copy()
             for k, (qb, qa) in enumerate(live):
@@ -284,8 +307,9 @@ class Markets:
             price = quote_price(b_px, a_px, res.price)
         ret = s.after_auction(k, price, res.volume, float(b_q.sum()), float(a_q.sum()))
         period = (t - 1) * self.cfg.rounds + r + 1
+        y = self.treasury.yield_at(price) if inst == BOND else None
         self.records.append((period, t, r, inst, price, res.volume, ret, float(s.value[k]),
-                             float(b_q.sum()), float(a_q.sum()), float(s.chartist[k])))  # fmt: skip
+                             float(b_q.sum()), float(a_q.sum()), float(s.chartist[k]), y))  # fmt: skip
         for rests, fills in ((qb, res.bid_fill[bids.agent.size :]), (qa, res.ask_fill[asks.agent.size :])):
             for rest, q in zip(rests, fills.tolist(), strict=False):
                 if q > 0:
@@ -293,42 +317,19 @@ class Markets:
                     self._report(t, r, rest, q, res.price)
         return dealer_net
 
-    def _resting(
-        self, book: list[Resting], inst: str, k: int, cash: np.ndarray, spent: dict[int, float]
-    ) -> tuple[list[Resting], list[Resting]]:
-        """The agents' live orders for one auction, trimmed to what their cash and holdings allow now."""
-        fee = self.cfg.fee_rate
-        sold: dict[int, float] = {}
-        buys: list[Resting] = []
-        sells: list[Resting] = []
-        for rest in book:
-            o = rest.ticket.order
-            if o.instrument != inst or rest.remaining <= 1e-12:
-                continue
-            i = o.agent_id
-            if o.side is Side.BUY:
-                free = max(float(cash[i]) - spent.get(i, 0.0), 0.0)
-                rest.remaining = min(rest.remaining, free / (rest.ticket.limit * (1.0 + fee)))
-                spent[i] = spent.get(i, 0.0) + rest.remaining * rest.ticket.limit * (1.0 + fee)
-                if rest.remaining > 1e-12:
-                    buys.append(rest)
-            else:
-                free = max(float(self.units[i, k]) - sold.get(i, 0.0), 0.0)
-                rest.remaining = min(rest.remaining, free)
-                sold[i] = sold.get(i, 0.0) + rest.remaining
-                if rest.remaining > 1e-12:
-                    sells.append(rest)
-        return buys, sells
-
     def _weights(self) -> np.ndarray:
         """Strategic weight of each instrument in a household portfolio: its market-cap share (0 for steel)."""
         w = np.zeros(len(self._ids))
         cols = list(self.firm_col.values())
         if cols:
             w[cols] = self.state.price[cols] / self.state.price[cols].sum()
+        if BOND in self.col:
+            w[self.col[BOND]] = self.cfg.bonds.weight
         return w
 
     def _dealer_quotes(self, k: int, inst: str) -> tuple[OrderArrays, OrderArrays]:
+        if inst == BOND:
+            return self.treasury.quotes(float(self.state.price[k]))
         firm = self._steel_firm()
         if inst != STEEL or firm is None or self.cfg.dealer_share <= 0:
             return OrderArrays.empty(), OrderArrays.empty()
@@ -358,7 +359,10 @@ class Markets:
         dealer_bought = float(b_fill[~hb].sum())
         paid = float(pay.sum()) + dealer_bought * price * (1.0 + fee)
         received = float(sold.sum()) * price * (1.0 - fee) + dealer_sold * price * (1.0 - fee)
-        if dealer_sold or dealer_bought:
+        if (dealer_sold or dealer_bought) and k == self.col.get(BOND):
+            self.treasury.settle(dealer_sold, dealer_bought, price, fee)
+            dealer_sold = dealer_bought = 0.0  # the steel dealer's net sale is what the caller books
+        elif dealer_sold or dealer_bought:
             firm = self._steel_firm()
             assert firm is not None
             firm.inventory += dealer_bought - dealer_sold

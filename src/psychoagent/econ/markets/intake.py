@@ -101,3 +101,38 @@ def check(
         qty = min(qty, free_units)
         book.sell[key] = book.sell.get(key, 0.0) + qty
     return Ticket(order.model_copy(update={"order_id": order_id}), order_id, float(qty), float(limit))
+
+
+@dataclass
+class Resting:
+    """An agent's order in the session's book with the units still to trade."""
+
+    ticket: Ticket
+    remaining: float
+
+
+def live_orders(book: list[Resting], inst: str, cash: np.ndarray, units: np.ndarray, spent: dict[int, float],
+                fee: float) -> tuple[list[Resting], list[Resting]]:  # fmt: skip
+    """The agents' live orders for one auction of `inst`, trimmed to what their cash (less what earlier auctions
+    of the round committed, `spent`, updated here) and holdings (`units` of this instrument) allow now."""
+    sold: dict[int, float] = {}
+    buys: list[Resting] = []
+    sells: list[Resting] = []
+    for rest in book:
+        o = rest.ticket.order
+        if o.instrument != inst or rest.remaining <= 1e-12:
+            continue
+        i = o.agent_id
+        if o.side is Side.BUY:
+            free = max(float(cash[i]) - spent.get(i, 0.0), 0.0)
+            rest.remaining = min(rest.remaining, free / (rest.ticket.limit * (1.0 + fee)))
+            spent[i] = spent.get(i, 0.0) + rest.remaining * rest.ticket.limit * (1.0 + fee)
+            if rest.remaining > 1e-12:
+                buys.append(rest)
+        else:
+            free = max(float(units[i]) - sold.get(i, 0.0), 0.0)
+            rest.remaining = min(rest.remaining, free)
+            sold[i] = sold.get(i, 0.0) + rest.remaining
+            if rest.remaining > 1e-12:
+                sells.append(rest)
+    return buys, sells
