@@ -7,6 +7,8 @@ span; Tversky & Kahneman 1992 for loss aversion in the look-ahead score.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -219,6 +221,13 @@ class CognitiveConfig(_Config):
         0.5, ge=0, le=1, description="others' order flow beyond this imbalance is remembered (herding input)"
     )
     journal_memories: bool = Field(True, description="publish one memory.formed event per agent per tick")
+    memory_backend: Literal["population", "private"] = Field(
+        "population",
+        description=(
+            "population: one columnar store for all households, recall batched per tick (memory/population.py); "
+            "private: one in-memory `Memory` (SQLite) per household, the full single-agent pipeline, ~1.8 MB each"
+        ),
+    )
     ablation: AblationConfig = Field(default_factory=AblationConfig)
     perception: PerceptionConfig = Field(default_factory=PerceptionConfig)
     recall: RecallSettings = Field(default_factory=RecallSettings)

@@ -157,3 +157,43 @@ def perceive(
             Observation("macro", rate, 0.0, rate, 0.0, 0.0, "macro", known, text + ".", dict(indicators))
         )
     return out
+
+
+class TickPerception:
+    """`perceive` for many agents in one tick: each instrument's series is read once and each distinct set of
+    beliefs about it is described once (agents mostly share their beliefs, so most lookups are hits)."""
+
+    def __init__(
+        self,
+        history: PriceHistory,
+        instruments: Sequence[str],
+        cfg: PerceptionConfig,
+        indicators: Mapping[str, float] | None = None,
+    ) -> None:
+        self.history = history
+        self.instruments = list(instruments)
+        self.cfg = cfg
+        self.indicators = indicators
+        self._series = {name: history.series(name) for name in self.instruments}
+        self._cache: dict[tuple[str, tuple[Belief, ...]], Observation | None] = {}
+
+    def observe(self, beliefs: Mapping[str, Sequence[Belief]]) -> list[Observation]:
+        """The same observations `perceive` returns for an agent holding these beliefs."""
+        out = []
+        for name in self.instruments:
+            key = (name, tuple(beliefs.get(name, ())))
+            if key not in self._cache:
+                self._cache[key] = observe_instrument(name, self._series[name], key[1], self.cfg)
+            obs = self._cache[key]
+            if obs is not None:
+                out.append(obs)
+        if self.indicators:
+            key = ("macro", tuple(beliefs.get("interest_rate", ())))
+            if key not in self._cache:
+                self._cache[key] = perceive(
+                    self.history, [], {"interest_rate": key[1]}, self.cfg, self.indicators
+                )[0]
+            macro = self._cache[key]
+            assert macro is not None
+            out.append(macro)
+        return out
