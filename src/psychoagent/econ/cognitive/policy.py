@@ -23,7 +23,7 @@ from psychoagent.agent.perception import Observation, PriceHistory, TickPercepti
 from psychoagent.agent.schema import ApprovedOrder, Decision
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
-from psychoagent.econ.cognitive.population import PopulationMind
+from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
 from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.snapshot import Snapshot
@@ -170,11 +170,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         for i, agent in self.agents.items():
             units = agent.encode(t)
             if units and journal:
-                strongest = max(units, key=lambda u: (abs(u.affect.valence), u.affect.arousal))
-                self._emit(t, "memory.formed", {"count": len(units), "ids": [u.id for u in units[:4]],
-                           "strongest": strongest.content[:160], "valence": strongest.affect.valence,
-                           "arousal": strongest.affect.arousal, "conflict": strongest.affect.conflict_intensity},
-                           f"household:{i}")  # fmt: skip
+                rows = [(u.content, u.affect, str(u.metadata.get("kind_of", u.kind))) for u in units]
+                self._emit(t, "memory.formed", formed_payload(rows, [u.id for u in units]), f"household:{i}")
 
     def _briefings(self, t: int, deciding: Sequence[tuple[int, CognitiveAgent]], seeing: TickPerception,
                    view: HouseholdView) -> list[tuple[int, CognitiveAgent, Persona, list[Observation], Any]]:  # fmt: skip

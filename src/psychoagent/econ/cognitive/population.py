@@ -8,6 +8,7 @@ between them (a new inflation figure updates the last one) are detected once and
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,6 +26,21 @@ from psychoagent.types import Affect
 
 _OUTCOME_FIELDS = ("instrument", "side", "signal", "expected", "actual", "risky", "stake")
 """Metadata an outcome memory keeps as columns (what the heuristic decision and the persona tilt read)."""
+
+
+def formed_payload(units: Sequence[tuple[str, Affect, str]], ids: Sequence[str]) -> dict[str, Any]:
+    """The `memory.formed` payload of one household-month: count, first ids, the most striking memory, how many
+    of each kind, and how many clashed with an earlier memory (conflict >= 2) with the sharpest one."""
+    text, a, _ = max(units, key=lambda u: (abs(u[1].valence), u[1].arousal))
+    clashes = [u for u in units if u[1].conflict_intensity >= 2]
+    payload = {"count": len(units), "ids": list(ids[:4]), "strongest": text[:160], "valence": a.valence,
+               "arousal": a.arousal, "conflict": a.conflict_intensity, "kinds": dict(Counter(u[2] for u in units)),
+               "clashes": len(clashes)}  # fmt: skip
+    if clashes:
+        sharp = max(clashes, key=lambda u: u[1].conflict_intensity)
+        payload["clash"] = sharp[0][:160]
+        payload["clash_conflict"] = sharp[1].conflict_intensity
+    return payload
 
 
 class PopulationMind:
@@ -47,7 +63,7 @@ class PopulationMind:
         n = len(self.memory.agent_ids)
         self.mood = np.zeros((n, 3), dtype=np.int64)
         self.mood[:, 1] = 1
-        self._public: list[tuple[str, Affect]] = []
+        self._public: list[tuple[str, Affect, str]] = []
 
     # -- writing ---------------------------------------------------------------------------------------------
     def broadcast(self, tick: int, text: str, affect: Affect, kind_of: str) -> Affect:
@@ -61,14 +77,14 @@ class PopulationMind:
                 self.memory.supersede(other.content, text, tick)
         a = unit.affect
         self.memory.broadcast(text, a.valence, a.arousal, a.conflict_intensity, kind_of, tick)
-        self._public.append((text, a))
+        self._public.append((text, a, kind_of))
         return a
 
     def encode(self, tick: int) -> dict[int, dict[str, Any]]:
         """Store every household's queued events and this tick's public ones; set the moods. Returns, per
         household that formed memories, the `memory.formed` payload."""
         batch = Batch()
-        own: dict[int, list[tuple[str, Affect]]] = {}
+        own: dict[int, list[tuple[str, Affect, str]]] = {}
         for i, agent in self.agents.items():
             items, agent.pending = agent.pending, []
             for it in items:
@@ -76,7 +92,7 @@ class PopulationMind:
                 outcome = {k: meta.get(k) for k in _OUTCOME_FIELDS} if "actual" in meta else None
                 batch.add(i, it["text"], a.valence, a.arousal, a.conflict_intensity,
                           str(meta.get("kind_of", "episodic")), outcome)  # fmt: skip
-                own.setdefault(i, []).append((it["text"], a))
+                own.setdefault(i, []).append((it["text"], a, batch.kind_of[-1]))
         _, pos = self.memory.add(batch, tick)
         public, self._public = self._public, []
         first: dict[int, list[str]] = {}
@@ -92,9 +108,7 @@ class PopulationMind:
             worst = min(units, key=lambda u: (u[1].valence, -u[1].arousal))[1]
             mood = worst if worst.valence < 0 else max(units, key=lambda u: u[1].valence)[1]
             self.mood[slot] = (mood.valence, mood.arousal, mood.conflict_intensity)
-            text, a = max(units, key=lambda u: (abs(u[1].valence), u[1].arousal))
-            out[i] = {"count": len(units), "ids": first.get(i, [])[:4], "strongest": text[:160],
-                      "valence": a.valence, "arousal": a.arousal, "conflict": a.conflict_intensity}  # fmt: skip
+            out[i] = formed_payload(units, first.get(i, []))
         return out
 
     # -- reading ---------------------------------------------------------------------------------------------
