@@ -235,20 +235,22 @@ class PopulationMemory:
 
     def recalled(self, slot: int, pos: int) -> Recalled:
         """The memory at (slot, position) as a `Recalled` (outcome metadata rebuilt from the columns)."""
-        c = self.cols
-        meta: dict[str, Any] = {
-            "tick": int(c["tick"][slot, pos]),
-            "kind_of": KINDS[int(c["kind_of"][slot, pos])],
-        }
-        if not np.isnan(c["actual"][slot, pos]):
-            inst, sig = int(c["instrument"][slot, pos]), int(c["signal"][slot, pos])
-            meta.update(actual=float(c["actual"][slot, pos]), expected=float(c["expected"][slot, pos]),
-                        stake=float(c["stake"][slot, pos]), risky=bool(c["risky"][slot, pos]),
-                        side="BUY" if c["side"][slot, pos] > 0 else "SELL",
-                        instrument=self.names[inst] if inst >= 0 else "",
-                        signal=self.names[sig] if sig >= 0 else "")  # fmt: skip
-        return Recalled(
-            id=f"pop_{int(self.agent_ids[slot])}_{pos}", content=self.table.texts[int(c["text"][slot, pos])],
-            metadata=meta, valence=int(c["valence"][slot, pos]), arousal=int(c["arousal"][slot, pos]),
-            conflict=int(c["conflict"][slot, pos]),
-        )  # fmt: skip
+        return self.recalled_many(np.array([slot]), np.array([pos]))[0]
+
+    def recalled_many(self, slots: np.ndarray, positions: np.ndarray) -> list[Recalled]:
+        """`recalled` for many (slot, position) pairs, each column read once for all of them."""
+        row = {name: col[slots, positions].tolist() for name, col in self.cols.items()}
+        agents = self.agent_ids[slots].tolist()
+        out = []
+        for j, pos in enumerate(positions.tolist()):
+            meta: dict[str, Any] = {"tick": row["tick"][j], "kind_of": KINDS[row["kind_of"][j]]}
+            actual = row["actual"][j]
+            if actual == actual:  # not NaN: an outcome memory
+                inst, sig = row["instrument"][j], row["signal"][j]
+                meta.update(actual=actual, expected=row["expected"][j], stake=row["stake"][j],
+                            risky=bool(row["risky"][j]), side="BUY" if row["side"][j] > 0 else "SELL",
+                            instrument=self.names[inst] if inst >= 0 else "",
+                            signal=self.names[sig] if sig >= 0 else "")  # fmt: skip
+            out.append(Recalled(id=f"pop_{agents[j]}_{pos}", content=self.table.texts[row["text"][j]], metadata=meta,
+                                valence=row["valence"][j], arousal=row["arousal"][j], conflict=row["conflict"][j]))  # fmt: skip
+        return out

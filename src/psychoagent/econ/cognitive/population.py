@@ -126,7 +126,10 @@ class PopulationMind:
             self.memory, req, tick, self.recall_cfg, self.affect, float(getattr(self.embedder, "dense_weight", 0.5)),
             getattr(self.embedder, "similarity_floor", None), self.cfg.recall.persona_weight, self.rng,
         )  # fmt: skip
-        return [
-            [(self.memory.recalled(int(s), int(p)), float(v), {"score": float(v)}) for p, v in zip(ps, vs, strict=True)]
-            for s, ps, vs in zip(slots, hits.positions, hits.scores, strict=True)
-        ]  # fmt: skip
+        flat_slots = np.repeat(slots, [len(p) for p in hits.positions])
+        flat = self.memory.recalled_many(flat_slots, np.concatenate([*hits.positions, np.zeros(0, np.int64)]))
+        out, at = [], 0
+        for ps, vs in zip(hits.positions, hits.scores, strict=True):
+            out.append([(flat[at + j], float(v), {"score": float(v)}) for j, v in enumerate(vs)])
+            at += len(ps)
+        return out
