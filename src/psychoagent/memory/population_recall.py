@@ -19,6 +19,9 @@ from psychoagent.memory.modulate import decay_factor
 from psychoagent.memory.population import PopulationMemory
 from psychoagent.memory.retrieve import access_factor, recency_factor
 
+_RECALL_COLUMNS = ("text", "tick", "valence", "conflict", "invalid", "access", "risky", "actual")
+"""The columns scoring reads (the other outcome fields are read only for the memories recalled)."""
+
 
 @dataclass
 class Request:
@@ -80,7 +83,7 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     if width == 0:
         empty = [np.zeros(0, dtype=np.int64) for _ in slots]
         return Hits(empty, [np.zeros(0) for _ in slots])
-    c = {name: col[slots, :width] for name, col in pop.cols.items()}
+    c = {name: pop.cols[name][slots, :width] for name in _RECALL_COLUMNS}
     valid = np.arange(width)[None, :] < counts[:, None]
     dense, match, terms = _dense_and_matches(pop, req, c["text"])
     kmax = int(req.k.max())
