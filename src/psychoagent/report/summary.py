@@ -169,7 +169,7 @@ def _kinds_and_conflicts(events: list[dict]) -> list[str]:
         n = sum(int(p["clashes"]) for p in clashes)
         sharp = max(clashes, key=lambda p: float(p.get("clash_conflict", 0)))
         out.append(f"{n:,} memories carried a conflict (≥ 2 of 4: an outcome against its expectation, or a new "
-                   f"figure that updates an earlier memory); the sharpest: “{str(sharp.get('clash', ''))[:120]}”.")  # fmt: skip
+                   f"figure that updates an earlier memory); the sharpest: “{sharp.get('clash', '')}”.")  # fmt: skip
     return out
 
 
