@@ -1,11 +1,13 @@
-"""Cognitive agents: agent-steps/s with full cognition at 100 and 1,000 households, where the time goes, and
-LLM calls and tokens per agent-step with the LLM policy (offline model; optionally the local SmolLM2).
+"""Cognitive agents: agent-steps/s and peak memory with the population memory and with one private `Memory` per
+household (the earlier path), at 100, 1,000 and optionally 10,000 households; where the time goes (cProfile of
+both); LLM calls and tokens per agent-step with and without grouping (offline model; optionally SmolLM2).
 
-    python -m benchmarks.bench_cognitive [--ticks 24] [--large-ticks 6] [--local]
+    python -m benchmarks.bench_cognitive [--ticks 24] [--large-ticks 24] [--huge-ticks 0] [--full] [--local]
 
 An agent-step is one household in one tick. The rule policy `persona` is measured in the same run as the
-baseline. 1,000 households are measured over a short run and the 240-tick time is extrapolated from the
-late ticks (memory grows with time, so later ticks are the slower ones).
+baseline. Each configuration runs in a fresh child process, so its peak RSS is its own. Long runs are
+extrapolated to 240 ticks from the later half of the measured ticks (memory grows with time, so later ticks are
+the slower ones); `--full` measures 1,000 x 240 instead.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ import argparse
 import cProfile
 import io
 import pstats
+import resource
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from typing import Any
 
 from benchmarks._report import write_section
@@ -24,130 +29,156 @@ from psychoagent.econ.cognitive.policy import CognitivePolicy
 from psychoagent.econ.model import EconomyModel
 
 
-def timed(policy: Any, agents: int, ticks: int, seed: int = 1) -> tuple[float, list[float], EconomyModel]:
-    """Seconds for the whole run and per tick."""
+def _policy(kind: str) -> Any:
+    if kind == "persona":
+        return "persona"
+    return CognitivePolicy(cognitive=CognitiveConfig(memory_backend=kind))
+
+
+def _timed(kind: str, agents: int, ticks: int, seed: int) -> dict[str, Any]:
+    """Runs in a child: seconds per tick, peak RSS (MB) and the policy's counters."""
+    import logging
+
+    logging.disable(logging.WARNING)
+    policy = _policy(kind)
     model = EconomyModel(seed=seed, policy=policy, households=agents)
     per_tick = []
     for _ in range(ticks):
         t = time.perf_counter()
         model.step()
         per_tick.append(time.perf_counter() - t)
+    counts = dict(getattr(model.policy, "counts", {}))
     model.close()
-    return sum(per_tick), per_tick, model
+    return {"per_tick": per_tick, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "counts": counts}  # fmt: skip
+
+
+def timed(kind: str, agents: int, ticks: int, seed: int = 1) -> dict[str, Any]:
+    """`_timed` in a fresh process (its own peak RSS)."""
+    with ProcessPoolExecutor(1, mp_context=get_context("fork")) as pool:
+        return pool.submit(_timed, kind, agents, ticks, seed).result()
 
 
 def rate(agents: int, seconds: list[float]) -> float:
     return agents * len(seconds) / max(sum(seconds), 1e-9)
 
 
-def profile(agents: int, ticks: int) -> str:
-    """cProfile of a cognitive run: top functions by cumulative time (own code and memory)."""
+def minutes_240(per_tick: list[float]) -> float:
+    late = per_tick[len(per_tick) // 2 :]
+    return sum(late) / len(late) * 240 / 60
+
+
+def profile(kind: str, agents: int, ticks: int) -> str:
+    """cProfile of a cognitive run: top psychoagent functions by cumulative time."""
+    import logging
+
+    logging.disable(logging.WARNING)
     prof = cProfile.Profile()
-    model = EconomyModel(seed=2, policy=CognitivePolicy(), households=agents)
+    model = EconomyModel(seed=2, policy=_policy(kind), households=agents)
     prof.enable()
     model.run(ticks)
     prof.disable()
-    out = io.StringIO()
-    stats = pstats.Stats(prof, stream=out).sort_stats("cumulative")
+    stats = pstats.Stats(prof, stream=io.StringIO()).sort_stats("cumulative")
     rows = []
     for (file, _line, func), (_, _, tt, ct, _) in sorted(stats.stats.items(), key=lambda kv: -kv[1][3]):  # type: ignore[attr-defined]
         if "psychoagent" not in file:
             continue
-        short = file.split("src/psychoagent/")[-1]
-        rows.append(f"| `{short}:{func}` | {ct:.2f} | {tt:.2f} |")
-        if len(rows) == 16:
+        rows.append(f"| `{file.split('src/psychoagent/')[-1]}:{func}` | {ct:.2f} | {tt:.2f} |")
+        if len(rows) == 14:
             break
     return "| function | cumulative s | own s |\n|---|---:|---:|\n" + "\n".join(rows)
 
 
-def llm_usage(agents: int, ticks: int, spec: str) -> dict[str, Any]:
-    policy = LLMPolicy()
+def llm_usage(agents: int, ticks: int, spec: str, group: bool) -> dict[str, Any]:
+    cfg = CognitiveConfig()
+    cfg.llm.group = group
+    policy = LLMPolicy(cognitive=cfg)
     policy.use_llm(spec)
-    total, _, _ = timed(policy, agents, ticks)
-    stats = policy.usage()
-    dec = stats["purposes"].get("decision", {})
+    t = time.perf_counter()
+    EconomyModel(seed=1, policy=policy, households=agents).run(ticks)
+    seconds = time.perf_counter() - t
+    dec = policy.usage()["purposes"].get("decision", {})
     steps = agents * ticks
+    calls = dec.get("calls", 0)
     return {
-        "spec": spec, "agents": agents, "ticks": ticks, "seconds": total, "calls": dec.get("calls", 0),
-        "calls_per_step": dec.get("calls", 0) / steps,
+        "seconds": seconds, "calls_per_step": calls / steps,
         "tokens_per_step": (dec.get("prompt_tokens", 0) + dec.get("completion_tokens", 0)) / steps,
-        "prompt_per_call": dec.get("prompt_tokens", 0) / max(dec.get("calls", 1), 1),
-        "outcomes": dec.get("outcomes", {}),
+        "prompt_per_call": dec.get("prompt_tokens", 0) / max(calls, 1), "outcomes": dec.get("outcomes", {}),
     }  # fmt: skip
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--ticks", type=int, default=24, help="ticks of the 100-household runs")
     ap.add_argument("--large-ticks", type=int, default=24, help="ticks of the 1,000-household runs")
-    ap.add_argument("--full", action="store_true", help="also run 1,000 x 240 with both configurations")
+    ap.add_argument("--huge-ticks", type=int, default=0, help="ticks of a 10,000-household run (0: none)")
+    ap.add_argument("--full", action="store_true", help="also run 1,000 x 240 with the population memory")
     ap.add_argument("--local", action="store_true", help="also a short LLM run on the bundled SmolLM2")
     args = ap.parse_args()
-    rows = []
-    _, base, _ = timed("persona", 100, args.ticks)
-    rows.append(("persona rule (baseline)", 100, args.ticks, rate(100, base), sum(base)))
-    _, full, model = timed(CognitivePolicy(), 100, args.ticks)
-    rows.append(("cognitive, all households", 100, args.ticks, rate(100, full), sum(full)))
-    counts = dict(model.policy.counts)  # type: ignore[attr-defined]
-    variants = [
-        ("cognitive, all households", CognitiveConfig()),
-        ("cognitive, 20 % of households, decide every 2 ticks", CognitiveConfig(share=0.2, decide_every=2)),
-    ]
-    large = []
-    for label, cfg in variants:
-        _, secs, _ = timed(CognitivePolicy(cognitive=cfg), 1000, args.large_ticks)
-        late = secs[len(secs) // 2 :]
-        per_tick = sum(late) / len(late)
-        large.append((label, rate(1000, secs), per_tick * 240 / 60))
-    _, base_large, _ = timed("persona", 1000, args.large_ticks)
-    full_run = []
+    sizes = [(100, args.ticks), (1000, args.large_ticks)] + (
+        [(10_000, args.huge_ticks)] if args.huge_ticks else []
+    )
+    rows, counts = [], {}
+    for agents, ticks in sizes:
+        kinds = ["persona", "population"] + (["private"] if agents <= 100 else [])
+        base = None
+        for kind in kinds:
+            r = timed(kind, agents, ticks)
+            secs = sum(r["per_tick"])
+            base = secs if kind == "persona" else base
+            ratio = f"x{secs / base:.1f}" if base and kind != "persona" else "1"
+            rows.append(f"| {kind} | {agents} | {ticks} | {rate(agents, r['per_tick']):.0f} | {secs:.1f} | {ratio} | "
+                        f"{minutes_240(r['per_tick']):.1f} | {r['rss_mb']:.0f} |")  # fmt: skip
+            if kind == "population" and agents == 100:
+                counts = r["counts"]
+    full = []
     if args.full:
-        full_run = ["Measured over the full 240 ticks with 1,000 households:", ""]
-        for label, cfg in reversed(variants):
-            whole, _, _ = timed(CognitivePolicy(cognitive=cfg), 1000, 240)
-            full_run.append(f"- {label}: {whole / 60:.1f} minutes ({1000 * 240 / whole:.0f} agent-steps/s)")
+        r = timed("population", 1000, 240)
+        full = [f"Measured over the full 240 ticks with 1,000 households (population memory): "
+                f"{sum(r['per_tick']) / 60:.1f} minutes, peak RSS {r['rss_mb']:.0f} MB.", ""]  # fmt: skip
+    built = counts.get("briefing.built", 0)
+    reused = counts.get("briefing.reused", 0)
     lines = [
-        "Agent-steps/s (one household in one tick) on the default economy with the markets; hash embedder, one",
-        "in-memory SQLite store per cognitive household, heuristic decisions.",
+        "Agent-steps/s (one household in one tick) on the default economy with the markets, heuristic decisions,",
+        "hash embedder. `population`: one columnar memory for all households, recall of every deciding household",
+        "in one vectorised pass; `private`: one in-memory SQLite `Memory` per household (the earlier path, kept as",
+        "`CognitiveConfig(memory_backend='private')`). Ratios are against the persona rule at the same size in this",
+        "run; 240-tick minutes are extrapolated from the later half of the measured ticks.",
         "",
-        "| policy | households | ticks | agent-steps/s | seconds |",
-        "|---|---:|---:|---:|---:|",
-        *(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.0f} | {r[4]:.1f} |" for r in rows),
-        f"| persona rule (baseline) | 1000 | {args.large_ticks} | {rate(1000, base_large):.0f} | {sum(base_large):.1f} |",
+        "| policy / memory | households | ticks | agent-steps/s | seconds | vs persona | est. min for 240 ticks | peak RSS MB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        *rows,
         "",
-        f"1,000 households ({args.large_ticks} ticks measured; 240 ticks extrapolated from the later half):",
-        "",
-        "| configuration | agent-steps/s | est. minutes for 240 ticks |",
-        "|---|---:|---:|",
-        *(f"| {label} | {r:.0f} | {m:.1f} |" for label, r, m in large),
-        "",
-        *([*full_run, ""] if full_run else []),
-        f"Cognitive run with 100 households: {counts.get('briefing.reused', 0)} briefings reused of "
-        f"{counts.get('briefing.reused', 0) + counts.get('briefing.built', 0)}; decisions "
+        *full,
+        f"Population run with 100 households: {reused} briefings reused of {built + reused}; decisions "
         + ", ".join(f"{k.split('.')[1]} {v}" for k, v in sorted(counts.items()) if k.startswith("decision."))
         + ".",
         "",
-        f"Where the time goes (cProfile, 100 households x {min(args.ticks, 12)} ticks, psychoagent functions):",
+        f"Where the time goes, population memory (cProfile, 100 households x {min(args.ticks, 12)} ticks):",
         "",
-        profile(100, min(args.ticks, 12)),
+        profile("population", 100, min(args.ticks, 12)),
         "",
-        "LLM policy (one batched call per tick, one prompt per deciding household):",
+        "The same with one private `Memory` per household (the earlier path):",
         "",
-        "| model | households x ticks | calls / agent-step | tokens / agent-step | prompt tokens / call | seconds | outcomes |",
-        "|---|---|---:|---:|---:|---:|---|",
+        profile("private", 100, min(args.ticks, 12)),
+        "",
+        "LLM policy (all calls of a tick in one batch; grouped: one call per group of alike households):",
+        "",
+        "| model | households x ticks | grouping | calls / agent-step | tokens / agent-step | prompt tokens / call | seconds | outcomes |",
+        "|---|---|---|---:|---:|---:|---:|---|",
     ]  # fmt: skip
-    specs = ["offline"] + (["local"] if args.local else [])
-    for spec in specs:
-        n, t = (20, 6) if spec == "offline" else (3, 2)
+    runs = [("offline", 1000, 3, True), ("offline", 1000, 3, False), ("offline", 100, 6, True)]
+    runs += [("local", 20, 2, True)] if args.local else []
+    for spec, n, t, group in runs:
         try:
-            u = llm_usage(n, t, spec)
+            u = llm_usage(n, t, spec, group)
         except Exception as exc:  # the local model is an optional extra
-            lines.append(f"| {spec} | {n} x {t} | - | - | - | - | not run: {type(exc).__name__}: {exc} |")
+            lines.append(
+                f"| {spec} | {n} x {t} | {'on' if group else 'off'} | - | - | - | - | not run: {exc} |"
+            )
             continue
-        lines.append(
-            f"| {spec} | {n} x {t} | {u['calls_per_step']:.2f} | {u['tokens_per_step']:.0f} | "
-            f"{u['prompt_per_call']:.0f} | {u['seconds']:.1f} | {u['outcomes']} |"
-        )
+        lines.append(f"| {spec} | {n} x {t} | {'on' if group else 'off'} | {u['calls_per_step']:.3f} | "
+                     f"{u['tokens_per_step']:.0f} | {u['prompt_per_call']:.0f} | {u['seconds']:.1f} | {u['outcomes']} |")  # fmt: skip
     lines += ["", "Offline token counts are estimates from text length (the offline model has no tokenizer)."]
     body = "\n".join(lines)
     print(body)

@@ -6,7 +6,7 @@ import numpy as np
 
 from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
 from psychoagent.agent.config import CognitiveConfig, PerceptionConfig
-from psychoagent.agent.perception import Belief, PriceHistory, observe_instrument, perceive
+from psychoagent.agent.perception import Belief, PriceHistory, TickPerception, observe_instrument, perceive
 from psychoagent.agent.recall import WorkingItem, WorkingMemory, persona_factor
 from psychoagent.memory.core import Memory
 from psychoagent.persona import Persona
@@ -82,3 +82,18 @@ def test_perception_reads_the_seed_example() -> None:
     assert abs(obs.change + 0.04) < 1e-9 and abs(obs.average - 124.6667) < 1e-3 and obs.signal == "sharp_fall"
     assert "down 4%" in obs.text and "below its 3-period average" in obs.text
     assert "lower prices more likely" in obs.text and obs.belief_effect < 0
+
+
+def test_tick_perception_sees_what_perceive_sees_and_shares_beliefs() -> None:
+    hist = PriceHistory(36)
+    for t, (s, x) in enumerate([(125, 30), (126, 31), (124, 33), (125, 32), (120, 35)]):
+        hist.record(t, {"steel": s, "stock:tech": x})
+    macro = {"interest_rate": 0.05, "inflation": 0.02, "unemployment": 0.06}
+    cfg = PerceptionConfig()
+    mill = Belief("steel", "event", "oversupply", -0.6, 1, "known event: a new steel mill opened")
+    seeing = TickPerception(hist, ["steel", "stock:tech"], cfg, macro)
+    for beliefs in ({}, {"steel": [mill]}, {"steel": [mill], "interest_rate": [mill]}):
+        assert seeing.observe(beliefs) == perceive(hist, ["steel", "stock:tech"], beliefs, cfg, macro)
+    again = seeing.observe({"steel": [mill]})
+    assert again[0] is seeing.observe({"steel": [mill]})[0]  # one description per distinct belief set
+    assert "new steel mill" in again[0].text and "new steel mill" not in again[1].text

@@ -68,3 +68,11 @@ def test_correlation_edge_cases() -> None:
         annual(pd.DataFrame({"tick": [1]}))
     with pytest.raises(ValueError, match="same length"):
         correlation([1, 2, 3], [1, 2])
+
+
+def test_simulate_runs_the_cognitive_policy_by_default(tmp_path) -> None:
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["simulate", "--agents", "6", "--ticks", "2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "policy cognitive" in res.output
+    assert '"memory.formed"' in (out / "events.jsonl").read_text(encoding="utf-8")

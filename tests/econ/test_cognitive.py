@@ -40,9 +40,22 @@ def test_cognitive_run_publishes_memories_decisions_and_evolution() -> None:
     for e in events:
         if e.type in ("guardrail.rejected", "guardrail.vetoed"):
             assert e.payload["reason"]
-    agent = next(iter(model.policy.agents.values()))  # type: ignore[attr-defined]
-    assert agent.memory is not None and len(agent.memory) > 0
+    policy = model.policy
+    assert isinstance(policy, CognitivePolicy) and policy.mind is not None
+    agent = next(iter(policy.agents.values()))
+    assert agent.memory is None and agent.remembers  # its memories are rows of the population memory
+    assert policy.mind.memory.count[policy.mind.memory.slot[agent.index]] > 0
     assert len(agent.working.items) <= agent.cfg.recall.working_capacity
+
+
+def test_private_memories_still_run() -> None:
+    """`memory_backend='private'` keeps one full `Memory` per household (the single-agent pipeline)."""
+    model, events = run(CognitivePolicy(cognitive=CognitiveConfig(memory_backend="private")), ticks=6)
+    policy = model.policy
+    assert isinstance(policy, CognitivePolicy) and policy.mind is None
+    agent = next(iter(policy.agents.values()))
+    assert agent.memory is not None and len(agent.memory) > 0
+    assert types(events)["memory.formed"] > 0
 
 
 def test_same_seed_same_trades() -> None:
@@ -102,3 +115,15 @@ def test_simulate_command_with_cognitive_and_llm_policies(tmp_path: Any) -> None
         journal = (out / "events.jsonl").read_text(encoding="utf-8")
         assert '"memory.formed"' in journal
     assert (tmp_path / "llm" / "llm_usage.json").exists()
+
+
+def test_same_seed_writes_byte_identical_run_files(tmp_path: Any) -> None:
+    """Two runs of the cognitive policy with one seed write the same bytes (the population memory included)."""
+    from psychoagent.econ.run import simulate
+
+    for name in ("a", "b"):
+        simulate(tmp_path / name, agents=15, ticks=8, seed=5, policy="cognitive")
+    files = ["macro.csv", "agents.csv", "events.jsonl", "assets.csv"]
+    for f in files:
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+    assert b'"memory.formed"' in (tmp_path / "a" / "events.jsonl").read_bytes()

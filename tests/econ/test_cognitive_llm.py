@@ -77,3 +77,20 @@ def test_llm_fused_briefings_are_batched_and_cached() -> None:
     assert purposes["fusion"]["calls"] > 0 and purposes["decision"]["calls"] > 0
     decisions = [r for r in backend.requests if "analyst" not in r.messages[0]["content"]]
     assert 'Briefing: "Steel is cheap' in decisions[-1].messages[-1]["content"]
+
+
+def test_llm_policy_asks_once_per_group_of_alike_households() -> None:
+    from psychoagent.agent.config import CognitiveConfig
+
+    def calls(group: bool) -> tuple[int, int, int]:
+        cfg = CognitiveConfig()
+        cfg.llm.group = group
+        policy = LLMPolicy(cognitive=cfg, client=LLMClient(OfflineBackend(rule=trader)))
+        EconomyModel(seed=5, policy=policy, households=60).run(4)
+        decided = sum(v for k, v in policy.counts.items() if k.startswith("decision."))
+        return policy.counts["llm.calls"], decided, policy.usage()["purposes"]["decision"]["calls"]
+
+    grouped, decided, asked = calls(True)
+    alone, decided_alone, _ = calls(False)
+    assert alone == decided_alone == 60 * 4  # one call per deciding household and month without groups
+    assert grouped == asked and grouped <= 0.5 * decided  # every household still decided, from fewer calls

@@ -33,8 +33,13 @@ def test_cognitive_run_summary_tells_memory_and_persona_story(cognitive_run: Pat
     assert {"Economy", "Shocks and recovery", "Memory", "Personas"} <= set(story)
     memory = " ".join(story["Memory"])
     assert "memories" in memory and "per household" in memory and "felt bad" in memory
+    assert (
+        "They were" in memory and "outcomes of earlier decisions" in memory
+    )  # the kinds, from memory.formed
     personas = " ".join(story["Personas"])
     assert "Personas changed" in personas and "prediction errors" in personas
+    assert re.search(r"Mean risk appetite went from \d\.\d\d in the first month to \d\.\d\d", personas)
+    assert re.search(r"The biggest mover, household \d+, went from risk appetite", personas)
     assert "after the shock of month 13" in personas or "after each shock" in personas
     assert "after the shock of month 13" in personas or "after each shock" in personas
     assert "demand shock from month 13" in " ".join(story["Shocks and recovery"])

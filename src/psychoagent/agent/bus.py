@@ -178,7 +178,10 @@ class EventBus:
 
     def publish(self, event: Event) -> Event:
         """Number the event, journal it, and dispatch it (now, or after the event being dispatched)."""
-        event = event.model_copy(update={"seq": self._seq})
+        return self._numbered(event.model_copy(update={"seq": self._seq}))
+
+    def _numbered(self, event: Event) -> Event:
+        """Journal, keep and dispatch an event that already carries the next sequence number."""
         self._seq += 1
         if self._fh is not None:
             self._fh.write(event.to_json() + "\n")
@@ -190,8 +193,10 @@ class EventBus:
         return event
 
     def emit(self, tick: int, type: str, payload: dict[str, Any] | None = None, source: str = "") -> Event:
-        """Shorthand for `publish(Event(...))`."""
-        return self.publish(Event(tick=tick, type=type, payload=payload or {}, source=source))
+        """Shorthand for `publish(Event(...))` (the event is built with its number: no copy)."""
+        return self._numbered(
+            Event(tick=tick, type=type, payload=payload or {}, source=source, seq=self._seq)
+        )
 
     def _drain(self) -> None:
         self._dispatching = True

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+SECONDS_PER_TICK = 30 * 86400.0
+"""A tick is a 30-day month."""
 
 
 def tick_time(tick: int) -> datetime:
@@ -64,7 +66,8 @@ class Briefing:
     text: str
     working: list[WorkingItem]
     reused: bool = False
-    episodes: list[tuple[MemoryUnit, float, dict[str, float]]] = field(default_factory=list)
+    episodes: list[tuple[Any, float, dict[str, float]]] = field(default_factory=list)
+    """(memory, score, parts): a `MemoryUnit` or a population `Recalled`, both with id, content, metadata."""
 
 
 def clip_words(text: str, limit: int) -> str:
@@ -75,15 +78,18 @@ def clip_words(text: str, limit: int) -> str:
 class CognitiveAgent:
     """Memory, beliefs, working memory, open expectations and guardrail history of one household."""
 
-    def __init__(self, index: int, persona: Persona, memory: Memory | None, cfg: CognitiveConfig) -> None:
+    def __init__(self, index: int, persona: Persona, memory: Memory | None, cfg: CognitiveConfig,
+                 population: bool = False) -> None:  # fmt: skip
         self.index = index
         self.cfg = cfg
         self.baseline_risk = persona.risk_preference
         self.memory = memory
+        self.remembers = memory is not None or population
+        """True when the agent has memory: its own `Memory`, or rows of the policy's population memory."""
         self.stage = PersonaStage(cfg.recall.persona_weight)
         if memory is not None and cfg.ablation.persona_recall:
             memory.pipeline.append(self.stage)
-        self.semantic = SemanticMemory(memory)
+        self.semantic = SemanticMemory(memory, keep_graph=population)
         self.working = WorkingMemory(cfg.recall.working_capacity)
         self.summaries = SummaryCache(cfg.recall.summary_cache)
         self.pending: list[dict[str, Any]] = []
@@ -95,7 +101,7 @@ class CognitiveAgent:
         """Recent recalls by (question, persona bucket): reused for `refresh_every` ticks (seed 4.3)."""
         self.mood = Affect.neutral()
         self.analyze_next = False
-        if memory is not None:
+        if self.remembers:
             self.semantic.seed_priors(tick_time(0))
 
     # -- encoding ------------------------------------------------------------------------------------------
@@ -172,28 +178,49 @@ class CognitiveAgent:
             graph=self.semantic.neighbours,
         )  # fmt: skip
 
+    def situation(self, query: str, persona: Persona) -> tuple[str, int]:
+        """The key a recall is reused under: the question and the persona's risk bucket."""
+        return (query, round(persona.risk_preference * 10))
+
+    def reusable(self, tick: int, situation: tuple[str, int]) -> tuple[list[WorkingItem], list[Any]] | None:
+        """A recall of the same situation younger than `refresh_every` ticks, unless a closer look was asked."""
+        cached = self._recalls.get(situation)
+        if (self.cfg.recall.reuse_briefing and cached is not None and not self.analyze_next
+                and tick - cached[0] < self.cfg.recall.refresh_every):  # fmt: skip
+            return cached[1], cached[2]
+        return None
+
+    @property
+    def recall_k(self) -> int:
+        """Episodes to recall now: twice the usual after an ANALYZE decision."""
+        return self.cfg.recall.k * (2 if self.analyze_next else 1)
+
+    def keep_recall(self, tick: int, situation: tuple[str, int], episodes: list[Any],
+                    beliefs: Sequence[tuple[str, str, int]]) -> tuple[list[WorkingItem], list[Any]]:  # fmt: skip
+        """Working items of a fresh recall (episodes, then beliefs by graph distance), cached for reuse."""
+        items = [WorkingItem("episode", u.content, s, u.id) for u, s, _ in episodes]
+        items += [WorkingItem("belief", text, 1.0 / (1 + hops), uid) for uid, text, hops in beliefs]
+        every = self.cfg.recall.refresh_every
+        self._recalls = {k: v for k, v in self._recalls.items() if tick - v[0] < every}
+        self._recalls[situation] = (tick, items, episodes)
+        return items, episodes
+
     def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
         """Working memory + <= N-word briefing. A recall of the same question at the same persona younger than
         `refresh_every` ticks is reused (seed 4.3: decide with an earlier tick's fused memory); observations and
         guardrail feedback are always fresh."""
-        situation = (query, round(persona.risk_preference * 10))
-        cached = self._recalls.get(situation)
-        reuse = (self.cfg.recall.reuse_briefing and cached is not None and not self.analyze_next
-                 and tick - cached[0] < self.cfg.recall.refresh_every)  # fmt: skip
-        if reuse:
-            assert cached is not None
-            _, items, episodes = cached
-        else:
-            k = self.cfg.recall.k * (2 if self.analyze_next else 1)
-            found = self.recall(tick, query, entities, persona, k)
-            items = [WorkingItem("episode", u.content, s, u.id) for u, s, _ in found.episodes]
-            items += [WorkingItem("belief", u.content, 1.0 / (1 + hops), u.id) for u, hops in found.semantic]
-            episodes = found.episodes
-            self._recalls = {
-                k: v for k, v in self._recalls.items() if tick - v[0] < self.cfg.recall.refresh_every
-            }
-            self._recalls[situation] = (tick, items, episodes)
+        situation = self.situation(query, persona)
+        cached = self.reusable(tick, situation)
+        if cached is not None:
+            return self.render(observations, persona, *cached, reused=True)
+        found = self.recall(tick, query, entities, persona, self.recall_k)
+        beliefs = [(u.id, u.content, hops) for u, hops in found.semantic]
+        return self.render(observations, persona, *self.keep_recall(tick, situation, found.episodes, beliefs))
+
+    def render(self, observations: Sequence[Observation], persona: Persona, items: list[WorkingItem],
+               episodes: list[Any], reused: bool = False) -> Briefing:  # fmt: skip
+        """Load the working memory (recalled items + the last guardrail feedback) and write the briefing text."""
         self.working.load(
             [*items, *(WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:])]
         )
@@ -210,15 +237,15 @@ class CognitiveAgent:
             lines.append("Guardrails: " + " | ".join(self.feedback[-2:]))
         text = clip_words(" ".join(lines), self.cfg.recall.briefing_words)
         self.analyze_next = False
-        self.briefing = Briefing(text, list(self.working.items), reuse, episodes)
+        self.briefing = Briefing(text, list(self.working.items), reused, episodes)
         return self.briefing
 
     def reflect(self, tick: int) -> list[str]:
         """Periodic reflection: abstract beliefs into semantic memory, and consolidate tiers now and then."""
-        if self.memory is None:
+        if not self.remembers:
             return []
         formed = self.semantic.reflect(tick_time(tick), self.cfg.reflection.min_evidence)
         every = self.cfg.reflection.consolidate_every
-        if every and (tick + self.index) % every == 0:
+        if every and self.memory is not None and (tick + self.index) % every == 0:
             self.memory.consolidate(now=tick_time(tick))
         return formed

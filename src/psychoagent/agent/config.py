@@ -7,6 +7,8 @@ span; Tversky & Kahneman 1992 for loss aversion in the look-ahead score.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -169,6 +171,22 @@ class NegotiationConfig(_Config):
     )
 
 
+class LLMGroupingConfig(_Config):
+    """The LLM policy asks once per group of alike households (issue 14: <= 0.5 model calls per agent-step)."""
+
+    group: bool = Field(
+        True,
+        description=(
+            "one decision call per group of deciding households with the same persona band and situation; each "
+            "member applies the answer through its own persona adjustment and guardrails"
+        ),
+    )
+    risk_bands: int = Field(5, ge=1, le=20, description="risk preference is cut into this many equal bands")
+    optimism_band: float = Field(
+        0.1, ge=0, le=1, description="optimism beyond +-0.1 counts as optimistic / pessimistic, else neutral"
+    )
+
+
 class CognitiveConfig(_Config):
     """Everything the cognitive policy needs; `psychoagent simulate --policy cognitive` uses the defaults."""
 
@@ -219,7 +237,15 @@ class CognitiveConfig(_Config):
         0.5, ge=0, le=1, description="others' order flow beyond this imbalance is remembered (herding input)"
     )
     journal_memories: bool = Field(True, description="publish one memory.formed event per agent per tick")
+    memory_backend: Literal["population", "private"] = Field(
+        "population",
+        description=(
+            "population: one columnar store for all households, recall batched per tick (memory/population.py); "
+            "private: one in-memory `Memory` (SQLite) per household, the full single-agent pipeline, ~1.8 MB each"
+        ),
+    )
     ablation: AblationConfig = Field(default_factory=AblationConfig)
+    llm: LLMGroupingConfig = Field(default_factory=LLMGroupingConfig)
     perception: PerceptionConfig = Field(default_factory=PerceptionConfig)
     recall: RecallSettings = Field(default_factory=RecallSettings)
     reflection: ReflectionConfig = Field(default_factory=ReflectionConfig)

@@ -84,8 +84,20 @@ def orders_of(decision: Decision, allowed: Sequence[str]) -> tuple[list[OrderSpe
         return [], ""
     if decision.orders:
         return [o for o in decision.orders if o.instrument in allowed], ""
-    parsed = parse_intent(decision.intent, allowed=allowed)
-    return parsed.orders, parsed.reason
+    key = (decision.intent, tuple(allowed))
+    found = _PARSED.get(key)
+    if found is None:
+        parsed = parse_intent(decision.intent, allowed=allowed)
+        found = (tuple(parsed.orders), parsed.reason)
+        if len(_PARSED) >= PARSED_CACHE:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[key] = found
+    return list(found[0]), found[1]
+
+
+PARSED_CACHE = 4096
+"""Parsed intents kept (a pure function of the text and the instruments; the heuristic repeats its phrasings)."""
+_PARSED: dict[tuple[str, tuple[str, ...]], tuple[tuple[OrderSpec, ...], str]] = {}
 
 
 def persona_scale(risk: float, baseline: float, cfg: GuardrailConfig) -> float:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -157,3 +158,58 @@ def perceive(
             Observation("macro", rate, 0.0, rate, 0.0, 0.0, "macro", known, text + ".", dict(indicators))
         )
     return out
+
+
+_MISSING: Any = object()
+
+
+class TickPerception:
+    """`perceive` for many agents in one tick: each instrument's series is read once and each distinct set of
+    beliefs about it is described once (agents mostly share their beliefs, so most lookups are hits)."""
+
+    def __init__(
+        self,
+        history: PriceHistory,
+        instruments: Sequence[str],
+        cfg: PerceptionConfig,
+        indicators: Mapping[str, float] | None = None,
+    ) -> None:
+        self.history = history
+        self.instruments = list(instruments)
+        self.cfg = cfg
+        self.indicators = indicators
+        self._series = {name: history.series(name) for name in self.instruments}
+        self._cache: dict[tuple[str, tuple[Belief, ...]], Observation | None] = {}
+
+    def _with_beliefs(self, name: str, beliefs: tuple[Belief, ...]) -> Observation | None:
+        """The instrument's statistics (computed once per tick) with these beliefs attached and described."""
+        base = self._cache.get((name, ()), _MISSING)
+        if base is _MISSING:
+            base = observe_instrument(name, self._series[name], (), self.cfg)
+            self._cache[(name, ())] = base
+        if base is None or not beliefs:
+            return base
+        text = describe(name, base.price, base.change, base.average, self.cfg.average_window, beliefs)
+        return replace(base, beliefs=beliefs, text=text)
+
+    def observe(self, beliefs: Mapping[str, Sequence[Belief]]) -> list[Observation]:
+        """The same observations `perceive` returns for an agent holding these beliefs."""
+        out = []
+        for name in self.instruments:
+            key = (name, tuple(beliefs.get(name, ())))
+            obs = self._cache.get(key, _MISSING)
+            if obs is _MISSING:
+                obs = self._with_beliefs(name, key[1])
+                self._cache[key] = obs
+            if obs is not None:
+                out.append(obs)
+        if self.indicators:
+            key = ("macro", tuple(beliefs.get("interest_rate", ())))
+            if key not in self._cache:
+                self._cache[key] = perceive(
+                    self.history, [], {"interest_rate": key[1]}, self.cfg, self.indicators
+                )[0]
+            macro = self._cache[key]
+            assert macro is not None
+            out.append(macro)
+        return out

@@ -42,8 +42,14 @@ class TradeRecord:
 class SemanticMemory:
     """An agent's beliefs: kept in memory (semantic units + edges) and mirrored here for fast perception."""
 
-    def __init__(self, memory: Memory | None) -> None:
+    def __init__(self, memory: Memory | None, keep_graph: bool = False) -> None:
         self.memory = memory
+        self.keep_graph = keep_graph
+        """Without a `Memory` (population memory), still keep the belief graph and texts here."""
+        self.texts: dict[str, str] = {}
+        """Belief id -> text of the current beliefs kept without a `Memory`."""
+        self._seq = 0
+        self._by_subject: dict[str, list[Belief]] | None = None
         self.beliefs: dict[tuple[str, str], Belief] = {}
         self.unit_of: dict[tuple[str, str], str] = {}
         self.records: list[TradeRecord] = []
@@ -57,7 +63,9 @@ class SemanticMemory:
             self.set(subject, f"{relation}:{obj}", text, effect, 1, when, (), links=(obj,))
 
     def by_subject(self) -> dict[str, list[Belief]]:
-        """Beliefs grouped by the entity they are about (for perception)."""
+        """Beliefs grouped by the entity they are about (for perception); cached until a belief changes."""
+        if self._by_subject is not None:
+            return self._by_subject
         out: dict[str, list[Belief]] = defaultdict(list)
         for (subject, _), belief in sorted(self.beliefs.items()):
             out[subject].append(belief)
@@ -67,7 +75,8 @@ class SemanticMemory:
         for key in list(out):
             if key.startswith("stock:") and stock_rules:
                 out[key] = [*out[key], *stock_rules]
-        return out
+        self._by_subject = dict(out)
+        return self._by_subject
 
     def set(
         self, subject: str, relation: str, text: str, effect: float, evidence: int, when: datetime,
@@ -78,31 +87,39 @@ class SemanticMemory:
         old = self.beliefs.get(key)
         belief = Belief(subject, relation.split(":")[0], relation.split(":")[-1], effect, evidence, text)
         self.beliefs[key] = belief
-        if self.memory is None:
+        self._by_subject = None
+        if self.memory is None and not self.keep_graph:
             return None
         if old is not None and old.text == text and key in self.unit_of:
             return self.unit_of[key]
-        valence = 1 if effect > 0 else -1 if effect < 0 else 0
-        unit = self.memory.observe(
-            text, kind="semantic", timestamp=when, sources=[s for s in sources if s],  # a trade without a unit has ''
-            affect=Affect(valence=valence, arousal=1, reason="belief formed by reflection"),
-            metadata={"subject": subject, "relation": relation, "effect": effect, "evidence": evidence},
-        )  # fmt: skip
-        edges = [Edge(src=unit.id, dst=f"entity:{subject}", type="about", created_at=when)]
-        edges += [
-            Edge(src=f"entity:{subject}", dst=f"entity:{o}", type="related", created_at=when) for o in links
-        ]
-        self.memory.add_edges(edges)
-        for e in edges:
-            self.adjacency[e.src].add(e.dst)
-            self.adjacency[e.dst].add(e.src)
+        pairs = [(f"entity:{subject}", f"entity:{o}") for o in links]
+        if self.memory is not None:
+            valence = 1 if effect > 0 else -1 if effect < 0 else 0
+            unit = self.memory.observe(
+                text, kind="semantic", timestamp=when, sources=[s for s in sources if s],  # a trade without a unit has ''
+                affect=Affect(valence=valence, arousal=1, reason="belief formed by reflection"),
+                metadata={"subject": subject, "relation": relation, "effect": effect, "evidence": evidence},
+            )  # fmt: skip
+            uid = unit.id
+            edges = [Edge(src=uid, dst=f"entity:{subject}", type="about", created_at=when)]
+            edges += [Edge(src=a, dst=b, type="related", created_at=when) for a, b in pairs]
+            self.memory.add_edges(edges)
+        else:
+            uid = f"belief_{self._seq}"
+            self._seq += 1
+            self.texts[uid] = text
+        for a, b in [(uid, f"entity:{subject}"), *pairs]:
+            self.adjacency[a].add(b)
+            self.adjacency[b].add(a)
         if key in self.unit_of:
             old_id = self.unit_of[key]
-            self.memory.supersede(old_id, unit, reason="belief revised by reflection")
+            if self.memory is not None:
+                self.memory.supersede(old_id, unit, reason="belief revised by reflection")
+            self.texts.pop(old_id, None)
             for node in self.adjacency.pop(old_id, set()):
                 self.adjacency[node].discard(old_id)
-        self.unit_of[key] = unit.id
-        return unit.id
+        self.unit_of[key] = uid
+        return uid
 
     def neighbours(self, entities: Sequence[str], depth: int) -> dict[str, int]:
         """Belief-graph nodes within `depth` hops of the entities' nodes (breadth first) -> hop count."""
@@ -117,6 +134,12 @@ class SemanticMemory:
                         nxt.append(other)
             frontier = nxt
         return dist
+
+    def beliefs_near(self, entities: Sequence[str], depth: int) -> list[tuple[str, str, int]]:
+        """(id, text, hops) of the current beliefs kept here within `depth` hops of the entities, nearest first."""
+        reach = self.neighbours(entities, depth)
+        found = [(uid, self.texts[uid], hops) for uid, hops in reach.items() if uid in self.texts]
+        return sorted(found, key=lambda b: (b[2], b[0]))
 
     def reflect(self, when: datetime, min_evidence: int) -> list[str]:
         """Abstract trade records into 'after SIGNAL, INSTRUMENT tends to rise/fall' beliefs; returns texts."""

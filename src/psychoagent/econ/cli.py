@@ -55,7 +55,14 @@ def simulate_command(
     agents: int = typer.Option(100, "--agents", min=1, max=LIMITS.max_agents, help="number of households"),
     ticks: int = typer.Option(0, "--ticks", min=0, help="months to simulate (0: the scenario's, else 240)"),
     seed: int = typer.Option(42, "--seed", min=0, help="seed of the model's random generator (0 or more)"),
-    policy: str = typer.Option("persona", "--policy", help=f"decision policy: {', '.join(policy_names())}"),
+    policy: str = typer.Option(
+        "cognitive",
+        "--policy",
+        help=(
+            "decision policy (default cognitive: households that remember, recall, decide through guardrails, trade "
+            f"and evolve their personas; persona and composite are the rule baselines): {', '.join(policy_names())}"
+        ),
+    ),
     scenario: str = typer.Option("baseline", "--scenario", help=SCENARIO_HELP),
     llm: str = typer.Option(
         "", "--llm", help="URL of an OpenAI-compatible server or 'local' (stored for LLM policies)"

@@ -127,6 +127,7 @@ def memory(run: RunData) -> list[str]:
            f"{count / (agents * max(run.ticks, 1)):.1f} a month). Of the most striking memory of each household-month, "
            f"{np.mean(val < 0):.0%} felt bad, {np.mean(val > 0):.0%} good, and {np.mean(conf >= 2):.0%} clashed "
            "with a goal or an earlier memory (conflict ≥ 2)."]  # fmt: skip
+    out += _kinds_and_conflicts(events)
     top = Counter(_pattern(str((e.get("payload") or {}).get("strongest", ""))) for e in events)
     common = [(t, n) for t, n in top.most_common(4) if t]
     if common:
@@ -144,6 +145,55 @@ def memory(run: RunData) -> list[str]:
         out.append(f"Guardrails stopped {rejected:,} orders by rule and vetoed {vetoed:,} after a look-ahead; "
                    "each refusal was remembered.")  # fmt: skip
     return out
+
+
+KIND_NAMES = {
+    "news": "news", "public": "others' trades", "fill": "their own fills", "outcome": "outcomes of earlier decisions",
+    "refusal": "refused orders", "negotiation": "negotiations", "episodic": "other events", "semantic": "beliefs",
+}  # fmt: skip
+
+
+def _kinds_and_conflicts(events: list[dict]) -> list[str]:
+    """Which kinds of events the memories were (from `memory.formed`'s kind counts) and the sharpest clash."""
+    kinds: Counter[str] = Counter()
+    for e in events:
+        for kind, n in ((e.get("payload") or {}).get("kinds") or {}).items():
+            kinds[str(kind)] += int(n)
+    out = []
+    total = sum(kinds.values())
+    if total:
+        out.append("They were " + ", ".join(f"{KIND_NAMES.get(k, k)} {n / total:.0%}" for k, n in kinds.most_common(5))
+                   + " of all memories.")  # fmt: skip
+    clashes = [(e.get("payload") or {}) for e in events if (e.get("payload") or {}).get("clashes")]
+    if clashes:
+        n = sum(int(p["clashes"]) for p in clashes)
+        sharp = max(clashes, key=lambda p: float(p.get("clash_conflict", 0)))
+        out.append(f"{n:,} memories carried a conflict (≥ 2 of 4: an outcome against its expectation, or a new "
+                   f"figure that updates an earlier memory); the sharpest: “{sharp.get('clash', '')}”.")  # fmt: skip
+    return out
+
+
+def _biggest_mover(run: RunData, panel: pd.DataFrame) -> str:
+    """The household whose risk appetite moved most over the run, and the update that moved it most."""
+    change = panel.iloc[-1] - panel.iloc[0]
+    if change.empty or not np.isfinite(change.abs().max()) or change.abs().max() < NOTABLE_TRAIT_CHANGE:
+        return ""
+    who = change.abs().idxmax()
+    first, last = float(panel.iloc[0][who]), float(panel.iloc[-1][who])
+    line = f"The biggest mover, household {who}, went from risk appetite {first:.2f} to {last:.2f}"
+    sign = 1.0 if last >= first else -1.0
+    steps = panel[who].diff().fillna(0.0) * sign
+    month, size = steps.idxmax(), float(steps.max())
+    if size <= 0:
+        return line + "."
+    mine = [e for e in run.events("persona.evolved") if e.get("source") == f"household:{who}"
+            and e.get("tick") in (month - 1, month)]  # fmt: skip
+    if mine:
+        why = str((mine[-1].get("payload") or {}).get("explanation", "")).splitlines()[0].rstrip(".")
+        line += f"; its largest monthly step ({sign * size:+.2f}, month {month}) came from an outcome: {why[:200]}"
+    else:
+        line += f"; its largest monthly step ({sign * size:+.2f}, month {month}) came in a month without a scored outcome"
+    return line + "."
 
 
 def personas(run: RunData) -> list[str]:
@@ -171,6 +221,12 @@ def personas(run: RunData) -> list[str]:
         out.append(f"Personas changed {len(updates):,} times from prediction errors ({major:,} surprises big enough "
                    f"to count as major; {losses / len(updates):.0%} of the updates came from outcomes worse than "
                    "expected, which weigh 2.25 times more).")  # fmt: skip
+    risk = panels.get("risk_preference")
+    if risk is not None and len(risk) > 1:
+        first, last = float(risk.iloc[0].mean()), float(risk.iloc[-1].mean())
+        out.append(f"Mean risk appetite went from {first:.2f} in the first month to {last:.2f} in the last.")
+        if updates and (mover := _biggest_mover(run, risk)):
+            out.append(mover)
     if moved:
         out.append("Over the run, " + "; ".join(moved) + ".")
     out += _after_shocks(run, panels)

@@ -3,9 +3,8 @@ situations (weighted by their modulated recall scores) blended with a persona-we
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-
-import numpy as np
 
 from psychoagent.agent.cognition import Briefing
 from psychoagent.agent.config import CognitiveConfig
@@ -14,13 +13,18 @@ from psychoagent.agent.schema import Decision
 from psychoagent.persona import Persona
 
 
+def _clip(x: float, low: float, high: float) -> float:
+    """Scalar clip (np.clip's result for one float, without its array overhead on the hot path)."""
+    return float(min(max(x, low), high))
+
+
 def outlook(obs: Observation, persona: Persona, net_flow: float, cfg: CognitiveConfig) -> float:
     """Rule expectation over the horizon: trend (weighted up by risk preference) vs mean reversion, plus
     beliefs, domain optimism and herding on the order flow (social tendency)."""
-    w = float(np.clip(cfg.trend_weight * (0.5 + persona.risk_preference), 0.0, 1.0))
+    w = _clip(cfg.trend_weight * (0.5 + persona.risk_preference), 0.0, 1.0)
     trend = obs.trend * cfg.horizon
     reversion = -obs.fields.get("gap", 0.0)
-    belief = cfg.perception.belief_weight * 0.02 * float(np.tanh(obs.belief_effect))
+    belief = cfg.perception.belief_weight * 0.02 * math.tanh(obs.belief_effect)
     mood = 0.01 * persona.optimism_for(obs.subject)
     herd = 0.01 * persona.social_tendency * net_flow
     return w * trend + (1.0 - w) * reversion + belief + mood + herd
@@ -54,7 +58,7 @@ def expected_returns(
         mem, weight = recalled_outcome(briefing, obs.subject)
         mw = cfg.memory_weight * min(weight, 1.0)
         cap = cfg.max_expected
-        out[obs.subject] = float(np.clip((1.0 - mw) * rule + mw * mem, -cap, cap))
+        out[obs.subject] = _clip((1.0 - mw) * rule + mw * mem, -cap, cap)
     return out
 
 

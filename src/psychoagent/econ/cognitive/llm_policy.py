@@ -59,6 +59,10 @@ PROMPT_MARKERS = (r"^briefing:", r"^cash:", r"^holdings:", r"^tradable:", r"your
 """Patterns of the decision prompt's lines; a fused summary matching one imitates the prompt and is refused."""
 
 
+FUSED_CACHE = 4096
+"""Fused briefings kept across households and ticks (a template text repeats while situations stay alike)."""
+
+
 class Fused(BaseModel):
     """The model's fused briefing (seed 2.2.2 step 4)."""
 
@@ -75,6 +79,8 @@ class LLMPolicy(CognitivePolicy):
         super().__init__(cfg, cognitive)
         self.client = client
         self.spec = "offline"
+        self.fused: dict[str, str] = {}
+        """Fused briefings by template text, shared by all households (oldest dropped past FUSED_CACHE)."""
 
     def use_llm(
         self, spec: str | None, cache_mode: str = "off", cache_path: str | Path | None = None
@@ -92,23 +98,48 @@ class LLMPolicy(CognitivePolicy):
 
     def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
                     flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
+        """One model call per group of alike households (`CognitiveConfig.llm`), all calls of a tick in one batch;
+        every member gets its group's decision, which its own persona adjustment and guardrails then shape."""
         if not contexts:
             return []
         if self.client is None:
             self.use_llm(self.spec)
         view = self.model.view()
-        texts = self._fuse(contexts) if self.cognitive.recall.llm_briefing else [c[4].text for c in contexts]
+        groups: dict[Any, list[int]] = {}
+        for pos, context in enumerate(contexts):
+            groups.setdefault(self.group_key(context) if self.cognitive.llm.group else pos, []).append(pos)
+        leaders = [contexts[members[0]] for members in groups.values()]
+        texts = self._fuse(leaders) if self.cognitive.recall.llm_briefing else [c[4].text for c in leaders]
         prompts = [
             prompt_for(persona, obs, text, self._holdings(i), float(view.wealth[i]),
                        self.instruments(), self.cognitive.horizon)
-            for (i, _agent, persona, obs, _), text in zip(contexts, texts, strict=True)
+            for (i, _agent, persona, obs, _), text in zip(leaders, texts, strict=True)
         ]  # fmt: skip
-        decisions: list[Decision] = self.client.structured_many(
+        answers: list[Decision] = self.client.structured_many(
             prompts, Decision, purpose="decision",
             fallback=lambda reason: Decision(type="WAIT", reason=f"fallback: {reason}"[:200]),
         )  # fmt: skip
         self._count("llm.calls", len(prompts))
-        return decisions
+        self._count("llm.grouped", len(contexts) - len(prompts))
+        out: list[Decision] = [answers[0]] * len(contexts)
+        for answer, members in zip(answers, groups.values(), strict=True):
+            for pos in members:
+                out[pos] = answer
+        return out
+
+    def group_key(
+        self, context: tuple[int, CognitiveAgent, Persona, list[Observation], Any]
+    ) -> tuple[Any, ...]:
+        """Households alike enough to share one answer: risk band, optimism sign, what the market shows, what
+        they hold, whether guardrails refused them last time and what their recalled outcomes say."""
+        i, agent, persona, obs, briefing = context
+        cfg = self.cognitive.llm
+        risk = min(int(persona.risk_preference * cfg.risk_bands), cfg.risk_bands - 1)
+        mood = (persona.optimism > cfg.optimism_band) - (persona.optimism < -cfg.optimism_band)
+        market = tuple(o.signal for o in obs if o.subject != "macro")
+        held = tuple(sorted(k for k, v in self._holdings(i).items() if v > 0))
+        lesson = sum(float(u.metadata.get("actual", 0.0)) for u, _, _ in getattr(briefing, "episodes", ()))
+        return (risk, mood, market, held, bool(agent.feedback), (lesson > 0) - (lesson < 0))
 
     def _fuse(
         self, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]]
@@ -117,7 +148,7 @@ class LLMPolicy(CognitivePolicy):
         words = self.cognitive.recall.briefing_words
         todo: dict[str, list[dict[str, str]]] = {}
         for _, agent, _, _, briefing in contexts:
-            if (briefing.text,) not in agent.summaries:
+            if (briefing.text,) not in agent.summaries and briefing.text not in self.fused:
                 todo.setdefault(briefing.text, [{"role": "system", "content": FUSION.format(words=words)},
                                                 {"role": "user", "content": f"{DATA_NOTE}\nBackground: "
                                                                             f"{escape(briefing.text)}"}])  # fmt: skip
@@ -127,6 +158,10 @@ class LLMPolicy(CognitivePolicy):
         ) if keys else []  # fmt: skip
         done = {k: (f.text if f.text != "-" and self._acceptable(f.text, words) else k)
                 for k, f in zip(keys, fused, strict=True)}  # fmt: skip
+        self.fused.update(done)
+        while len(self.fused) > FUSED_CACHE:
+            self.fused.pop(next(iter(self.fused)))
+        done = {**self.fused, **done}
         out = []
         for _, agent, _, _, briefing in contexts:
             text = agent.summaries.get((briefing.text,), lambda b=briefing: done.get(b.text, b.text))

@@ -19,10 +19,11 @@ from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.agent.guardrails import Account, Guardrails, is_risky
-from psychoagent.agent.negotiation import Party, negotiate
-from psychoagent.agent.perception import Observation, PriceHistory, perceive
+from psychoagent.agent.perception import Observation, PriceHistory, TickPerception
 from psychoagent.agent.schema import ApprovedOrder, Decision
+from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
+from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
 from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.snapshot import Snapshot
@@ -30,9 +31,6 @@ from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
 from psychoagent.types import Affect
 
 log = logging.getLogger(__name__)
-
-_MIN_UNITS = 0.01
-"""Steel holdings below a hundredth of a unit are residue of earlier sales, too small for a deal."""
 
 _DIRECTION = {"sharp_fall": "fall", "below_average": "fall", "sharp_rise": "rise", "above_average": "rise"}
 """Perception signals grouped into the direction a recall asks about (fewer distinct questions, more reuse)."""
@@ -60,6 +58,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.submitted: dict[int, list[tuple[ApprovedOrder, str]]] = {}
         self.counts: dict[str, int] = {}
         self._tick_limits: tuple[dict[str, float], float] = ({}, 0.0)
+        self.mind: PopulationMind | None = None
+        """The population memory of all cognitive households (None with private memories or no memory)."""
 
     # -- wiring ----------------------------------------------------------------------------------------------
     def bind(self, model: Any) -> None:
@@ -75,16 +75,20 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             from psychoagent.memory.embed import get_embedder
 
             embedder = get_embedder("hash")
+        shared = embedder is not None and cfg.memory_backend == "population"
         for i in chosen:
             mem = None
-            if (
-                embedder is not None
-            ):  # one in-memory store per agent: keyword search cost does not grow with n
+            if embedder is not None and not shared:
                 from psychoagent.memory.core import Memory
 
                 mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
                              affect_config=_EVENT_MEMORY)  # fmt: skip
-            self.agents[int(i)] = CognitiveAgent(int(i), model.personas[int(i)], mem, cfg)
+            self.agents[int(i)] = CognitiveAgent(int(i), model.personas[int(i)], mem, cfg, population=shared)
+        if shared:
+            assert embedder is not None
+            self.mind = PopulationMind(
+                self.agents, embedder, cfg, _EVENT_MEMORY, int(self.rng.integers(2**32))
+            )
 
     def _count(self, key: str, n: int = 1) -> None:
         self.counts[key] = self.counts.get(key, 0) + n
@@ -135,28 +139,12 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         flows = self.flows()
         self._tick_limits = self._limits()
         self._public_events(t, snapshot, prices, flows)
-        contexts = []
-        for i, agent in self.agents.items():
-            units = agent.encode(t)
-            if units and self.cognitive.journal_memories:
-                strongest = max(units, key=lambda u: (abs(u.affect.valence), u.affect.arousal))
-                self._emit(t, "memory.formed", {"count": len(units), "ids": [u.id for u in units[:4]],
-                           "strongest": strongest.content[:160], "valence": strongest.affect.valence,
-                           "arousal": strongest.affect.arousal, "conflict": strongest.affect.conflict_intensity},
-                           f"household:{i}")  # fmt: skip
-            if (t + i) % self.cognitive.decide_every:
-                continue
-            persona = view.personas[i]
-            obs = perceive(self.history, list(prices), agent.semantic.by_subject(), self.cognitive.perception,
-                           {"interest_rate": snapshot.interest_rate, "inflation": snapshot.inflation,
-                            "unemployment": snapshot.unemployment})  # fmt: skip
-            focus = max((o for o in obs if o.subject != "macro"), key=lambda o: abs(o.change), default=None)
-            trend = _DIRECTION.get(focus.signal, "steady") if focus else "steady"
-            query = f"bought after a {trend} signal expecting; ticks later success or failure"
-            entities = [o.subject for o in obs] + ["interest_rate"]
-            briefing = agent.brief(t, query, obs, entities, persona)
-            self._count("briefing.reused" if briefing.reused else "briefing.built")
-            contexts.append((i, agent, persona, obs, briefing))
+        self._encode(t)
+        indicators = {"interest_rate": snapshot.interest_rate, "inflation": snapshot.inflation,
+                      "unemployment": snapshot.unemployment}  # fmt: skip
+        seeing = TickPerception(self.history, list(prices), self.cognitive.perception, indicators)
+        deciding = [(i, a) for i, a in self.agents.items() if not (t + i) % self.cognitive.decide_every]
+        contexts = self._briefings(t, deciding, seeing, view)
         decisions = self.decide_many(t, contexts, flows)
         orders: list[ApprovedOrder] = []
         negotiators: list[int] = []
@@ -170,6 +158,55 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         orders += self._negotiate(t, negotiators, view, prices)
         self._submit(t, orders, prices)
         return intents
+
+    def _encode(self, t: int) -> None:
+        """Store every agent's queued events (one batch for the population memory); journal what was formed."""
+        journal = self.cognitive.journal_memories
+        if self.mind is not None:
+            for i, payload in self.mind.encode(t).items():
+                if journal:
+                    self._emit(t, "memory.formed", payload, f"household:{i}")
+            return
+        for i, agent in self.agents.items():
+            units = agent.encode(t)
+            if units and journal:
+                rows = [(u.content, u.affect, str(u.metadata.get("kind_of", u.kind))) for u in units]
+                self._emit(t, "memory.formed", formed_payload(rows, [u.id for u in units]), f"household:{i}")
+
+    def _briefings(self, t: int, deciding: Sequence[tuple[int, CognitiveAgent]], seeing: TickPerception,
+                   view: HouseholdView) -> list[tuple[int, CognitiveAgent, Persona, list[Observation], Any]]:  # fmt: skip
+        """Perception and briefing of every deciding agent; fresh recalls of the population run as one batch."""
+        contexts: list[Any] = []
+        asks: list[tuple[int, str, int, Persona]] = []
+        waiting: list[tuple[int, tuple[str, int], list[str]]] = []
+        for i, agent in deciding:
+            persona = view.personas[i]
+            obs = seeing.observe(agent.semantic.by_subject())
+            focus = max((o for o in obs if o.subject != "macro"), key=lambda o: abs(o.change), default=None)
+            trend = _DIRECTION.get(focus.signal, "steady") if focus else "steady"
+            query = f"bought after a {trend} signal expecting; ticks later success or failure"
+            entities = [o.subject for o in obs] + ["interest_rate"]
+            situation = agent.situation(query, persona)
+            cached = agent.reusable(t, situation) if self.mind is not None else None
+            if self.mind is None or cached is not None:
+                briefing = (agent.render(obs, persona, *cached, reused=True) if cached is not None
+                            else agent.brief(t, query, obs, entities, persona))  # fmt: skip
+                self._count("briefing.reused" if briefing.reused else "briefing.built")
+            else:
+                asks.append((i, query, agent.recall_k, persona))
+                waiting.append((len(contexts), situation, entities))
+                briefing = None
+            contexts.append([i, agent, persona, obs, briefing])
+        if self.mind is not None:
+            depth = self.cognitive.recall.graph_depth
+            for (at, situation, entities), episodes in zip(waiting, self.mind.recall(t, asks), strict=True):
+                i, agent, persona, obs, _ = contexts[at]
+                beliefs = agent.semantic.beliefs_near(entities, depth) if depth > 0 else []
+                contexts[at][4] = agent.render(
+                    obs, persona, *agent.keep_recall(t, situation, episodes, beliefs)
+                )
+                self._count("briefing.built")
+        return [tuple(c) for c in contexts]
 
     def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
                     flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
@@ -241,63 +278,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
 
     def _negotiate(self, t: int, negotiators: list[int], view: HouseholdView,
                    prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
-        """Each agent seeking a deal finds a counterpart among the cognitive agents (a steel holder when it
-        wants to buy, anyone when it holds steel to sell); a deal becomes two limit orders at the agreed price."""
-        price = prices.get("steel", 0.0)
-        if price <= 0 or not negotiators:
-            return []
-        holders = [i for i in self.agents if self._holdings(i).get("steel", 0.0) > _MIN_UNITS]
-        busy: set[int] = set()
-        pairs: list[tuple[int, int]] = []
-        for i in (negotiators[j] for j in self.rng.permutation(len(negotiators))):
-            if i in busy:
-                continue
-            sells = i in holders
-            pool = [
-                j for j in (holders if holders and not sells else self.agents) if j != i and j not in busy
-            ]
-            if not pool:
-                continue
-            other = pool[int(self.rng.integers(len(pool)))]
-            pairs.append((other, i) if sells else (i, other))
-            busy.update((i, other))
-        out: list[ApprovedOrder] = []
-        cfg = self.cognitive.negotiation
-        for b, s in pairs:
-            pb, ps = view.personas[b], view.personas[s]
-            ab, as_ = self.agents[b], self.agents[s]
-            res = negotiate(Party(b, pb.social_tendency, pb.risk_preference, ab.semantic.reputation_of(s)),
-                            Party(s, ps.social_tendency, ps.risk_preference, as_.semantic.reputation_of(b)),
-                            price, cfg)  # fmt: skip
-            for off in res.offers:
-                self._emit(t, "negotiation.offer", {"buyer": b, "seller": s, "round": off.round, "by": off.by,
-                                                    "price": off.price, "instrument": "steel"}, f"household:{off.by}")  # fmt: skip
-            qty = min(cfg.quantity, self._holdings(s).get("steel", 0.0))
-            ab.semantic.reputation[s].append(res.concession[s])
-            as_.semantic.reputation[b].append(res.concession[b])
-            if (
-                res.accepted
-                and qty > _MIN_UNITS
-                and float(view.cash[b] + view.deposits[b]) >= qty * res.price
-            ):
-                self._emit(t, "negotiation.accepted", {"buyer": b, "seller": s, "price": res.price, "quantity": qty,
-                                                       "rounds": len(res.offers)}, "negotiation")  # fmt: skip
-                for who, side, other in ((b, "BUY", s), (s, "SELL", b)):
-                    self.agents[who].note(t, f"Agreed a steel deal with agent {other}: {side.lower()} {qty:g} at "
-                                          f"{res.price:.4g} after {len(res.offers)} offers",
-                                          Affect(valence=1, arousal=2, reason="deal agreed"), kind_of="negotiation")  # fmt: skip
-                    o = ApprovedOrder(agent=who, side=side, instrument="steel", quantity=qty,
-                                      limit_price=res.price, stake=0.0, notes=(f"negotiated with {other}",))  # fmt: skip
-                    out.append(o)
-                    self.submitted.setdefault(who, []).append((o, "negotiated"))
-            else:
-                why = res.reason or (f"agreed at {res.price:.4g} but the seller holds no steel to deliver" if qty <= _MIN_UNITS
-                                     else f"agreed at {res.price:.4g} but the buyer lacks the cash")  # fmt: skip
-                self._emit(t, "negotiation.broken", {"buyer": b, "seller": s, "reason": why}, "negotiation")
-                for who, other in ((b, s), (s, b)):
-                    self.agents[who].note(t, f"Steel talks with agent {other} broke down: {why}",
-                                          Affect(valence=-1, arousal=2, reason="talks failed"), kind_of="negotiation")  # fmt: skip
-        return out
+        return negotiate_deals(self, t, negotiators, view, prices)
 
     def _submit(self, t: int, orders: list[ApprovedOrder], prices: Mapping[str, float]) -> None:
         m = self.markets
@@ -380,19 +361,22 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                  for k, v in sorted(flows.items()) if abs(v) > cfg.crowd_threshold]  # fmt: skip
         crowd_text = "Others' trades: " + "; ".join(crowd) if crowd else ""
         when = tick_time(t)
-        for agent in self.agents.values():
-            for n in news:
-                val = int(np.clip(round(2 * n.sentiment), -2, 2))
-                agent.note(t, f"News: {n.headline}", Affect(valence=val, arousal=2 if abs(val) > 1 else 1,
-                           reason="news sentiment"), kind_of="news", topic=n.topic)  # fmt: skip
-                subject = (
-                    n.topic
-                    if n.topic in prices
-                    else f"stock:{n.topic}"
-                    if f"stock:{n.topic}" in prices
-                    else None
-                )
-                if subject is not None and agent.memory is not None:
+        mind = self.mind
+        for n in news:
+            val = int(np.clip(round(2 * n.sentiment), -2, 2))
+            affect = Affect(valence=val, arousal=2 if abs(val) > 1 else 1, reason="news sentiment")
+            subject = (
+                n.topic if n.topic in prices else f"stock:{n.topic}" if f"stock:{n.topic}" in prices else None
+            )
+            if mind is not None:
+                mind.broadcast(t, f"News: {n.headline}", affect, "news")
+            for agent in self.agents.values():
+                if mind is None:
+                    agent.note(t, f"News: {n.headline}", affect, kind_of="news", topic=n.topic)
+                if subject is not None and agent.remembers:
                     agent.semantic.news_belief(subject, n.headline, n.sentiment, when)
-            if crowd_text:
+        if crowd_text and mind is not None:
+            mind.broadcast(t, crowd_text, Affect(reason="routine event"), "public")
+        elif crowd_text:
+            for agent in self.agents.values():
                 agent.note(t, crowd_text, kind_of="public")

@@ -1,0 +1,135 @@
+"""The cognitive policy's population memory: public events written once for every household, each tick's
+private events encoded in one batch, and the recall of every household deciding in a tick run as one
+vectorised operation (`memory.population_recall`).
+
+Public events (news, others' trades) go through one shared `Memory` first, so the rule-based slot clashes
+between them (a new inflation figure updates the last one) are detected once and applied to every copy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from psychoagent.affect.config import AffectiveMemoryConfig
+from psychoagent.agent.cognition import SECONDS_PER_TICK, CognitiveAgent, tick_time
+from psychoagent.agent.config import CognitiveConfig
+from psychoagent.config import MemoryConfig
+from psychoagent.memory.embed import Embedder
+from psychoagent.memory.population import Batch, PopulationMemory, Recalled
+from psychoagent.memory.population_recall import Request, recall_many
+from psychoagent.persona import Persona
+from psychoagent.types import Affect
+
+_OUTCOME_FIELDS = ("instrument", "side", "signal", "expected", "actual", "risky", "stake")
+"""Metadata an outcome memory keeps as columns (what the heuristic decision and the persona tilt read)."""
+
+
+def formed_payload(units: Sequence[tuple[str, Affect, str]], ids: Sequence[str]) -> dict[str, Any]:
+    """The `memory.formed` payload of one household-month: count, first ids, the most striking memory, how many
+    of each kind, and how many clashed with an earlier memory (conflict >= 2) with the sharpest one."""
+    text, a, _ = max(units, key=lambda u: (abs(u[1].valence), u[1].arousal))
+    clashes = [u for u in units if u[1].conflict_intensity >= 2]
+    payload = {"count": len(units), "ids": list(ids[:4]), "strongest": text[:160], "valence": a.valence,
+               "arousal": a.arousal, "conflict": a.conflict_intensity, "kinds": dict(Counter(u[2] for u in units)),
+               "clashes": len(clashes)}  # fmt: skip
+    if clashes:
+        sharp = max(clashes, key=lambda u: u[1].conflict_intensity)
+        payload["clash"] = sharp[0][:160]
+        payload["clash_conflict"] = sharp[1].conflict_intensity
+    return payload
+
+
+class PopulationMind:
+    """Population memory of the cognitive households of one run, with their moods (the affect of the tick's
+    most striking memory, as `CognitiveAgent.encode` sets it)."""
+
+    def __init__(self, agents: Mapping[int, CognitiveAgent], embedder: Embedder, cfg: CognitiveConfig,
+                 affect: AffectiveMemoryConfig, seed: int) -> None:  # fmt: skip
+        from psychoagent.memory.core import Memory
+
+        self.agents = agents
+        self.cfg = cfg
+        self.affect = affect
+        self.recall_cfg = MemoryConfig().recall
+        self.embedder = embedder
+        self.memory = PopulationMemory(list(agents), embedder, SECONDS_PER_TICK)
+        self.public = Memory(path=None, namespace="public", embedder=embedder, appraiser=None,
+                             affect_config=affect)  # fmt: skip
+        self.rng = np.random.default_rng(seed)
+        n = len(self.memory.agent_ids)
+        self.mood = np.zeros((n, 3), dtype=np.int64)
+        self.mood[:, 1] = 1
+        self._public: list[tuple[str, Affect, str]] = []
+
+    # -- writing ---------------------------------------------------------------------------------------------
+    def broadcast(self, tick: int, text: str, affect: Affect, kind_of: str) -> Affect:
+        """A public event becomes a memory of every household; returns its affect after conflict detection."""
+        unit = self.public.observe(text, affect=affect, timestamp=tick_time(tick),
+                                   metadata={"tick": tick, "kind_of": kind_of})  # fmt: skip
+        for rec in self.public.conflicts(ids=[unit.id]):
+            other = self.public.get(rec.side_b if rec.side_a == unit.id else rec.side_a)
+            if other is not None and other.invalid_at is not None and other.id != unit.id:
+                self.memory.table.intern([text])
+                self.memory.supersede(other.content, text, tick)
+        a = unit.affect
+        self.memory.broadcast(text, a.valence, a.arousal, a.conflict_intensity, kind_of, tick)
+        self._public.append((text, a, kind_of))
+        return a
+
+    def encode(self, tick: int) -> dict[int, dict[str, Any]]:
+        """Store every household's queued events and this tick's public ones; set the moods. Returns, per
+        household that formed memories, the `memory.formed` payload."""
+        batch = Batch()
+        own: dict[int, list[tuple[str, Affect, str]]] = {}
+        for i, agent in self.agents.items():
+            items, agent.pending = agent.pending, []
+            for it in items:
+                a, meta = it["affect"], it["metadata"]
+                outcome = {k: meta.get(k) for k in _OUTCOME_FIELDS} if "actual" in meta else None
+                batch.add(i, it["text"], a.valence, a.arousal, a.conflict_intensity,
+                          str(meta.get("kind_of", "episodic")), outcome)  # fmt: skip
+                own.setdefault(i, []).append((it["text"], a, batch.kind_of[-1]))
+        _, pos = self.memory.add(batch, tick)
+        public, self._public = self._public, []
+        first: dict[int, list[str]] = {}
+        for j, i in enumerate(batch.agents):
+            ids = first.setdefault(i, [])
+            if len(ids) < 4:
+                ids.append(f"pop_{i}_{int(pos[j])}")
+        out: dict[int, dict[str, Any]] = {}
+        for slot, i in enumerate(self.memory.agent_ids.tolist()):
+            units = own.get(i, []) + public
+            if not units:
+                continue
+            worst = min(units, key=lambda u: (u[1].valence, -u[1].arousal))[1]
+            mood = worst if worst.valence < 0 else max(units, key=lambda u: u[1].valence)[1]
+            self.mood[slot] = (mood.valence, mood.arousal, mood.conflict_intensity)
+            out[i] = formed_payload(units, first.get(i, []))
+        return out
+
+    # -- reading ---------------------------------------------------------------------------------------------
+    def recall(self, tick: int, asks: Sequence[tuple[int, str, int, Persona]]) -> list[list[tuple[Recalled, float, dict[str, float]]]]:  # fmt: skip
+        """Recall for every (household, query, k, persona) in one vectorised run; per ask, (memory, score, parts)."""
+        if not asks:
+            return []
+        slots = np.fromiter((self.memory.slot[a[0]] for a in asks), dtype=np.int64, count=len(asks))
+        ab = self.cfg.ablation
+        risk = np.array([a[3].risk_preference for a in asks]) if ab.persona_recall else None
+        req = Request(slots=slots, queries=[a[1] for a in asks], k=np.array([a[2] for a in asks]),
+                      mood_valence=self.mood[slots, 0], mood_conflict=self.mood[slots, 2], risk=risk,
+                      modulated=ab.affect_modulation)  # fmt: skip
+        hits = recall_many(
+            self.memory, req, tick, self.recall_cfg, self.affect, float(getattr(self.embedder, "dense_weight", 0.5)),
+            getattr(self.embedder, "similarity_floor", None), self.cfg.recall.persona_weight, self.rng,
+        )  # fmt: skip
+        flat_slots = np.repeat(slots, [len(p) for p in hits.positions])
+        flat = self.memory.recalled_many(flat_slots, np.concatenate([*hits.positions, np.zeros(0, np.int64)]))
+        out, at = [], 0
+        for ps, vs in zip(hits.positions, hits.scores, strict=True):
+            out.append([(flat[at + j], float(v), {"score": float(v)}) for j, v in enumerate(vs)])
+            at += len(ps)
+        return out

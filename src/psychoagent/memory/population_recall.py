@@ -1,0 +1,237 @@
+"""Recall for many agents of a `PopulationMemory` at once: the stages of `Memory.recall` as 2-D array operations.
+
+Agents x positions blocks replace per-agent candidate tables: dense similarity is gathered from one matrix
+product per distinct query, the dense and keyword candidate pools are per-row top-n masks, and relevance
+(convex fusion of min-max dense and pool-IDF keyword coverage), recency, access, validity, affect modulation
+(conflict-first), the persona tilt, MMR diversity and exploration are masked arithmetic over the block. Units
+are not dialogue turns, so each is a session of its own (reply and neighbour terms are zero, as for facts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from psychoagent.affect.config import AffectiveMemoryConfig
+from psychoagent.config import RecallConfig
+from psychoagent.memory.modulate import decay_factor
+from psychoagent.memory.population import PopulationMemory
+from psychoagent.memory.retrieve import access_factor, recency_factor
+
+_RECALL_COLUMNS = ("text", "tick", "valence", "conflict", "invalid", "access", "risky", "actual")
+"""The columns scoring reads (the other outcome fields are read only for the memories recalled)."""
+
+
+@dataclass
+class Request:
+    """Who recalls what: agent slots, one query and k each, the current mood and (optional) risk preference."""
+
+    slots: np.ndarray
+    queries: list[str]
+    k: np.ndarray
+    mood_valence: np.ndarray
+    mood_conflict: np.ndarray
+    risk: np.ndarray | None = None
+    modulated: bool = True
+
+
+@dataclass
+class Hits:
+    """Per agent (request order): recalled positions best first and their scores."""
+
+    positions: list[np.ndarray]
+    scores: list[np.ndarray]
+
+
+def _top_mask(values: np.ndarray, n: int) -> np.ndarray:
+    """Per row, True at the n largest finite values (all finite ones when a row has fewer)."""
+    finite = np.isfinite(values)
+    if values.shape[1] <= n:
+        return finite
+    idx = np.argpartition(-np.where(finite, values, -np.inf), n - 1, axis=1)[:, :n]
+    out = np.zeros(values.shape, dtype=bool)
+    np.put_along_axis(out, idx, True, axis=1)
+    return out & finite
+
+
+def _dense_and_matches(pop: PopulationMemory, req: Request, text: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Dense similarity (agents x positions), keyword matches (x terms) and the terms mask of each agent's query."""
+    uniq, which = np.unique(np.asarray(req.queries, dtype=object), return_inverse=True)
+    cached = [pop.table.query(str(q)) for q in uniq]
+    n_terms = max((len(c[1]) for c in cached), default=0)
+    safe = np.maximum(text, 0)
+    dense = np.zeros(text.shape, dtype=np.float64)
+    match = np.zeros((*text.shape, max(n_terms, 1)), dtype=bool)
+    terms = np.zeros((len(req.slots), max(n_terms, 1)), dtype=bool)
+    for q, (_, words, sims, hits) in enumerate(cached):
+        rows = np.flatnonzero(which == q)
+        dense[rows] = sims[safe[rows]]
+        if words:
+            match[rows, :, : len(words)] = hits[safe[rows]]
+            terms[rows, : len(words)] = True
+    return dense, match, terms
+
+
+def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfig,
+                affect: AffectiveMemoryConfig, dense_weight: float, dense_floor: float | None,
+                persona_weight: float, rng: np.random.Generator) -> Hits:  # fmt: skip
+    """Recall for every agent of the request in one pass (see the module doc for the stages)."""
+    slots = req.slots
+    counts = pop.count[slots]
+    width = int(counts.max()) if len(slots) else 0
+    if width == 0:
+        empty = [np.zeros(0, dtype=np.int64) for _ in slots]
+        return Hits(empty, [np.zeros(0) for _ in slots])
+    c = {name: pop.cols[name][slots, :width] for name in _RECALL_COLUMNS}
+    valid = np.arange(width)[None, :] < counts[:, None]
+    dense, match, terms = _dense_and_matches(pop, req, c["text"])
+    kmax = int(req.k.max())
+    n = max(cfg.candidates, kmax * affect.modulation.pool_factor)
+    dense = np.where(valid, dense, -np.inf)
+    matched = (match & terms[:, None, :]).sum(axis=2)
+    keyword_pick = np.where(valid & (matched > 0), matched + 1e-3 * dense, -np.inf)
+    cand = valid & (_top_mask(dense, n) | _top_mask(keyword_pick, n))
+    # relevance: convex fusion of min-max dense (with the embedder's floor) and pool-IDF keyword coverage
+    d_in = np.where(cand, dense, np.nan)
+    with np.errstate(all="ignore"):
+        lo, hi = np.nanmin(d_in, axis=1), np.nanmax(d_in, axis=1)
+    lo = np.minimum(lo, dense_floor) if dense_floor is not None else lo
+    span = (hi - lo)[:, None]
+    flat = span < 1e-12
+    mm = np.where(flat, (dense > 0).astype(np.float64), (dense - lo[:, None]) / np.where(flat, 1.0, span))
+    pool_match = match & cand[:, :, None]
+    idf = np.log1p(cand.sum(axis=1)[:, None] / (1.0 + pool_match.sum(axis=1))) * terms
+    total = idf.sum(axis=1)
+    coverage = (
+        np.einsum("dlt,dt->dl", pool_match.astype(np.float64), idf) / np.where(total > 0, total, 1.0)[:, None]
+    )
+    kw_max = np.where(cand, coverage, 0.0).max(axis=1)
+    keyword = np.where(kw_max[:, None] > 0, coverage / np.where(kw_max > 0, kw_max, 1.0)[:, None], 0.0)
+    score = (dense_weight * mm + (1.0 - dense_weight) * keyword) * (1.0 + cfg.session_weight)
+    age = (tick - c["tick"]).astype(np.float64) * pop.seconds_per_tick
+    if cfg.recency_weight > 0:
+        score *= recency_factor(age, cfg.recency_half_life_days, cfg.recency_weight)
+    if cfg.access_weight > 0:
+        score *= access_factor(c["access"].astype(np.float64), cfg.access_weight, cfg.access_cap)
+    stale = ~np.isnan(c["invalid"]) & (c["invalid"] <= tick)
+    score *= np.where(stale, cfg.superseded_factor, 1.0)
+    affect_factor = np.ones_like(score)
+    if req.modulated:
+        mod = affect.modulation
+        decay = decay_factor(age, np.zeros(1), affect.decay.half_life_days, affect.decay.success_half_count)
+        conflict = c["conflict"] * decay
+        valence = c["valence"] * decay
+        high = (req.mood_conflict >= mod.conflict_state_threshold)[:, None]
+        affect_factor *= np.where(high, np.minimum(1.0 + mod.conflict_weight * np.clip(conflict, 0, 4) / 4.0,
+                                                   mod.max_factor), 1.0)  # fmt: skip
+        negative = (req.mood_valence < 0)[:, None]
+        affect_factor *= np.where(negative, np.minimum(1.0 + mod.lesson_weight * np.clip(-valence, 0, 2) / 2.0,
+                                                       mod.max_factor), 1.0)  # fmt: skip
+        score *= affect_factor
+    if req.risk is not None:
+        tilt = (persona_weight * (2.0 * req.risk - 1.0))[:, None]
+        actual = c["actual"]
+        factor = np.where(
+            c["risky"] & (actual > 0), 1.0 + tilt, np.where(c["risky"] & (actual < 0), 1.0 - tilt, 1.0)
+        )
+        score *= np.maximum(factor, 0.05)
+    _successors_first(pop, c["text"], cand, stale, score, affect.safety.supersession_gap)
+    score = np.where(cand, score, -np.inf)
+    if req.modulated:
+        chosen = _mmr(pop, c["text"], score, req.k, kmax * affect.safety.mmr_pool, affect.safety.mmr_lambda)
+        _explore(pop, req, chosen, score / affect_factor, c["valence"], cand, affect, rng)
+    else:
+        chosen = [row for row in _ordered_top(score, kmax)]
+        chosen = [ch[: int(k)] for ch, k in zip(chosen, req.k, strict=True)]
+    positions, scores = [], []
+    for d, ch in enumerate(chosen):
+        ch = ch[np.isfinite(score[d, ch])]
+        positions.append(ch.astype(np.int64))
+        scores.append(score[d, ch])
+        pop.cols["access"][slots[d], ch] += 1.0
+    return Hits(positions, scores)
+
+
+def _ordered_top(score: np.ndarray, n: int) -> np.ndarray:
+    """Positions of the n best scores per row, best first, ties to the older memory (lower position)."""
+    n = min(n, score.shape[1])
+    part = (
+        np.argpartition(-score, n - 1, axis=1)[:, :n]
+        if score.shape[1] > n
+        else np.tile(np.arange(score.shape[1]), (score.shape[0], 1))
+    )
+    vals = np.take_along_axis(score, part, axis=1)
+    order = np.lexsort((part, -vals), axis=1)
+    return np.take_along_axis(part, order, axis=1)
+
+
+def _successors_first(pop: PopulationMemory, text: np.ndarray, cand: np.ndarray, stale: np.ndarray,
+                      score: np.ndarray, gap: float) -> None:  # fmt: skip
+    """A superseded memory scores at most `gap` times its successor when the agent has both as candidates."""
+    rows, cols = np.nonzero(stale & cand)
+    if len(rows) == 0 or not pop.successor:
+        return
+    succ = np.array([pop.successor.get(int(t), -1) for t in text[rows, cols]], dtype=np.int64)
+    n_text = max(len(pop.table), 1)
+    cr, cc = np.nonzero(cand)
+    keys = cr.astype(np.int64) * n_text + text[cr, cc]
+    order = np.argsort(keys, kind="stable")
+    want = rows.astype(np.int64) * n_text + succ
+    at = np.minimum(np.searchsorted(keys[order], want), len(keys) - 1)
+    found = (succ >= 0) & (keys[order][at] == want)
+    for r, col, j in zip(rows[found], cols[found], order[at][found], strict=True):
+        target = score[cr[j], cc[j]] * gap
+        if score[r, col] > target > 0:
+            score[r, col] = target
+
+
+def _mmr(pop: PopulationMemory, text: np.ndarray, score: np.ndarray, k: np.ndarray, pool_size: int,
+         lam: float) -> list[np.ndarray]:  # fmt: skip
+    """Greedy maximal marginal relevance over each agent's best `pool_size` candidates, all agents at once."""
+    pool = _ordered_top(score, pool_size)
+    rel = np.take_along_axis(score, pool, axis=1)
+    ok = np.isfinite(rel)
+    top = np.where(ok, rel, -np.inf).max(axis=1, keepdims=True)
+    rel = np.where(top > 0, rel / np.where(top > 0, top, 1.0), 1.0)
+    vecs = pop.table.vectors[np.maximum(np.take_along_axis(text, pool, axis=1), 0)].astype(np.float32)
+    sims = np.einsum("dpe,dqe->dpq", vecs, vecs)
+    n_agents, size = pool.shape
+    max_sim = np.zeros((n_agents, size))
+    taken = ~ok
+    picks = np.full((n_agents, int(k.max())), -1, dtype=np.int64)
+    every = np.arange(n_agents)
+    for step in range(picks.shape[1]):
+        value = np.where(taken, -np.inf, lam * rel - (1.0 - lam) * max_sim)
+        best = np.argmax(value, axis=1)
+        live = np.isfinite(value[every, best]) & (step < k)
+        picks[live, step] = pool[every[live], best[live]]
+        taken[every[live], best[live]] = True
+        max_sim = np.where(live[:, None], np.maximum(max_sim, sims[every, best]), max_sim)
+    return [row[row >= 0] for row in picks]
+
+
+def _explore(pop: PopulationMemory, req: Request, chosen: list[np.ndarray], plain: np.ndarray,
+             valence: np.ndarray, cand: np.ndarray, affect: AffectiveMemoryConfig,
+             rng: np.random.Generator) -> None:  # fmt: skip
+    """With probability epsilon, or when recent recalls were mostly negative, the last pick becomes the best
+    non-negative memory by unmodulated score; then the agents' negativity trackers are updated."""
+    safety = affect.safety
+    window = safety.negative_window
+    if pop.recent_negative is None or pop.recent_negative.shape[1] != window:
+        pop.recent_negative = np.full((len(pop.agent_ids), window), np.nan)
+    history = pop.recent_negative[req.slots]
+    seen = np.isfinite(history).any(axis=1)
+    mean = np.where(seen, np.nanmean(np.where(seen[:, None], history, 0.0), axis=1), 0.0)
+    draws = rng.random(len(chosen))
+    explore = (seen & (mean > safety.negative_share)) | (draws < safety.epsilon)
+    shares = np.zeros(len(chosen))
+    for d, ch in enumerate(chosen):
+        if explore[d] and safety.explore_slots and len(ch):
+            options = np.where(cand[d] & (valence[d] >= 0), plain[d], -np.inf)
+            options[ch] = -np.inf
+            best = int(np.argmax(options))
+            if np.isfinite(options[best]):
+                ch[len(ch) - 1] = best
+        shares[d] = float((valence[d, ch] < 0).mean()) if len(ch) else 0.0
+    pop.recent_negative[req.slots] = np.concatenate([history[:, 1:], shares[:, None]], axis=1)
