@@ -31,6 +31,9 @@ class StoreConfig(_Config):
         5000, ge=0, description="how long a writer waits for another connection's lock"
     )
     cache_size_kib: int = Field(65536, ge=1024, description="SQLite page cache per connection (KiB)")
+    pool_size: int = Field(
+        4, ge=1, description="PostgreSQL store: most connections one process keeps open (one per busy thread)"
+    )
 
 
 class RecallConfig(_Config):

@@ -1,0 +1,85 @@
+"""`Memory` over PostgreSQL exactly as a user runs it: a URL as the path, several processes on one database."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from psychoagent import Memory
+from psychoagent.memory.stores import SQLiteStore, open_store
+from tests.pg import fresh_database
+
+_OPEN = """
+import sys
+from psychoagent import Memory
+with Memory(sys.argv[1], namespace=sys.argv[2], embedder="hash", appraiser=None) as mem:
+    mem.observe("opened by " + sys.argv[2])
+"""
+
+
+def test_a_url_opens_the_postgres_store_and_the_facade_behaves_as_on_sqlite(pg_url: str) -> None:
+    with Memory(pg_url, namespace="alice", embedder="hash") as mem:
+        assert type(mem.store).__name__ == "PostgresStore" and "***" not in pg_url
+        old = mem.observe(
+            "The user's budget is 2000 yuan", timestamp="2024-05-01T09:00:00Z", metadata={"k": 1}
+        )
+        new = mem.supersede(old.id, "The user's budget is 3000 yuan", timestamp="2024-05-05T09:00:00Z")
+        mem.for_namespace("bob").observe("Bob's budget is 10 yuan")
+        current = mem.recall("What is the user's budget?", k=5, where={"current": True})
+        assert [h.unit.id for h in current] == [new.id]
+        assert [h.unit.id for h in mem.recall("budget", k=5, where={"metadata.k": 1})] == [old.id]
+        assert {e.type for e in mem.edges(old.id)} == {"supersedes"}
+        brief = mem.brief("Which budget should I plan with?")
+        assert new.id in {m.unit.id for m in brief.memories}
+        tomb = mem.forget(old.id)
+        assert tomb.content == "[forgotten]" and old.id not in {
+            h.unit.id for h in mem.recall("2000 yuan", k=5)
+        }
+        assert sorted(mem.namespaces()) == ["alice", "bob"] and len(mem) == 2
+    with Memory(pg_url, namespace="alice", embedder="hash") as again:
+        got = again.get(new.id)
+        assert got is not None and got.content == new.content and got.invalid_at is None
+        assert again.recall("budget 3000", k=1)[0].unit.id == new.id
+
+
+def test_conflicts_detected_on_write_are_stored_in_postgres(pg_url: str) -> None:
+    with Memory(pg_url, namespace="n", embedder="hash") as mem:
+        mem.observe("The user's budget is 2000 yuan", id="old", timestamp="2024-05-01T09:00:00Z")
+        mem.observe("The user's budget is 3000 yuan", id="new", timestamp="2024-05-05T09:00:00Z")
+        records = mem.conflicts()
+        assert records and {records[0].side_a, records[0].side_b} == {"old", "new"}
+        done = mem.resolve_conflict(records[0].id, "the newer one holds")
+        assert done.resolution == "the newer one holds"
+
+
+def test_an_open_memory_sees_what_another_process_wrote(pg_url: str) -> None:
+    a = Memory(pg_url, namespace="n", embedder="hash")
+    a.observe("order 1 filled")
+    index = a._index()
+    subprocess.run([sys.executable, "-c", _OPEN, pg_url, "n"], check=True, timeout=120)
+    assert a.recall("opened by", k=1)[0].unit.content == "opened by n"
+    assert a._index() is index and len(a) == 2
+    a.close()
+
+
+def test_processes_opening_a_new_database_at_once_all_succeed(pg_server: Any) -> None:
+    bare = fresh_database(pg_server.get_uri(), migrated=False)  # no schema yet: the four race to create it
+    procs = [subprocess.Popen([sys.executable, "-c", _OPEN, bare, f"p{i}"], stderr=subprocess.PIPE, text=True)
+             for i in range(4)]  # fmt: skip
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+    store = open_store(bare)
+    assert store.namespaces() == ["p0", "p1", "p2", "p3"] and store.schema_version == 1
+    store.close()
+
+
+def test_a_store_can_be_injected_and_a_path_with_it_is_refused(tmp_path: object) -> None:
+    store = SQLiteStore()
+    mem = Memory(store=store, embedder="hash")
+    mem.observe("kept in the injected store")
+    assert store.count() == 1
+    with pytest.raises(ValueError, match="either path or store"):
+        Memory("x.db", store=store)
