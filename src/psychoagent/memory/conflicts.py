@@ -78,7 +78,9 @@ class NamespaceAffect:
     loaded: bool = False
     paused: int = 0
     facts: dict[str, tuple[float, str, str]] = field(default_factory=dict)
-    by_subject: dict[str, list[str]] = field(default_factory=dict)
+    subject_pending: list[tuple[str, str]] = field(default_factory=list)
+    """(id, content) of units indexed since `by_subject` was last read: their subjects are parsed on demand."""
+    subject_ids: dict[str, list[str]] = field(default_factory=dict)
     successor: dict[str, str] = field(default_factory=dict)
     monitor_primed: bool = False
 
@@ -102,8 +104,7 @@ class NamespaceAffect:
             if isinstance(after, str):
                 self.successor[unit.id] = after
         if unit.kind not in UNCHECKED_KINDS:
-            for key in subjects(unit.content):
-                self.by_subject.setdefault(key, []).append(unit.id)
+            self.subject_pending.append((unit.id, unit.content))
         for slot in slots:
             self.slots.setdefault(slot.key, []).append(
                 SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
@@ -114,6 +115,16 @@ class NamespaceAffect:
             self.subject_of[unit.id] = subject
             if unit.affect.valence > 0:
                 bisect.insort(self.positives.setdefault(subject, []), created)
+
+    @property
+    def by_subject(self) -> dict[str, list[str]]:
+        """Ids of units by subject key (conflict detection's candidates); subjects of units stored since the last
+        read are parsed now, so writes with detection off never pay for parsing."""
+        for uid, content in self.subject_pending:
+            for key in subjects(content):
+                self.subject_ids.setdefault(key, []).append(uid)
+        self.subject_pending.clear()
+        return self.subject_ids
 
     def successes_after(self, unit_id: str, created: float) -> int:
         """Positive units on the same subject stored after `created`."""
