@@ -83,3 +83,25 @@ def test_a_store_can_be_injected_and_a_path_with_it_is_refused(tmp_path: object)
     assert store.count() == 1
     with pytest.raises(ValueError, match="either path or store"):
         Memory("x.db", store=store)
+
+
+@pytest.mark.parametrize("when", ["on_search", "on_write"])
+def test_vectors_get_an_hnsw_index_for_the_in_database_search(pg_url: str, when: str) -> None:
+    import psycopg
+
+    from psychoagent.config import MemoryConfig, StoreConfig
+
+    config = MemoryConfig(store=StoreConfig(hnsw=when))  # type: ignore[arg-type]
+    with Memory(pg_url, embedder="hash", appraiser=None, config=config) as mem:
+        mem.observe_many([f"note {i} about topic {i % 7}" for i in range(200)] + ["the harbour painting"])
+
+        def indexes() -> list[str]:
+            with psycopg.connect(pg_url) as conn:
+                rows = conn.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'vectors'").fetchall()
+            return [r[0] for r in rows if "hnsw" in r[0]]
+
+        assert len(indexes()) == (1 if when == "on_write" else 0)
+        query = mem.embedder.embed_queries(["the harbour painting"])[0]
+        hits = mem.store.search_vectors("default", mem.embedder.name, query, 3)
+        assert hits[0][0] == mem.recall("the harbour painting", k=1)[0].unit.id
+        assert len(indexes()) == 1 and "vector_cosine_ops" in indexes()[0]

@@ -260,15 +260,16 @@ class PostgresStore(RecordsMixin):
         rows = [(model, h, int(v.shape[0]), v.tobytes(), Vector(v)) for h, v in items]
         if not rows:
             return
-        for dim in {r[2] for r in rows}:
-            self._ensure_hnsw(cur, model, dim)
+        if self.config.hnsw == "on_write":
+            for dim in {r[2] for r in rows}:
+                self.ensure_hnsw(cur, model, dim)
         cur.executemany(
             "INSERT INTO vectors (model, content_hash, dim, data, embedding) VALUES (%s, %s, %s, %b, %b) "
             "ON CONFLICT (model, content_hash) DO NOTHING",
             rows,
         )
 
-    def _ensure_hnsw(self, cur: Any, model: str, dim: int) -> None:
+    def ensure_hnsw(self, cur: Any, model: str, dim: int) -> None:
         """An HNSW (cosine) index over one model's vectors of one dimension, created once per database."""
         from psycopg import sql
 
@@ -302,8 +303,20 @@ class PostgresStore(RecordsMixin):
                 raise KeyError(f"no unit {unit.id!r} in namespace {unit.namespace!r}")
 
     def record_access(self, namespace: str, ids: Sequence[str], when: float) -> None:
-        """Count one access for each id (access reinforcement)."""
+        """Count one access for each id (access reinforcement); outside a transaction one statement (one round
+        trip per recall) takes the counter and updates the rows."""
         if not ids:
+            return
+        if getattr(self._local, "conn", None) is None:
+            rows = self._rows(
+                "WITH s AS (UPDATE changes SET seq = seq + 1 WHERE id = 1 RETURNING seq), "
+                "u AS (UPDATE units SET access_count = access_count + 1, last_accessed_at = %s, "
+                "changed = (SELECT seq FROM s) WHERE namespace = %s AND id = ANY(%s) RETURNING 1) SELECT seq FROM s",
+                (when, namespace, list(ids)),
+            )
+            with self._lock:
+                if int(rows[0][0]) == self._seen + 1:
+                    self._seen += 1
             return
         with self.transaction() as conn:
             conn.execute(

@@ -32,6 +32,8 @@ class RecordsMixin:
 
     _rows: Any
     _stamp_now: Any
+    _hnsw: set[tuple[str, int]]
+    ensure_hnsw: Any
 
     def transaction(self) -> AbstractContextManager[Any]:  # implemented by PostgresStore
         raise NotImplementedError
@@ -71,6 +73,9 @@ class RecordsMixin:
         q = np.asarray(query, dtype=np.float32)
         if k <= 0 or q.size == 0:
             return []
+        if (model, int(q.shape[0])) not in self._hnsw:
+            with self.transaction() as conn, conn.cursor() as cur:
+                self.ensure_hnsw(cur, model, int(q.shape[0]))
         dim = sql.Literal(int(q.shape[0]))
         distance = sql.SQL("v.embedding::vector({}) <=> %b::vector({})").format(dim, dim)
         stmt = sql.SQL(
