@@ -105,3 +105,33 @@ def test_vectors_get_an_hnsw_index_for_the_in_database_search(pg_url: str, when:
         hits = mem.store.search_vectors("default", mem.embedder.name, query, 3)
         assert hits[0][0] == mem.recall("the harbour painting", k=1)[0].unit.id
         assert len(indexes()) == 1 and "vector_cosine_ops" in indexes()[0]
+
+
+def test_a_url_that_cannot_be_reached_is_one_clear_error_without_the_password() -> None:
+    with pytest.raises(ValueError, match=r"cannot connect to postgresql://u:\*\*\*@127\.0\.0\.1:1/db") as err:
+        Memory("postgresql://u:secret@127.0.0.1:1/db", embedder="hash")
+    assert "secret" not in str(err.value)
+
+
+def test_the_rest_service_serves_a_postgres_database(pg_url: str) -> None:
+    pytest.importorskip("fastapi", reason="the 'server' extra is not installed")
+    import httpx
+
+    from psychoagent.service.app import create_app
+    from psychoagent.service.background import serve_in_thread
+    from psychoagent.service.hub import MemoryHub
+
+    hub = MemoryHub.open(pg_url, embedder="hash")
+    with (
+        serve_in_thread(create_app(hub, None, close_on_shutdown=True)) as url,
+        httpx.Client(base_url=url) as c,
+    ):
+        made = c.post("/v1/namespaces/alice/memories", json={"text": "Alice moved to Berlin."})
+        assert made.status_code == 201, made.text
+        hits = c.post("/v1/namespaces/alice/recall", json={"query": "Where does Alice live?", "k": 3}).json()
+        assert hits["hits"][0]["unit"]["content"] == "Alice moved to Berlin."
+        assert c.get("/healthz").json()["schema_version"] == 1
+    with Memory(
+        pg_url, namespace="alice", embedder="hash"
+    ) as mem:  # written to the database, not the process
+        assert [u.content for u in mem.units()] == ["Alice moved to Berlin."]

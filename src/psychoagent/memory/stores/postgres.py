@@ -77,7 +77,11 @@ class PostgresStore(RecordsMixin):
         self._lock = threading.RLock()
         self._local = threading.local()
         self._hnsw: set[tuple[str, int]] = set()
-        with psycopg.connect(url, autocommit=True) as conn:
+        try:
+            conn = psycopg.connect(url, autocommit=True)
+        except psycopg.OperationalError as exc:
+            raise ValueError(f"cannot connect to {self.path}: {str(exc).strip()}") from exc
+        with conn:
             self._migrate(conn)
             row = conn.execute("SELECT oid FROM pg_type WHERE typname = 'vector'").fetchone()
         if row is None:
