@@ -31,6 +31,17 @@ class StoreConfig(_Config):
         5000, ge=0, description="how long a writer waits for another connection's lock"
     )
     cache_size_kib: int = Field(65536, ge=1024, description="SQLite page cache per connection (KiB)")
+    pool_size: int = Field(
+        4, ge=1, description="PostgreSQL store: most connections one process keeps open (one per busy thread)"
+    )
+    hnsw: Literal["on_search", "on_write"] = Field(
+        "on_search",
+        description=(
+            "PostgreSQL store: when the pgvector HNSW index of an embedding model is created. on_search: by the "
+            "first in-database vector search (recall reads the in-memory index, and keeping HNSW up to date made "
+            "writes about 5x slower here); on_write: with the model's first vectors."
+        ),
+    )
 
 
 class RecallConfig(_Config):

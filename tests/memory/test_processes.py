@@ -75,3 +75,24 @@ def test_update_refuses_a_unit_of_another_namespace(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="belongs to namespace 'A'"):
         b.update(unit.model_copy(update={"content": "changed"}))
     assert a.get(unit.id).content == "A's fact"  # type: ignore[union-attr]
+
+
+def test_writes_of_another_connection_are_applied_to_the_open_index_not_reloaded(tmp_path: Path) -> None:
+    db = tmp_path / "i.db"
+    a = Memory(db, namespace="n", embedder="hash")
+    a.observe_many([f"routine entry number {i}" for i in range(50)])
+    a.observe("The user's budget is 2000 yuan", id="old")
+    index = a._index()
+    b = Memory(db, namespace="n", embedder="hash")
+    new = b.supersede("old", "The user's budget is 3000 yuan", timestamp="2030-01-01T00:00:00Z")
+    got = a.store.poll_changes()
+    assert got is not None
+    assert [c.unit.id for c in a.store.changes(*got, a.embedder.name, ["n"])] == ["old", new.id]
+    current = a.recall("What is the user's budget?", k=3, where={"current": True})
+    assert current[0].unit.id == new.id and "old" not in {h.unit.id for h in current}
+    assert a._index() is index and len(index) == 52  # the same index object, one row added
+    state = a.affect_state_of_namespace()
+    assert "old" in state.superseded and state.successor["old"] == new.id
+    assert a.store.poll_changes() is None  # nothing new since: the next call reads one counter only
+    b.close()
+    a.close()

@@ -70,10 +70,8 @@ def before_store(
         return None
     goal_units: dict[str, str] = {}
     if any(p.startswith("goal: ") for u in units for p in u.affect.conflict_parties):
-        rows = memory.store.execute(
-            "SELECT id, content FROM units WHERE namespace = ? AND kind = 'goal'", (memory.namespace,)
-        ).fetchall()
-        goal_units = {content.strip().rstrip(".。"): uid for uid, content in rows}
+        rows = memory.store.iter_units(memory.namespace, kind="goal")
+        goal_units = {u.content.strip().rstrip(".。"): u.id for u in rows}
     own = getattr(memory.appraiser, "config", None)
     config = own.heuristic if isinstance(own, AffectConfig) else AffectConfig().heuristic
     return prepare(

@@ -10,87 +10,40 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 
 from psychoagent.affect.slots import Slot, extract_slots
 from psychoagent.memory.monitor import AffectMonitor
 from psychoagent.memory.pairs import subjects
-from psychoagent.memory.store import SQLiteStore
-from psychoagent.types import ConflictRecord, ConflictStatus, Edge, MemoryUnit, to_datetime, to_epoch
+from psychoagent.memory.stores.base import MemoryStore
+from psychoagent.types import ConflictRecord, Edge, MemoryUnit
 
 UNCHECKED_KINDS = frozenset({"summary", "reflection", "goal"})
 """Kinds of unit that state no fact of their own and are never superseded by detection."""
 
-_COLUMNS = (
-    "namespace, id, kind, side_a, side_b, description_a, description_b, intensity, status, resolution, "
-    "created_at, resolved_at, metadata_json"
-)
-
-
-def _row_to_record(row: tuple[Any, ...]) -> ConflictRecord:
-    ns, cid, kind, a, b, da, db, intensity, status, resolution, created, resolved, meta = row
-    return ConflictRecord(
-        id=cid, namespace=ns, kind=kind, side_a=a, side_b=b, description_a=da, description_b=db,
-        intensity=intensity, status=ConflictStatus(status), resolution=resolution, created_at=to_datetime(created),
-        resolved_at=to_datetime(resolved), metadata=json.loads(meta),
-    )  # fmt: skip
-
 
 class ConflictLog:
-    """The `conflicts` table of a store (schema migration 2)."""
+    """The conflict records of a store (kept as a name for callers; the SQL lives in the store)."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: MemoryStore) -> None:
         self.store = store
 
     def add(self, records: Sequence[ConflictRecord]) -> None:
-        if not records:
-            return
-        with self.store.transaction() as conn:
-            conn.executemany(
-                f"INSERT OR REPLACE INTO conflicts ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (r.namespace, r.id, r.kind, r.side_a, r.side_b, r.description_a, r.description_b,
-                     r.intensity, r.status.value, r.resolution, r.created_at.timestamp(), to_epoch(r.resolved_at),
-                     json.dumps(r.metadata, ensure_ascii=False, default=str))
-                    for r in records
-                ],
-            )  # fmt: skip
+        self.store.add_conflicts(records)
 
     def list(
         self, namespace: str, ids: Sequence[str] | None = None, status: str | None = None
     ) -> list[ConflictRecord]:
         """Records of a namespace (oldest first), optionally only those touching `ids` or with a status."""
-        sql = f"SELECT {_COLUMNS} FROM conflicts WHERE namespace = ?"
-        params: list[Any] = [namespace]
-        if status is not None:
-            sql += " AND status = ?"
-            params.append(ConflictStatus(status).value)
-        if ids is not None:
-            if not ids:
-                return []
-            marks = ",".join("?" * len(ids))
-            sql += f" AND (side_a IN ({marks}) OR side_b IN ({marks}))"
-            params += [*ids, *ids]
-        rows = self.store.execute(sql + " ORDER BY created_at, id", params).fetchall()
-        return [_row_to_record(tuple(r)) for r in rows]
+        return self.store.conflicts(namespace, ids=ids, status=status)
 
     def resolve(self, namespace: str, conflict_id: str, resolution: str, when: datetime) -> ConflictRecord:
         """Mark a record resolved with the text of how; both sides stay stored."""
-        cur = self.store.execute(
-            "UPDATE conflicts SET status = 'resolved', resolution = ?, resolved_at = ? WHERE namespace = ? AND id = ?",
-            (resolution, when.timestamp(), namespace, conflict_id),
-        )
-        if cur.rowcount != 1:
-            raise KeyError(f"no conflict {conflict_id!r} in namespace {namespace!r}")
-        row = self.store.execute(f"SELECT {_COLUMNS} FROM conflicts WHERE namespace = ? AND id = ?",
-                                 (namespace, conflict_id)).fetchone()  # fmt: skip
-        return _row_to_record(tuple(row))
+        return self.store.resolve_conflict(namespace, conflict_id, resolution, when)
 
 
 def goal_id(goal: str) -> str:
@@ -125,7 +78,9 @@ class NamespaceAffect:
     loaded: bool = False
     paused: int = 0
     facts: dict[str, tuple[float, str, str]] = field(default_factory=dict)
-    by_subject: dict[str, list[str]] = field(default_factory=dict)
+    subject_pending: list[tuple[str, str]] = field(default_factory=list)
+    """(id, content) of units indexed since `by_subject` was last read: their subjects are parsed on demand."""
+    subject_ids: dict[str, list[str]] = field(default_factory=dict)
     successor: dict[str, str] = field(default_factory=dict)
     monitor_primed: bool = False
 
@@ -149,8 +104,7 @@ class NamespaceAffect:
             if isinstance(after, str):
                 self.successor[unit.id] = after
         if unit.kind not in UNCHECKED_KINDS:
-            for key in subjects(unit.content):
-                self.by_subject.setdefault(key, []).append(unit.id)
+            self.subject_pending.append((unit.id, unit.content))
         for slot in slots:
             self.slots.setdefault(slot.key, []).append(
                 SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
@@ -161,6 +115,16 @@ class NamespaceAffect:
             self.subject_of[unit.id] = subject
             if unit.affect.valence > 0:
                 bisect.insort(self.positives.setdefault(subject, []), created)
+
+    @property
+    def by_subject(self) -> dict[str, list[str]]:
+        """Ids of units by subject key (conflict detection's candidates); subjects of units stored since the last
+        read are parsed now, so writes with detection off never pay for parsing."""
+        for uid, content in self.subject_pending:
+            for key in subjects(content):
+                self.subject_ids.setdefault(key, []).append(uid)
+        self.subject_pending.clear()
+        return self.subject_ids
 
     def successes_after(self, unit_id: str, created: float) -> int:
         """Positive units on the same subject stored after `created`."""

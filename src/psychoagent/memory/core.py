@@ -29,7 +29,7 @@ from psychoagent.memory.retrieve import (
     top_k,
 )
 from psychoagent.memory.shared import Shared
-from psychoagent.memory.store import SQLiteStore
+from psychoagent.memory.stores import MemoryStore, open_store
 from psychoagent.memory.text import segment
 from psychoagent.types import (
     Affect,
@@ -50,7 +50,8 @@ Selector = Callable[[Candidates, NamespaceIndex, RecallContext], np.ndarray]
 
 
 class Memory:
-    """Affect-aware long-term memory of one agent (namespace) in one SQLite file (or in memory with path=None).
+    """Affect-aware long-term memory of one agent (namespace) over a `MemoryStore`: a SQLite file, in memory with
+    path=None, a ``postgresql://`` URL, or a store passed as `store=`.
 
     >>> m = Memory(embedder="hash")
     >>> unit = m.observe("Alice moved to Berlin")
@@ -67,13 +68,17 @@ class Memory:
         appraiser: Appraiser | str | None = "heuristic",
         *,
         affect_config: AffectiveMemoryConfig | None = None,
+        store: MemoryStore | None = None,
         _shared: Shared | None = None,
     ) -> None:
         check.check_open(path, namespace, embedder, config, appraiser, affect_config)
+        if store is not None and path is not None:
+            raise check.InvalidArgument("store", "give either path or store, not both")
         self.namespace = namespace
         if _shared is None:
             config = config or MemoryConfig()
-            _shared = Shared(SQLiteStore(path, config.store), get_embedder(embedder), config)
+            store = store if store is not None else open_store(path, config.store)
+            _shared = Shared(store, get_embedder(embedder), config)
         self._shared = _shared
         self.appraiser: Appraiser | None = resolve_appraiser(appraiser)
         self.pair_judge: PairJudge | None = None
@@ -86,7 +91,8 @@ class Memory:
 
     # -- plumbing -------------------------------------------------------------------------------------------
     @property
-    def store(self) -> SQLiteStore:
+    def store(self) -> MemoryStore:
+        """The injected `MemoryStore` (SQLite file, in-memory SQLite or PostgreSQL) every view shares."""
         return self._shared.store
 
     @property

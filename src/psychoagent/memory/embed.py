@@ -47,6 +47,21 @@ _WORD = re.compile(r"[\w']+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+class _CrcCache(dict[str, int]):
+    """CRC32 of hashed features, computed once each (cleared when it grows past `limit` entries)."""
+
+    limit = 1_000_000
+
+    def __missing__(self, feature: str) -> int:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[feature] = zlib.crc32(feature.encode("utf-8"))
+        return value
+
+
+_CRC_CACHE = _CrcCache()
+
+
 class HashingEmbedder:
     """Deterministic feature-hashing embedder over words and character trigrams (no model, no randomness).
 
@@ -74,14 +89,17 @@ class HashingEmbedder:
         return feats
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            hashes = np.fromiter(
-                (zlib.crc32(f.encode("utf-8")) for f in self._features(text)), dtype=np.int64
-            )
-            signs = np.where((hashes >> 16) & 1, 1.0, -1.0)
-            out[row] = np.bincount(hashes % self.dim, weights=signs, minlength=self.dim)
-        return normalise(out)
+        """One bincount over the whole batch; features repeat (Zipf), so their CRCs come from a bounded cache."""
+        crc = _CRC_CACHE.__getitem__
+        feats = [self._features(text) for text in texts]
+        lengths = np.fromiter(map(len, feats), dtype=np.int64, count=len(feats))
+        hashes = np.fromiter((crc(f) for fs in feats for f in fs), dtype=np.int64, count=int(lengths.sum()))
+        signs = np.where((hashes >> 16) & 1, 1.0, -1.0)
+        rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+        flat = np.bincount(
+            rows * self.dim + hashes % self.dim, weights=signs, minlength=len(texts) * self.dim
+        )
+        return normalise(flat.reshape(len(texts), self.dim).astype(np.float32))
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts)

@@ -13,7 +13,8 @@ import numpy as np
 from psychoagent.config import MemoryConfig
 from psychoagent.memory.embed import Embedder, EmbeddingCache, content_hash, normalise
 from psychoagent.memory.index import NamespaceIndex
-from psychoagent.memory.store import SQLiteStore
+from psychoagent.memory.refresh import catch_up
+from psychoagent.memory.stores.base import MemoryStore
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 class Shared:
     """State shared by every namespace view of one Memory: store, embedder, caches, per-namespace indexes."""
 
-    def __init__(self, store: SQLiteStore, embedder: Embedder, config: MemoryConfig) -> None:
+    def __init__(self, store: MemoryStore, embedder: Embedder, config: MemoryConfig) -> None:
         self.store = store
         self.embedder = embedder
         self.config = config
@@ -30,17 +31,19 @@ class Shared:
         self.graphs: dict[str, Any] = {}
         self.seq: dict[str, int] = {}
         self.affect: dict[str, Any] = {}
-        self._seen_version: int | None = None
 
     def refresh(self) -> None:
-        """Drop the in-process indexes and graphs and rebuild the affect state (monitor kept) when another process
-        has committed to the file since the last look (PRAGMA data_version), so the next read sees what it wrote."""
-        version = self.store.data_version()
-        if self._seen_version is not None and version != self._seen_version:
-            self.indexes.clear()
-            self.graphs.clear()
-            self.affect = {ns: state.reset() for ns, state in self.affect.items()}
-        self._seen_version = version
+        """Bring the in-process indexes and affect state up to date with what other processes committed since the
+        last look: one cheap read of the store's change counter, then only the changed rows (see `catch_up`)."""
+        got = self.store.poll_changes()
+        if got is None:
+            return
+        since, upto = got
+        self.graphs.clear()  # edges of other processes: rebuilt lazily on the next graph read
+        loaded = [ns for ns in {*self.indexes, *self.affect}]
+        if loaded:
+            catch_up(self, self.store.changes(since, upto, self.embedder.name, loaded))
+        self.store.mark_seen(upto)
 
     def embed_documents(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """Content hashes and unit vectors for texts, served from the LRU, then SQLite, then the embedder."""

@@ -9,7 +9,9 @@ import typer
 
 from psychoagent.service.auth import is_loopback
 
-DbArg = Annotated[str, typer.Option("--db", help="memory file (SQLite), created if missing")]
+DbArg = Annotated[
+    str, typer.Option("--db", help="memory file (SQLite, created if missing) or a postgresql:// URL")
+]
 EmbArg = Annotated[str, typer.Option("--embedder", help="e5 (default, multilingual), hash, static, ...")]
 
 
@@ -61,7 +63,9 @@ def serve(
         raise _fail(f"--db/--embedder: {exc}") from exc
     app = create_app(hub, ring, close_on_shutdown=True)
     access = f"{len(ring.entries)} bearer keys" if ring else "no keys, loopback only"
-    typer.echo(f"serving {db} on http://{host}:{port} ({access}); API docs at /docs", err=True)
+    typer.echo(
+        f"serving {hub.memory.store.path} on http://{host}:{port} ({access}); API docs at /docs", err=True
+    )
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 

@@ -1,0 +1,377 @@
+"""The default `MemoryStore`: units, vectors, keyword rows (FTS5), edges and conflicts in one SQLite file.
+
+Durability: WAL journal, one transaction per batch; a batch is either fully visible (units, keyword rows and
+vectors) or not at all. With ``synchronous=NORMAL`` (default) a killed process loses nothing that was committed;
+a power failure may lose the last commits but never corrupts the file (see StoreConfig).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from psychoagent.config import StoreConfig
+from psychoagent.memory.filters import Condition, FilterError
+from psychoagent.memory.stores.base import (
+    UNIT_FIELDS,
+    ChangedUnit,
+    NamespaceRows,
+    check_batch,
+    namespace_rows,
+    row_to_unit,
+    unit_values,
+    update_values,
+)
+from psychoagent.memory.stores.sqlite_forget import erase
+from psychoagent.memory.stores.sqlite_records import SQLiteRecords
+from psychoagent.memory.stores.sqlite_schema import MIGRATIONS, split_sql
+from psychoagent.memory.text import segment
+from psychoagent.types import MemoryUnit
+
+_WAL_ATTEMPTS = 8
+"""Tries to switch a new file to WAL while other processes open it too (each waits busy_timeout first)."""
+_CHUNK = 500
+"""Ids per IN (...) list: well under SQLite's bound-parameter limit."""
+_ROW_FIELDS = (
+    "u.pk, u.id, u.content_hash, u.content, u.valence, u.arousal, u.conflict_intensity, u.created_at, "
+    "u.valid_at, u.invalid_at, u.access_count, u.last_accessed_at, u.tier, u.kind, v.data, f.text"
+)
+_INSERT_UNIT = (
+    "INSERT INTO units (pk, namespace, id, content, content_hash, kind, tier, valence, arousal, conflict_intensity, "
+    "affect_json, conflict_context, sources_json, metadata_json, created_at, valid_at, invalid_at, access_count, "
+    "last_accessed_at, changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+class SQLiteStore(SQLiteRecords):
+    """The default `MemoryStore`: one SQLite file (or ``:memory:``) holding every namespace."""
+
+    def __init__(self, path: str | Path | None = None, config: StoreConfig | None = None) -> None:
+        self.config = config or StoreConfig()
+        self.path = ":memory:" if path is None else str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._stamp: int | None = None
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
+        if self.path != ":memory:":
+            self._set_wal()
+        self._conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        self._conn.execute(f"PRAGMA cache_size = -{int(self.config.cache_size_kib)}")
+        self._migrate()
+        self._seen = self._counter()
+
+    # -- schema ---------------------------------------------------------------------------------------------
+    def _set_wal(self) -> None:
+        """Switch a file to WAL; another process doing the same at that moment can hold the lock past the busy
+        timeout, so a few short retries follow before the error is raised."""
+        for attempt in range(_WAL_ATTEMPTS):
+            try:
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == _WAL_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+
+    def _migrate(self) -> None:
+        """Bring the schema up to date under the write lock: the version is read inside the same IMMEDIATE
+        transaction that migrates, so processes opening a new file at once migrate it exactly once."""
+        with self._lock, self.transaction() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise RuntimeError(
+                    f"{self.path} has schema version {version}, newer than this psychoagent ({len(MIGRATIONS)})"
+                )
+            for target in range(version, len(MIGRATIONS)):
+                for statement in split_sql(MIGRATIONS[target]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {target + 1}")
+
+    def data_version(self) -> int:
+        """SQLite's counter of commits made by other connections (processes) since this one opened."""
+        with self._lock:
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception: all or nothing.
+
+        Nested calls join the outermost transaction, so a caller can make several writes one atomic unit.
+        """
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._conn
+                finally:
+                    self._depth -= 1
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth, self._stamp = 1, None
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+                if self._stamp is not None and self._stamp == self._seen + 1:
+                    self._seen = self._stamp  # nobody else wrote in between: our own writes are already known
+            finally:
+                self._depth, self._stamp = 0, None
+
+    def _stamp_now(self, conn: sqlite3.Connection) -> int:
+        """This transaction's change counter value (incremented once, on its first write of a unit)."""
+        if self._stamp is None:
+            self._stamp = int(conn.execute("UPDATE changes SET seq = seq + 1 RETURNING seq").fetchone()[0])
+        return self._stamp
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Run one statement outside an explicit transaction (autocommit)."""
+        with self._lock:
+            return self._conn.execute(sql, params)
+
+    # -- meta and change detection --------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def _counter(self) -> int:
+        return int(self.execute("SELECT seq FROM changes").fetchone()[0])
+
+    def poll_changes(self) -> tuple[int, int] | None:
+        """(last seen, now) when another connection changed units since the last look; one indexed read."""
+        with self._lock:
+            now = self._counter()
+            return None if now == self._seen else (self._seen, now)
+
+    def mark_seen(self, upto: int) -> None:
+        with self._lock:
+            self._seen = max(self._seen, upto)
+
+    def changes(self, since: int, upto: int, model: str, namespaces: Sequence[str]) -> list[ChangedUnit]:
+        if not namespaces:
+            return []
+        marks = ",".join("?" * len(namespaces))
+        fields = ", ".join(f"u.{c.strip()}" for c in UNIT_FIELDS.split(","))
+        rows = self.execute(
+            f"SELECT {fields}, v.data, f.text FROM units u "
+            "LEFT JOIN vectors v ON v.model = ? AND v.content_hash = u.content_hash "
+            "LEFT JOIN units_fts f ON f.rowid = u.pk "
+            f"WHERE u.changed > ? AND u.changed <= ? AND u.namespace IN ({marks}) ORDER BY u.pk",
+            (model, since, upto, *namespaces),
+        ).fetchall()
+        return [ChangedUnit(int(r[0]), row_to_unit(r[:16]), r[16], r[17] or "") for r in rows]
+
+    # -- units ----------------------------------------------------------------------------------------------
+    def add_units(
+        self,
+        units: Sequence[MemoryUnit],
+        hashes: Sequence[str],
+        model: str,
+        vectors: np.ndarray,
+        segmented: Sequence[str] | None = None,
+    ) -> list[int]:
+        """Insert units with their keyword rows and vectors in one transaction; duplicate ids fail the batch.
+
+        `segmented` is each unit's keyword-index text (computed here when not given). Returns the new pks.
+        """
+        vecs = check_batch(units, hashes, vectors)
+        if segmented is None:
+            segmented = [segment(u.content) for u in units]
+        if not units:
+            return []
+        with self.transaction() as conn:
+            self._refuse_existing(conn, units)
+            stamp = self._stamp_now(conn)
+            first = int(conn.execute("SELECT COALESCE(MAX(pk), 0) FROM units").fetchone()[0]) + 1
+            pks = list(range(first, first + len(units)))
+            try:
+                conn.executemany(
+                    _INSERT_UNIT,
+                    [(pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)],
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ValueError(f"a unit of this batch already exists ({exc})") from exc
+            conn.executemany(
+                "INSERT INTO units_fts (rowid, text) VALUES (?, ?)", zip(pks, segmented, strict=True)
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO vectors (model, content_hash, dim, data) VALUES (?, ?, ?, ?)",
+                [(model, h, int(v.shape[0]), v.tobytes()) for h, v in zip(hashes, vecs, strict=True)],
+            )
+        return pks
+
+    def _refuse_existing(self, conn: sqlite3.Connection, units: Sequence[MemoryUnit]) -> None:
+        """Raise naming the first id of the batch that its namespace already holds."""
+        by_ns: dict[str, list[str]] = {}
+        for u in units:
+            by_ns.setdefault(u.namespace, []).append(u.id)
+        for ns, ids in by_ns.items():
+            for start in range(0, len(ids), _CHUNK):
+                chunk = ids[start : start + _CHUNK]
+                row = conn.execute(
+                    f"SELECT id FROM units WHERE namespace = ? AND id IN ({','.join('?' * len(chunk))}) LIMIT 1",
+                    (ns, *chunk),
+                ).fetchone()
+                if row is not None:
+                    raise ValueError(f"a unit with id {row[0]!r} already exists in {ns!r}")
+
+    def update_unit(self, unit: MemoryUnit) -> None:
+        """Rewrite the mutable fields of an existing unit (affect, tier, validity, access, metadata)."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE units SET kind = ?, tier = ?, valence = ?, arousal = ?, conflict_intensity = ?, "
+                "affect_json = ?, conflict_context = ?, sources_json = ?, metadata_json = ?, valid_at = ?, "
+                "invalid_at = ?, access_count = ?, last_accessed_at = ?, changed = ? WHERE namespace = ? AND id = ?",
+                (*update_values(unit)[:13], self._stamp_now(conn), unit.namespace, unit.id),
+            )
+            if cur.rowcount != 1:
+                raise KeyError(f"no unit {unit.id!r} in namespace {unit.namespace!r}")
+
+    def record_access(self, namespace: str, ids: Sequence[str], when: float) -> None:
+        """Count one access for each id (access reinforcement)."""
+        if not ids:
+            return
+        with self.transaction() as conn:
+            stamp = self._stamp_now(conn)
+            conn.executemany(
+                "UPDATE units SET access_count = access_count + 1, last_accessed_at = ?, changed = ? "
+                "WHERE namespace = ? AND id = ?",
+                [(when, stamp, namespace, uid) for uid in ids],
+            )
+
+    def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]:
+        """Units by id, in the order asked; missing ids are skipped."""
+        found: dict[str, MemoryUnit] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = list(ids[start : start + _CHUNK])
+            rows = self.execute(
+                f"SELECT {UNIT_FIELDS} FROM units WHERE namespace = ? AND id IN ({','.join('?' * len(chunk))})",
+                (namespace, *chunk),
+            ).fetchall()
+            for row in rows:
+                unit = row_to_unit(row)
+                found[unit.id] = unit
+        return [found[i] for i in ids if i in found]
+
+    def iter_units(self, namespace: str, kind: str | None = None) -> Iterator[MemoryUnit]:
+        """All units of a namespace (optionally of one kind) in insertion order."""
+        sql = f"SELECT {UNIT_FIELDS} FROM units WHERE namespace = ?"
+        params: tuple[Any, ...] = (namespace,)
+        if kind is not None:
+            sql, params = sql + " AND kind = ?", (namespace, kind)
+        for row in self.execute(sql + " ORDER BY pk", params).fetchall():
+            yield row_to_unit(row)
+
+    def count(self, namespace: str | None = None) -> int:
+        if namespace is None:
+            return int(self.execute("SELECT COUNT(*) FROM units").fetchone()[0])
+        return int(self.execute("SELECT COUNT(*) FROM units WHERE namespace = ?", (namespace,)).fetchone()[0])
+
+    def namespaces(self) -> list[str]:
+        return [
+            r[0] for r in self.execute("SELECT DISTINCT namespace FROM units ORDER BY namespace").fetchall()
+        ]
+
+    def load_namespace(self, namespace: str, model: str) -> NamespaceRows:
+        """Every unit of a namespace with the columns recall filters on and its vector for `model` (or None)."""
+        rows = self.execute(
+            f"SELECT {_ROW_FIELDS} FROM units u LEFT JOIN vectors v ON v.model = ? AND v.content_hash = u.content_hash "
+            "LEFT JOIN units_fts f ON f.rowid = u.pk WHERE u.namespace = ? ORDER BY u.pk",
+            (model, namespace),
+        ).fetchall()
+        return namespace_rows(rows)
+
+    def erase_unit(self, namespace: str, unit_id: str, tomb: MemoryUnit, content: str) -> None:
+        """Forget a unit (see `memory.forget`); freed pages are overwritten and the WAL checkpointed."""
+        with self._lock:
+            erase(self, namespace, unit_id, tomb, content)
+
+    # -- vectors and search ---------------------------------------------------------------------------------
+    def get_vectors(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """Cached embeddings by content hash for one embedding model."""
+        out: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(hashes))
+        for start in range(0, len(unique), _CHUNK):
+            chunk = unique[start : start + _CHUNK]
+            for chash, data in self.execute(
+                f"SELECT content_hash, data FROM vectors WHERE model = ? AND content_hash IN ({','.join('?' * len(chunk))})",
+                (model, *chunk),
+            ).fetchall():
+                out[chash] = np.frombuffer(data, dtype=np.float32)
+        return out
+
+    def put_vectors(self, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO vectors (model, content_hash, dim, data) VALUES (?, ?, ?, ?)",
+                [(model, h, int(v.shape[0]), np.asarray(v, np.float32).tobytes()) for h, v in items],
+            )
+
+    def metadata_pks(self, namespace: str, conditions: Sequence[Condition]) -> set[int]:
+        """pks of units whose metadata satisfy every `metadata.<key>` condition."""
+        clauses: list[str] = []
+        params: list[Any] = [namespace]
+        for cond in conditions:
+            path = "$." + cond.field.split(".", 1)[1]
+            if cond.op == "in":
+                clauses.append(f"json_extract(metadata_json, ?) IN ({','.join('?' * len(cond.value))})")
+                params += [path, *cond.value]
+            elif cond.op in ("==", "!=", "<", "<=", ">", ">="):
+                clauses.append(f"json_extract(metadata_json, ?) {'=' if cond.op == '==' else cond.op} ?")
+                params += [path, cond.value]
+            else:
+                raise FilterError(f"operator {cond.op!r} not supported on metadata")
+        sql = "SELECT pk FROM units WHERE namespace = ? AND " + " AND ".join(clauses)
+        return {int(r[0]) for r in self.execute(sql, params).fetchall()}
+
+    def search_vectors(
+        self, namespace: str, model: str, query: np.ndarray, k: int
+    ) -> list[tuple[str, float]]:
+        """(id, cosine) of the k nearest units by an exact scan (recall itself uses the in-memory index)."""
+        rows = self.load_namespace(namespace, model)
+        keep = [i for i, v in enumerate(rows.vectors) if v is not None]
+        if not keep or k <= 0:
+            return []
+        matrix = np.frombuffer(b"".join(rows.vectors[i] or b"" for i in keep), np.float32).reshape(
+            len(keep), -1
+        )
+        scores = matrix @ np.asarray(query, np.float32)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [(rows.ids[keep[i]], float(scores[i])) for i in order]
+
+    def search_keywords(self, namespace: str, terms: Sequence[str], k: int) -> list[tuple[str, float]]:
+        """(id, BM25) of the k best units matching any term, by FTS5 (recall uses the in-memory BM25)."""
+        words = [t for t in segment(" ".join(terms)).split() if t]
+        if not words or k <= 0:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+        rows = self.execute(
+            "SELECT u.id, -bm25(units_fts) AS s FROM units_fts JOIN units u ON u.pk = units_fts.rowid "
+            "WHERE units_fts MATCH ? AND u.namespace = ? ORDER BY s DESC, u.pk LIMIT ?",
+            (match, namespace, k),
+        ).fetchall()
+        return [(str(uid), float(score)) for uid, score in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()

@@ -1,0 +1,85 @@
+"""Schema of the SQLite store: one migration per version, applied in order under the write lock.
+
+Version 3 adds the change counter: every write transaction increments `changes.seq` once and stamps the unit
+rows it writes with that value in `units.changed`, so another connection fetches only what changed.
+"""
+
+# Each entry upgrades the schema from version i to i + 1. Never edit a released entry: append a new one.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE units (
+        pk INTEGER PRIMARY KEY,
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        content TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'episodic',
+        tier TEXT NOT NULL DEFAULT 'long_term',
+        valence INTEGER NOT NULL DEFAULT 0,
+        arousal INTEGER NOT NULL DEFAULT 1,
+        conflict_intensity INTEGER NOT NULL DEFAULT 0,
+        affect_json TEXT NOT NULL,
+        conflict_context TEXT NOT NULL DEFAULT '',
+        sources_json TEXT NOT NULL DEFAULT '[]',
+        metadata_json TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL,
+        valid_at REAL,
+        invalid_at REAL,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_accessed_at REAL,
+        UNIQUE (namespace, id)
+    );
+    CREATE INDEX units_ns_created ON units (namespace, created_at);
+    CREATE VIRTUAL TABLE units_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');
+    CREATE TABLE vectors (
+        model TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (model, content_hash)
+    ) WITHOUT ROWID;
+    CREATE TABLE edges (
+        namespace TEXT NOT NULL,
+        src TEXT NOT NULL,
+        dst TEXT NOT NULL,
+        type TEXT NOT NULL,
+        weight REAL NOT NULL DEFAULT 1.0,
+        created_at REAL NOT NULL,
+        metadata_json TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (namespace, src, dst, type)
+    );
+    CREATE INDEX edges_dst ON edges (namespace, dst);
+    """,
+    """
+    CREATE TABLE conflicts (
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        side_a TEXT NOT NULL,
+        side_b TEXT NOT NULL,
+        description_a TEXT NOT NULL DEFAULT '',
+        description_b TEXT NOT NULL DEFAULT '',
+        intensity INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'unresolved',
+        resolution TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL,
+        resolved_at REAL,
+        metadata_json TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (namespace, id)
+    );
+    CREATE INDEX conflicts_side_a ON conflicts (namespace, side_a);
+    CREATE INDEX conflicts_side_b ON conflicts (namespace, side_b);
+    """,
+    """
+    CREATE TABLE changes (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+    INSERT INTO changes (id, seq) VALUES (1, 0);
+    ALTER TABLE units ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX units_changed ON units (changed);
+    """,
+]
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a migration script into statements (no semicolons inside our statements' literals)."""
+    return [s.strip() for s in script.split(";") if s.strip()]
