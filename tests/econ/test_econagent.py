@@ -31,8 +31,8 @@ def test_offline_run_has_decisions_orders_guardrails_memory_and_persona_events()
     assert seen["market.order_filled"] > 0 and policy.counts.get("decision.DECIDE", 0) > 0
     assert seen["guardrail.adjusted"] + seen["guardrail.rejected"] > 0
     assert seen["memory.formed"] > 0 and seen["persona.evolved"] > 0
-    reflections = [u for a in policy.agents.values() if a.memory for u in a.memory.units() if u.kind == "semantic"
-                   and "quarter" in u.content]  # fmt: skip
+    reflections = [b for a in policy.agents.values() for (_, rel), b in a.semantic.beliefs.items()
+                   if rel == "reflects:quarter" and b.text]  # fmt: skip
     assert reflections  # quarterly reflection kept as semantic memory
     usage = policy.usage()["purposes"]
     assert usage["decision"]["calls"] == 120 and usage["reflection"]["calls"] > 0

@@ -278,7 +278,7 @@ class EconAgentPolicy(LLMPolicy):
         due = [
             i
             for i, a in self.agents.items()
-            if (t + i) % self.econ.reflect_every == 0 and a.memory is not None
+            if (t + i) % self.econ.reflect_every == 0 and (a.memory is not None or self.mind is not None)
         ]
         if not due:
             return
