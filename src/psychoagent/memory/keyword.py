@@ -27,6 +27,7 @@ class KeywordIndex:
         self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._lengths: list[int] = []
         self._length_array: np.ndarray | None = None
+        self._doc_terms: list[tuple[str, ...]] = []
 
     def __len__(self) -> int:
         return len(self._lengths)
@@ -36,10 +37,12 @@ class KeywordIndex:
         for row, toks in zip(rows, token_lists, strict=True):
             while len(self._lengths) <= row:
                 self._lengths.append(0)
+                self._doc_terms.append(())
             self._lengths[row] = len(toks)
             counts: dict[str, int] = {}
             for tok in map(stem, toks):
                 counts[tok] = counts.get(tok, 0) + 1
+            self._doc_terms[row] = tuple(counts)
             for tok, tf in counts.items():
                 self._rows.setdefault(tok, []).append(row)
                 self._tfs.setdefault(tok, []).append(tf)
@@ -57,6 +60,14 @@ class KeywordIndex:
             cached = (np.asarray(rows, dtype=np.int64), np.asarray(self._tfs[term], dtype=np.float64))
             self._arrays[term] = cached
         return cached
+
+    def terms(self, row: int) -> tuple[str, ...]:
+        """The distinct stems of the document at a row."""
+        return self._doc_terms[row] if row < len(self._doc_terms) else ()
+
+    def frequency(self, term: str) -> int:
+        """How many documents contain a stem (its document frequency)."""
+        return len(self._rows.get(term, ()))
 
     def matches(self, terms: Sequence[str], rows: np.ndarray) -> np.ndarray:
         """Boolean matrix (len(rows) x len(terms)): does the document at each row contain each term?"""
