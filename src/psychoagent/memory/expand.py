@@ -36,14 +36,19 @@ def shared_entities(
     index: NamespaceIndex, seeds: np.ndarray, rows: np.ndarray, max_share: float
 ) -> np.ndarray:
     """Seeds x rows: the share of each seed's entity weight (IDF) that each row also names, in [0, 1]."""
+    per_seed = [entity_terms(index, int(seed), max_share) for seed in seeds]
+    vocab = list(dict.fromkeys(term for terms in per_seed for term in terms))
     out = np.zeros((len(seeds), len(rows)))
-    for i, seed in enumerate(seeds):
-        terms = entity_terms(index, int(seed), max_share)
-        total = sum(terms.values())
-        if total > 0:
-            weights = np.fromiter(terms.values(), dtype=np.float64, count=len(terms))
-            out[i] = index.keywords.matches(list(terms), rows) @ weights / total
-    return out
+    if not vocab:
+        return out
+    column = {term: j for j, term in enumerate(vocab)}
+    weights = np.zeros((len(seeds), len(vocab)))
+    for i, terms in enumerate(per_seed):
+        for term, idf in terms.items():
+            weights[i, column[term]] = idf
+    totals = weights.sum(axis=1, keepdims=True)
+    named = index.keywords.matches(vocab, rows, stemmed=True).astype(np.float64)  # one lookup for all seeds
+    return (weights / np.maximum(totals, 1e-12)) @ named.T
 
 
 def entity_factor(shared: np.ndarray, other_session: np.ndarray, weight: float) -> np.ndarray:
