@@ -150,6 +150,23 @@ class RecallConfig(_Config):
         ge=0.0,
         description="factor 1 + b for units that state a time when the query asks when",
     )
+    expand_weight: float = Field(
+        0.1,
+        ge=0.0,
+        description=(
+            "multi-hop: factor 1 + w x the share of a top candidate's entities a unit of another session names "
+            "(LoCoMo-dev all@5 0.678 -> 0.684; chosen in each leave-one-conversation-out fold, docs/benchmarks.md)"
+        ),
+    )
+    expand_seeds: int = Field(
+        3, ge=0, description="multi-hop: how many of the best candidates seed the expansion"
+    )
+    expand_max_share: float = Field(
+        0.005,
+        gt=0.0,
+        le=1.0,
+        description="multi-hop: a word is an entity when at most this share of the namespace's units (and at least 2) name it",
+    )
     ann: Literal["ivf", "exact"] = Field(
         "ivf",
         description=(

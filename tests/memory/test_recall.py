@@ -162,3 +162,17 @@ def test_keyword_index_bm25_and_membership() -> None:
     assert list(rows) == [0]
     m = kw.matches(["apple", "sky", "nope"], np.array([0, 1, 2]))
     assert m.tolist() == [[True, False, False], [True, False, False], [False, True, False]]
+
+
+def test_keyword_weights_follow_the_collection() -> None:
+    from psychoagent.memory.keyword import KeywordIndex
+
+    kw = KeywordIndex()
+    kw.add([0, 1], [["red", "apple"], ["green", "pear"]])
+    _, before = kw.search(["apple"], mask=None, n=5)
+    # apple is now in 2 of 5 documents (was 1 of 2): rarer, so its weight rises
+    kw.add([2, 3, 4], [["red", "apple", "pie"], ["blue", "sky"], ["grey", "sky"]])
+    rows, after = kw.search(["apple"], mask=None, n=5)
+    assert list(rows) == [0, 2] and after[0] > before[0]  # the cached weight was recomputed
+    assert kw.terms(2) == ("red", "appl", "pie") and kw.frequency("appl") == 2
+    assert kw.matches(["appl"], np.array([0, 1, 2]), stemmed=True)[:, 0].tolist() == [True, False, True]

@@ -27,6 +27,8 @@ class KeywordIndex:
         self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._lengths: list[int] = []
         self._length_array: np.ndarray | None = None
+        self._doc_terms: list[tuple[str, ...]] = []
+        self._weights: dict[str, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self._lengths)
@@ -36,19 +38,22 @@ class KeywordIndex:
         for row, toks in zip(rows, token_lists, strict=True):
             while len(self._lengths) <= row:
                 self._lengths.append(0)
+                self._doc_terms.append(())
             self._lengths[row] = len(toks)
             counts: dict[str, int] = {}
             for tok in map(stem, toks):
                 counts[tok] = counts.get(tok, 0) + 1
+            self._doc_terms[row] = tuple(counts)
             for tok, tf in counts.items():
                 self._rows.setdefault(tok, []).append(row)
                 self._tfs.setdefault(tok, []).append(tf)
                 self._arrays.pop(tok, None)
         self._length_array = None
+        self._weights.clear()  # BM25 weights depend on the collection size and mean length
 
-    def _postings(self, word: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """Postings of a query word, looked up by its stem as documents are indexed."""
-        term = stem(word)
+    def _postings(self, word: str, stemmed: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+        """Postings of a query word, looked up by its stem as documents are indexed (`stemmed`: already one)."""
+        term = word if stemmed else stem(word)
         cached = self._arrays.get(term)
         if cached is None:
             rows = self._rows.get(term)
@@ -58,35 +63,53 @@ class KeywordIndex:
             self._arrays[term] = cached
         return cached
 
-    def matches(self, terms: Sequence[str], rows: np.ndarray) -> np.ndarray:
-        """Boolean matrix (len(rows) x len(terms)): does the document at each row contain each term?"""
+    def terms(self, row: int) -> tuple[str, ...]:
+        """The distinct stems of the document at a row."""
+        return self._doc_terms[row] if row < len(self._doc_terms) else ()
+
+    def frequency(self, term: str) -> int:
+        """How many documents contain a stem (its document frequency)."""
+        return len(self._rows.get(term, ()))
+
+    def matches(self, terms: Sequence[str], rows: np.ndarray, stemmed: bool = False) -> np.ndarray:
+        """Boolean matrix (len(rows) x len(terms)): does the document at each row contain each term (words, or
+        stems as `terms` returns them when `stemmed`)?"""
         out = np.zeros((len(rows), len(terms)), dtype=bool)
         for j, term in enumerate(terms):
-            post = self._postings(term)
+            post = self._postings(term, stemmed)
             if post is not None:
                 # postings rows are appended in increasing order, so a binary search finds membership
                 where = np.minimum(np.searchsorted(post[0], rows), len(post[0]) - 1)
                 out[:, j] = post[0][where] == rows
         return out
 
+    def _term_weights(self, term: str, post: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """BM25 weight of a term in each document of its postings, kept until the next `add` (a frequent term's
+        postings cover most rows, and recomputing them was most of a keyword search at 100k units)."""
+        cached = self._weights.get(term)
+        if cached is not None:
+            return cached
+        if self._length_array is None:
+            self._length_array = np.asarray(self._lengths, dtype=np.float64)
+        lengths, size = self._length_array, len(self._lengths)
+        avg = max(float(lengths.mean()), 1e-9)
+        rows, tf = post
+        idf = np.log1p((size - len(rows) + 0.5) / (len(rows) + 0.5))
+        norm = tf + BM25_K1 * (1.0 - BM25_B + BM25_B * lengths[rows] / avg)
+        weights = idf * tf * (BM25_K1 + 1.0) / norm
+        self._weights[term] = weights
+        return weights
+
     def search(self, terms: Sequence[str], mask: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
         """(rows, BM25 scores) of the top-n documents matching any term, best first, within the mask."""
         size = len(self._lengths)
         if size == 0 or not terms or n <= 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
-        if self._length_array is None:
-            self._length_array = np.asarray(self._lengths, dtype=np.float64)
-        lengths = self._length_array
-        avg = max(float(lengths.mean()), 1e-9)
         scores = np.zeros(size)
         for term in dict.fromkeys(terms):
             post = self._postings(term)
-            if post is None:
-                continue
-            rows, tf = post
-            idf = np.log1p((size - len(rows) + 0.5) / (len(rows) + 0.5))
-            norm = tf + BM25_K1 * (1.0 - BM25_B + BM25_B * lengths[rows] / avg)
-            scores[rows] += idf * tf * (BM25_K1 + 1.0) / norm
+            if post is not None:
+                scores[post[0]] += self._term_weights(stem(term), post)
         if mask is not None:
             scores[: len(mask)] *= mask
         hits = np.flatnonzero(scores > 0)

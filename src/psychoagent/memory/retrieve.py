@@ -17,6 +17,7 @@ import numpy as np
 from psychoagent.config import RecallConfig
 from psychoagent.memory.ann import dense_top
 from psychoagent.memory.context import linked_previous
+from psychoagent.memory.expand import entity_stage
 from psychoagent.memory.filters import Condition
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.stages import conversation_stage, speaker_stage, temporal_stage
@@ -277,8 +278,8 @@ def validity_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext,
 def default_pipeline() -> list[Stage]:
     """The stages every recall runs, in order: relevance, conversation (replies, sessions), speaker, time,
     recency, access, validity."""
-    return [relevance_stage, conversation_stage, speaker_stage, temporal_stage, recency_stage, access_stage,
-            validity_stage]  # fmt: skip
+    return [relevance_stage, conversation_stage, speaker_stage, temporal_stage, entity_stage, recency_stage,
+            access_stage, validity_stage]  # fmt: skip
 
 
 def top_k(cands: Candidates, k: int) -> np.ndarray:
