@@ -161,3 +161,18 @@ def test_with_detection_off_recall_does_not_judge_pairs_either() -> None:
     hits = off.recall("When is the quarterly report due?", k=2)
     assert all("currency" not in h.parts and "supersession" not in h.parts for h in hits)
     assert on.recall("When is the quarterly report due?", k=2)[0].unit.content == texts[1][0]
+
+
+def test_a_fact_told_through_someone_else_is_framed_in_both_languages() -> None:
+    from psychoagent.memory.pairs import framed, subjects
+
+    sam = frozenset({"sam"})
+    assert framed("Tom insists that Sam drinks 6 cups of coffee a day.", sam, frozenset({"tom"})) == 1.0
+    assert framed("According to the minutes, Sam drinks 3 cups a day.", sam, frozenset()) == 1.0
+    assert framed("Sam drinks 6 cups of coffee a day.", sam, frozenset()) == 0.0
+    assert framed("胡军坚持说陈刚最喜欢黑色。", frozenset({"陈刚"}), frozenset({"胡军"})) == 1.0
+    assert framed("陈刚最喜欢黑色。", frozenset({"陈刚"}), frozenset()) == 0.0
+    # a correction that names only the values is a candidate of the fact that gave the old one
+    assert subjects("Sorry, I meant 4200, not 5000.") & subjects("Hugo's monthly budget is 5000 dollars.")
+    # a noun such as "report" names no source: a plain fact about a report is not someone's claim
+    assert framed("The quarterly report is due on March 3.", frozenset({"<self>"}), frozenset()) == 0.0

@@ -207,7 +207,7 @@ FEATURES: tuple[str, ...] = (
     "change_rule", "log_length_ratio", "zh", "subject_x_dense", "subject_x_dropped", "subject_x_change",
     "subject_x_negation", "dense_x_differ", "dropped_x_added", "content_x_differ", "no_subject_x_dense",
     "other_subjects", "replacement", "old_value_repeated", "new_has_subject", "dense_x_content",
-    "near_paraphrase", "old_covered",
+    "near_paraphrase", "old_covered", "framed_old", "framed_new", "framed_both", "framed_both_x_differ",
 )  # fmt: skip
 """Names of the pair features, in order (the scorer's weights are stored against these names)."""
 
@@ -251,6 +251,11 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     # the new sentence names the old value and another one: "from 5000 to 4200", "not 5000 - 4200"
     fresh = (n.numbers - o.numbers) | {t for t in n.times - o.times}
     replacement = 1.0 if repeated and fresh else 0.0
+    where = shared_ent if shared_ent else (frozenset({"<self>"}) if self_both else frozenset())
+    framed_old, framed_new = (
+        framed(old_text, where, o.entities - shared_ent),
+        framed(new_text, where, n.entities - shared_ent),
+    )
     values = (
         dense, dense * dense, 1.0 if shared_ent else 0.0, 1.0 if self_both else 0.0,
         _jaccard(o.entities, n.entities), content_j, inter / max(len(n.content), 1),
@@ -262,7 +267,8 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         math.log((n.length + 1) / (o.length + 1)), 1.0 if n.zh else 0.0, subject * dense, subject * dropped,
         subject * float(n.change), subject * float(n.negation), dense * differ, dropped * added, content_j * differ,
         (1.0 - subject) * dense, other_subjects, replacement, repeated, 1.0 if n.entities or n.self_ref else 0.0,
-        dense * content_j, max(0.0, dense - 0.85) / 0.15, covered,
+        dense * content_j, max(0.0, dense - 0.85) / 0.15, covered, framed_old, framed_new,
+        framed_old * framed_new, framed_old * framed_new * differ,
     )  # fmt: skip
     return np.asarray(values, dtype=np.float64)
 
@@ -308,6 +314,35 @@ def slot_clash(old_text: str, new_text: str) -> float:
 
 
 def subjects(text: str) -> frozenset[str]:
-    """Subject keys of a sentence for the candidate index: its named entities, and 'self' for the speaker."""
+    """Keys of a sentence for the candidate index: its named entities, '<self>' for the speaker, and its numbers
+    and times ('#5000', '@9:30am'), so that "Sorry, I meant 4200, not 5000" meets the fact that said 5000."""
     view = analyse(text)
-    return view.entities | ({"<self>"} if view.self_ref else frozenset())
+    values = {f"#{x:g}" for x in view.numbers} | {f"@{t}" for t in view.times}
+    return view.entities | ({"<self>"} if view.self_ref else frozenset()) | frozenset(values)
+
+
+_REPORTS_EN = re.compile(
+    r"\b(according to|says|said|claims|claimed|states|stated|insists|believes|thinks|has it that)\b", re.I
+)
+_REPORTS_ZH = re.compile(r"据|称|表示|显示|写着|写的|认为|坚持|根据|说(?!错)")
+"""Reporting verbs only (not nouns such as "report" or "record"): the fact is someone's or something's claim."""
+_BOUNDARY = re.compile(r"(?:\bthat|[,:;，：；—–-])$", re.I)
+"""A clause that ends before the fact it introduces: "Tom insists that ...", "According to X, ...", "据说："."""
+
+
+def framed(text: str, subject: frozenset[str], others: frozenset[str]) -> float:
+    """1 when the sentence states its fact through someone or something else: it names a source ("the passport
+    says", "合同上写的"), or before the first mention of the shared subject stand another name or a clause ending
+    in 'that', a comma or a colon ("Tom is sure that ...", "胡军坚持说陈刚...")."""
+    if (_REPORTS_ZH if has_cjk(text) else _REPORTS_EN).search(text):
+        return 1.0
+    lower = text.lower()
+    if "<self>" in subject:
+        found = (_SELF_ZH if has_cjk(text) else _SELF_EN).search(text)
+        pos = found.start() if found else -1
+    else:
+        pos = min((lower.find(s) for s in subject if s in lower), default=-1)
+    if pos <= 0:
+        return 0.0
+    prefix = lower[:pos].strip()
+    return 1.0 if any(e in prefix for e in others) or _BOUNDARY.search(prefix) else 0.0

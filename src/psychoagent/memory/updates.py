@@ -1,9 +1,9 @@
 """Conflict planning for a batch of new units: updates and contradictions by meaning, goal conflicts.
 
-For each new unit: gather candidates (nearest earlier units by embedding, latest units sharing a subject, units
-giving the same rule-based slot, earlier units of the same batch), let the learned pair scorer judge them
-(`memory.detect`), and plan records, edges and validity changes. Nothing is written here: `affective.after_store`
-applies the plan inside the batch's transaction.
+For each new unit: gather candidates (nearest earlier units by embedding, latest units sharing a subject, a
+number or a time, units giving the same rule-based slot, earlier units of the same batch), let the learned pair
+scorer judge them (`memory.detect`), and plan records, edges and validity changes. Nothing is written here:
+`affective.after_store` applies the plan inside the batch's transaction.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def _candidates(
         for j in np.argsort(-near)[: cfg.dense_candidates]:
             if similarity(float(near[j])) >= cfg.min_similarity:
                 add(units[int(j)].id)
-    for key in subjects(unit.content) if cfg.detect_changes else ():
+    for key in _lookup_keys(unit.content) if cfg.detect_changes else ():
         stored = state.by_subject.get(key, [])[-cfg.subject_candidates :] if cfg.subject_candidates else []
         for uid in reversed(stored):
             add(uid)
@@ -178,6 +178,14 @@ def _candidates(
             if entry.current and slot.contradicts(entry.slot):
                 add(entry.unit_id, slot.key)
     return list(found.values())
+
+
+def _lookup_keys(text: str) -> frozenset[str]:
+    """The index keys a new unit looks up: its subjects, and its numbers and times only when it names nobody
+    ("Sorry, I meant 4200, not 5000"), so that a fact full of numbers does not pull in every fact sharing one."""
+    keys = subjects(text)
+    named = frozenset(k for k in keys if k[:1] not in "#@<")
+    return keys if not named else frozenset(k for k in keys if k[:1] not in "#@")
 
 
 def _verdicts(
