@@ -53,6 +53,8 @@ _NUMERIC_ATTRS = {
 }  # the value follows the pattern directly ("moved to Berlin")
 
 _EN_PATTERNS = [(name, re.compile(rf"\b(?:{en})s?\b", re.I)) for name, (en, _) in ATTRIBUTES.items()]
+_ANY_EN = re.compile(r"\b(?:" + "|".join(f"(?:{en})" for en, _ in ATTRIBUTES.values()) + r")s?\b", re.I)
+"""Matches where some pattern of `_EN_PATTERNS` matches: most sentences name no attribute, one search skips them."""
 _PREFER_EN = re.compile(r"\bprefer(?:s|red)?\s+(.+?)\s*(?:[.;!?]|$)", re.I)
 _PREFER_ZH = re.compile(r"(?:喜欢|偏好|倾向于|更想要)(.+?)的?(回答|回复|风格|方式|座位|饮料|颜色|餐|口味)")
 _MARKER_EN = re.compile(r"\b(?:to|is|are|was|were|be|at|on|in|into|as|for|now)\s+", re.I)
@@ -289,6 +291,8 @@ def _extract(text: str) -> list[Slot]:
                 if pos >= 0:
                     mentions.append((pos, pos + len(word), name))
                     break
+    if not zh and _ANY_EN.search(text) is None:
+        return _preferences(text, zh)
     for name, pattern in _EN_PATTERNS:
         m = pattern.search(text)
         if m:

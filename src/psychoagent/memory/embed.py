@@ -14,6 +14,7 @@ import re
 import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import chain
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -93,7 +94,7 @@ class HashingEmbedder:
         crc = _CRC_CACHE.__getitem__
         feats = [self._features(text) for text in texts]
         lengths = np.fromiter(map(len, feats), dtype=np.int64, count=len(feats))
-        hashes = np.fromiter((crc(f) for fs in feats for f in fs), dtype=np.int64, count=int(lengths.sum()))
+        hashes = np.fromiter(map(crc, chain.from_iterable(feats)), dtype=np.int64, count=int(lengths.sum()))
         signs = np.where((hashes >> 16) & 1, 1.0, -1.0)
         rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
         flat = np.bincount(

@@ -90,30 +90,38 @@ class NamespaceIndex:
         """Add freshly stored units (same order as `vectors`) with their keyword tokens."""
         start = self._n
         self._grow(start + len(units))
-        self._vectors[start : start + len(units)] = vectors
-        for offset, (pk, unit) in enumerate(zip(pks, units, strict=True)):
-            row = start + offset
-            self.pks[row] = pk
-            self.ids.append(unit.id)
-            self.row_of[unit.id] = row
-            self.row_of_pk[int(pk)] = row
-            self._set_row(row, unit)
-        self.keywords.add(range(start, start + len(units)), tokens)
+        end = start + len(units)
+        self._vectors[start:end] = vectors
+        ids = [u.id for u in units]
+        if len(pks) != len(units):
+            raise ValueError("one pk per unit")
+        self.pks[start:end] = pks
+        self.ids.extend(ids)
+        rows = range(start, end)
+        self.row_of.update(zip(ids, rows, strict=True))
+        self.row_of_pk.update(zip(map(int, pks), rows, strict=True))
+        table = np.array([self._values(u) for u in units], dtype=np.float64).reshape(
+            len(units), len(FLOAT_COLUMNS)
+        )
+        for col, name in enumerate(FLOAT_COLUMNS):
+            self._float[name][start:end] = table[:, col]
+        self._text["tier"][start:end] = [u.tier for u in units]
+        self._text["kind"][start:end] = [u.kind for u in units]
+        self.keywords.add(rows, tokens)
         self.conversation.add([u.content for u in units], [to_epoch(u.created_at) for u in units])
-        self._n = start + len(units)
+        self._n = end
+
+    @staticmethod
+    def _values(unit: MemoryUnit) -> tuple[float | None, ...]:
+        """A unit's float columns in `FLOAT_COLUMNS` order (None where unset)."""
+        return (
+            unit.affect.valence, unit.affect.arousal, unit.affect.conflict_intensity, unit.access_count,
+            to_epoch(unit.created_at), to_epoch(unit.valid_at), to_epoch(unit.invalid_at),
+            to_epoch(unit.last_accessed_at),
+        )  # fmt: skip
 
     def _set_row(self, row: int, unit: MemoryUnit) -> None:
-        values = {
-            "valence": unit.affect.valence,
-            "arousal": unit.affect.arousal,
-            "conflict_intensity": unit.affect.conflict_intensity,
-            "access_count": unit.access_count,
-            "created_at": to_epoch(unit.created_at),
-            "valid_at": to_epoch(unit.valid_at),
-            "invalid_at": to_epoch(unit.invalid_at),
-            "last_accessed_at": to_epoch(unit.last_accessed_at),
-        }
-        for name, value in values.items():
+        for name, value in zip(FLOAT_COLUMNS, self._values(unit), strict=True):
             self._float[name][row] = np.nan if value is None else value
         self._text["tier"][row] = unit.tier
         self._text["kind"][row] = unit.kind

@@ -6,6 +6,7 @@ here (FTS5 scores every matching row through the SQL layer), while numpy over po
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,19 +36,24 @@ class KeywordIndex:
 
     def add(self, rows: Sequence[int], token_lists: Sequence[Sequence[str]]) -> None:
         """Index documents at the given rows (rows must be appended in increasing order); words are stemmed."""
+        postings, tfs, arrays = self._rows, self._tfs, self._arrays
         for row, toks in zip(rows, token_lists, strict=True):
-            while len(self._lengths) <= row:
-                self._lengths.append(0)
-                self._doc_terms.append(())
+            if len(self._lengths) <= row:
+                missing = row + 1 - len(self._lengths)
+                self._lengths.extend([0] * missing)
+                self._doc_terms.extend([()] * missing)
             self._lengths[row] = len(toks)
-            counts: dict[str, int] = {}
-            for tok in map(stem, toks):
-                counts[tok] = counts.get(tok, 0) + 1
+            counts = Counter(map(stem, toks))  # insertion-ordered like a dict, counted in C
             self._doc_terms[row] = tuple(counts)
             for tok, tf in counts.items():
-                self._rows.setdefault(tok, []).append(row)
-                self._tfs.setdefault(tok, []).append(tf)
-                self._arrays.pop(tok, None)
+                hit = postings.get(tok)
+                if hit is None:
+                    postings[tok] = [row]
+                    tfs[tok] = [tf]
+                else:
+                    hit.append(row)
+                    tfs[tok].append(tf)
+                    arrays.pop(tok, None)
         self._length_array = None
         self._weights.clear()  # BM25 weights depend on the collection size and mean length
 
