@@ -199,6 +199,13 @@ class HouseholdShard:
             events = self.model.bus.take()
         return FeedbackReply(updates, events, self._counts(), logs)
 
+    def stats(self, _: object = None) -> dict[str, float]:
+        """Households held and the peak resident memory of this shard's process (MB), for capacity planning."""
+        import resource
+
+        return {"households": float(len(self.ids)),
+                "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}  # fmt: skip
+
     def _load(
         self, market: Market, fills: Mapping[int, Sequence[tuple[str, str, float, float]]] | None = None
     ) -> None:
