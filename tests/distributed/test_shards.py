@@ -85,7 +85,9 @@ def test_household_streams_are_their_own() -> None:
     ],
 )
 def test_cli_refuses_bad_sharding_options(tmp_path: Path, args: list[str], message: str) -> None:
-    res = CliRunner().invoke(app, ["simulate", "--agents", "5", "--ticks", "2", "--out", str(tmp_path / "r"), *args])
+    res = CliRunner().invoke(
+        app, ["simulate", "--agents", "5", "--ticks", "2", "--out", str(tmp_path / "r"), *args]
+    )
     assert res.exit_code == 2 and message in res.output
     assert not (tmp_path / "r").exists()
 
@@ -94,8 +96,15 @@ def test_ray_backend_without_the_extra_names_it(tmp_path: Path, monkeypatch: pyt
     import importlib.util
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
-    for command in (["simulate", "--agents", "5", "--ticks", "2"], ["experiment", "--seeds", "1", "--ticks", "2"]):
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a)
+    )
+    for command in (
+        ["simulate", "--agents", "5", "--ticks", "2"],
+        ["experiment", "--seeds", "1", "--ticks", "2"],
+    ):
         res = CliRunner().invoke(app, [*command, "--backend", "ray", "--out", str(tmp_path / "r")])
         assert res.exit_code == 2
-        assert res.output.strip() == "error: --backend ray needs the 'ray' extra: pip install 'psychoagent[ray]'"
+        assert (
+            res.output.strip() == "error: --backend ray needs the 'ray' extra: pip install 'psychoagent[ray]'"
+        )

@@ -24,6 +24,7 @@ from psychoagent.agent.schema import ApprovedOrder, Decision
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
 from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
+from psychoagent.econ.cognitive.streams import household_generator
 from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.snapshot import Snapshot
@@ -31,13 +32,6 @@ from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
 from psychoagent.types import Affect
 
 log = logging.getLogger(__name__)
-
-
-def household_generator(base: int, household: int) -> np.random.Generator:
-    """The generator of one household: an independent stream of the run's seed `base` (numpy's SeedSequence
-    spawn key), the same whichever process or shard simulates the household."""
-    return np.random.default_rng(np.random.SeedSequence(base, spawn_key=(household,)))
-
 
 _DIRECTION = {"sharp_fall": "fall", "below_average": "fall", "sharp_rise": "rise", "above_average": "rise"}
 """Perception signals grouped into the direction a recall asks about (fewer distinct questions, more reuse)."""
@@ -87,13 +81,10 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         base = int(self.rng.integers(2**32))
         return chosen, base, int(self.rng.integers(2**32))
 
-    def populate(self, chosen: Sequence[int] | np.ndarray, personas: Mapping[int, Persona] | Sequence[Persona], base: int,
-                 mind_seed: int) -> None:  # fmt: skip
-        """Build the cognitive agents of households `chosen` (all of a run, or one shard's) with their memory.
-
-        Every household draws from its own generator, seeded from `base` and its index, so what it decides does
-        not depend on which other households are simulated in the same process (sharded runs equal one-process
-        runs)."""
+    def populate(self, chosen: Sequence[int] | np.ndarray, personas: Mapping[int, Persona] | Sequence[Persona],
+                 base: int, mind_seed: int) -> None:  # fmt: skip
+        """The cognitive agents of households `chosen` (a run's, or one shard's), their memory and their own
+        generators (seeded from `base` and the index: what one decides does not depend on who shares its process)."""
         cfg = self.cognitive
         embedder = None
         if cfg.ablation.memory:

@@ -18,6 +18,7 @@ from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.agent.cognition import SECONDS_PER_TICK, CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.config import MemoryConfig
+from psychoagent.econ.cognitive.streams import HouseholdDraws
 from psychoagent.memory.embed import Embedder
 from psychoagent.memory.population import Batch, PopulationMemory, Recalled
 from psychoagent.memory.population_recall import Request, recall_many
@@ -149,16 +150,3 @@ class PopulationMind:
             out.append([(flat[at + j], float(v), {"score": float(v)}) for j, v in enumerate(vs)])
             at += len(ps)
         return out
-
-
-class HouseholdDraws:
-    """Stands in for the generator of a batched recall: the j-th uniform draw comes from the j-th asking
-    household's own generator (`recall_many` draws one per ask for its exploration)."""
-
-    def __init__(self, generators: Sequence[np.random.Generator]) -> None:
-        self.generators = list(generators)
-
-    def random(self, size: int | None = None) -> np.ndarray:
-        if size != len(self.generators):
-            raise ValueError(f"size: one draw per asking household ({len(self.generators)}), got {size}")
-        return np.array([g.random() for g in self.generators])
