@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -47,12 +48,12 @@ def connect(address: str | None = None, cpus: int | None = None,
     if ray.is_initialized():
         return ray, False
     if address:
-        ray.init(address=address, log_to_driver=False)
+        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         return ray, True
     cfg = cfg or LocalClusterConfig()
     limit = min(cfg.max_cpus or os.cpu_count() or 1, os.cpu_count() or 1)
     n = max(1, min(cpus or limit, limit))
-    ray.init(num_cpus=n, include_dashboard=False, log_to_driver=False,
+    ray.init(num_cpus=n, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING,
              object_store_memory=cfg.object_store_mb * 1024 * 1024)  # fmt: skip
     return ray, True
 
