@@ -84,7 +84,9 @@ class ShardedCognitivePolicy(CognitivePolicy):
     def __init__(self, base: CognitivePolicy, shards: int = 2, backend: str = "local",
                  address: str | None = None, measure: bool = False) -> None:  # fmt: skip
         if type(base) is not CognitivePolicy:
-            raise ValueError(f"--shards runs the cognitive policy and its variants, not {base.name!r}")
+            raise ValueError(
+                f"--shards and --backend ray run the cognitive policy and its variants, not {base.name!r}"
+            )
         if shards < 1:
             raise ValueError(f"--shards must be 1 or more, got {shards}")
         super().__init__(base.cfg, base.cognitive)
@@ -99,9 +101,11 @@ class ShardedCognitivePolicy(CognitivePolicy):
 
     @property
     def remote(self) -> dict[int, RemoteHousehold]:
+        """The households as the driver holds them (their minds are in the shards)."""
         return cast(dict[int, RemoteHousehold], self.agents)
 
     def bind(self, model: Any) -> None:
+        """Draw what one process draws, split the cognitive households into contiguous parts, start a shard each."""
         self.model = model
         chosen, base, mind_seed = self.draw_seeds(model)
         self.agents = cast(Any, {int(i): RemoteHousehold(int(i)) for i in chosen})
@@ -208,8 +212,4 @@ def sharded(
     policy: Any, shards: int, backend: str = "local", address: str | None = None
 ) -> ShardedCognitivePolicy:
     """`policy` (the cognitive policy or a variant of it) with its households in shards; ValueError otherwise."""
-    if not isinstance(policy, CognitivePolicy) or type(policy) is not CognitivePolicy:
-        raise ValueError(
-            f"--shards and --backend ray run the cognitive policy and its variants, not {policy.name!r}"
-        )
     return ShardedCognitivePolicy(policy, shards, backend, address)
