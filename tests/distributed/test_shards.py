@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +33,12 @@ def test_sharded_run_writes_the_files_of_one_process(tmp_path: Path, overrides: 
     assert isinstance(model.policy, ShardedCognitivePolicy) and len(model.policy.parts) == shards
     assert different_files(one, many) == []
     events = (many / "events.jsonl").read_text(encoding="utf-8")
-    assert '"memory.formed"' in events and '"guardrail.' in events and '"persona.evolved"' in events
+    # the paths a partition could break: every phase's events, and the deals negotiated between shards
+    for kind in ("memory.formed", "guardrail.", "persona.evolved", "negotiation.accepted"):
+        assert f'"type":"{kind}' in events
+    part = {int(i): k for k, p in enumerate(model.policy.parts) for i in p}
+    deals = [json.loads(line)["payload"] for line in events.splitlines() if '"negotiation.accepted"' in line]
+    assert any(part[d["buyer"]] != part[d["seller"]] for d in deals)
 
 
 def test_same_seed_one_process_runs_stay_identical_and_seeds_differ(tmp_path: Path) -> None:
