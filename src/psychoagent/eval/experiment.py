@@ -213,10 +213,11 @@ def run_experiment(
 
 
 def _finish(folder: Path, rows: list[dict[str, Any]], labels: Sequence[str]) -> pd.DataFrame:
-    """Sort the per-run rows by condition then seed, write runs.csv and the tables; returns the frame."""
+    """Sort the per-run rows by condition then seed, write runs.csv and the tables; returns the frame. The rows
+    are sorted before the frame is built, so its columns (the metrics in order of first appearance; variants
+    have different ones) do not depend on which run finished first."""
     order = {label: i for i, label in enumerate(labels)}
-    runs = pd.DataFrame(rows)
-    runs = runs.assign(_o=runs["condition"].map(order)).sort_values(["_o", "seed"]).drop(columns="_o")
+    runs = pd.DataFrame(sorted(rows, key=lambda r: (order[r["condition"]], r["seed"])))
     runs.to_csv(folder / "runs.csv", index=False, float_format="%.10g")
     write_tables(folder, runs, [label for label in labels if label in set(runs["condition"])])
     return runs
