@@ -1,5 +1,5 @@
-"""One shard of a sharded run: the cognitive households of some households (memory, persona, working state)
-with the cognitive policy's own code, fed by the driver's messages instead of a model.
+"""One shard of a sharded run: the cognitive agents of some of the households (memory, persona, working state),
+run by the cognitive policy's own code and fed by the driver's messages instead of a model.
 
 The shard's `CognitivePolicy` sees a stand-in model: the markets as the last message showed them (quotes, caps,
 fee, its households' holdings and fills) and a bus that records what the households publish, so the driver
@@ -53,6 +53,8 @@ class Fill:
 
 @dataclass(frozen=True)
 class FeeConfig:
+    """The markets' fee rate, where the policy reads it (`markets.cfg.fee_rate`)."""
+
     fee_rate: float
 
 
