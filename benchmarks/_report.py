@@ -36,13 +36,15 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}{load}"
 
 
-def write_section(name: str, title: str, body: str, *, level: int = 2, after: str | None = None) -> None:
-    """Replace (or append) the section `name` of docs/benchmarks.md with `body`, stamped with machine and date.
+def write_section(name: str, title: str, body: str, *, level: int = 2, after: str | None = None,
+                  doc: Path = DOC) -> None:  # fmt: skip
+    """Replace (or append) the section `name` of `doc` (docs/benchmarks.md) with `body`, stamped with machine and
+    date.
 
     `level` 3 makes it a subsection; a new section goes right after the section named `after` when that exists.
     """
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    text = DOC.read_text(encoding="utf-8") if DOC.exists() else HEADER
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    text = doc.read_text(encoding="utf-8") if doc.exists() else HEADER
     stamp = (
         f"_Measured {_dt.date.today().isoformat()} on {machine()}; command: `python -m benchmarks.{name}`._"
     )
@@ -57,4 +59,4 @@ def write_section(name: str, title: str, body: str, *, level: int = 2, after: st
         text = text.replace(anchor, anchor + "\n\n" + section, 1)
     else:
         text = text.rstrip() + "\n\n" + section + "\n"
-    DOC.write_text(text, encoding="utf-8")
+    doc.write_text(text, encoding="utf-8")

@@ -86,6 +86,18 @@ def simulate_command(
     report: bool = typer.Option(
         False, "--report", help="then write metrics.json and report.html; print its path"
     ),
+    backend: str = typer.Option(
+        "local", "--backend", help="where the shards of cognitive households run: local (this process) or ray"
+    ),
+    shards: int = typer.Option(
+        1,
+        "--shards",
+        min=1,
+        help="split the cognitive households into N shards (same run files as one process; docs/scaling.md)",
+    ),
+    address: str = typer.Option(
+        "", "--address", help="with --backend ray: the cluster's address (default: start a local cluster)"
+    ),
 ) -> None:
     """Simulate the economy and write the run files."""
     from rich.console import Console
@@ -101,6 +113,7 @@ def simulate_command(
         check_size(agents, n_ticks, seed)
         check_out(out, overwrite)
         check_llm(llm or None, needs_model=uses_llm(policy))
+        check_sharding(policy, shards, backend, address or None)
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)
@@ -109,13 +122,17 @@ def simulate_command(
         with Progress(*columns, console=console, transient=False) as bar:
             task = bar.add_task("months", total=n_ticks)
             model = simulate(out, agents=agents, ticks=n_ticks, seed=seed, policy=policy, scenario=scen,
-                             llm=llm or None, progress=lambda _t: bar.advance(task))  # fmt: skip
+                             llm=llm or None, progress=lambda _t: bar.advance(task), shards=shards,
+                             backend=backend, address=address or None)  # fmt: skip
     except LLMError as exc:
         typer.echo(f"error: the model did not answer, nothing was simulated: {exc}", err=True)
         raise typer.Exit(RUN_FAILED) from exc
     m = model.metrics
+    where = (
+        f", {shards} shard{'s' if shards > 1 else ''} ({backend})" if shards > 1 or backend != "local" else ""
+    )
     console.print(
-        f"{n_ticks} months, {agents} households, policy {model.policy.name}, scenario {scen.name}: "
+        f"{n_ticks} months, {agents} households, policy {model.policy.name}{where}, scenario {scen.name}: "
         f"unemployment {m['unemployment']:.1%}, inflation {m['inflation']:.1%}, rate {m['interest_rate']:.2%}, "
         f"{model.fallbacks} invalid intents replaced -> {out}",
         soft_wrap=True,
@@ -132,6 +149,22 @@ def simulate_command(
         from psychoagent.report.html import write_report
 
         typer.echo(f"report: {write_report(out).resolve()}")
+
+
+def check_sharding(policy: str, shards: int, backend: str, address: str | None) -> None:
+    """ValueError naming the option unless the backend is known (and installed), --address goes with Ray, and
+    a sharded run is asked of the cognitive policy or one of its variants."""
+    from psychoagent.econ.distributed.cluster import check_backend
+
+    check_backend(backend, address)
+    if shards > 1 or backend == "ray":
+        from psychoagent.econ.cognitive.policy import CognitivePolicy
+        from psychoagent.econ.policies import make_policy
+
+        if type(make_policy(policy)) is not CognitivePolicy:
+            raise ValueError(
+                f"--shards/--backend ray run the cognitive policy and its variants, not --policy {policy}"
+            )
 
 
 def _llm_line(model: Any, console: Any) -> float | None:

@@ -124,13 +124,18 @@ def simulate(
     scenario: str | Path | Scenario | None = "baseline",
     llm: str | None = None,
     progress: Callable[[int], None] | None = None,
+    shards: int = 1,
+    backend: str = "local",
+    address: str | None = None,
 ) -> EconomyModel:
     """Run the economy and write the run files into `out` (replacing earlier ones); returns the model.
 
     `ticks` defaults to the scenario's suggestion, else 240 months (EconAgent's 20 years). `llm` is validated
     and stored in config.json for cognitive policies; the rule policies do not call a model. An LLM policy's
     model is probed first: one that does not answer raises `LLMError` before anything is written. Files derived
-    from an earlier run in the folder (metrics.json, report.html, llm_usage.json) are removed.
+    from an earlier run in the folder (metrics.json, report.html, llm_usage.json) are removed. With `shards` > 1
+    or `backend` 'ray' the cognitive households live in shards (in this process or in Ray actors at `address`,
+    a local cluster when None): the run files are the same as one process's.
     """
     llm = check_llm(llm, needs_model=uses_llm(policy))
     scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
@@ -138,6 +143,12 @@ def simulate(
     check_size(agents, n_ticks, seed)
     folder = check_out(out, overwrite=True)
     pol = make_policy(policy)
+    if shards > 1 or backend == "ray":
+        from psychoagent.econ.distributed.cluster import check_backend
+        from psychoagent.econ.distributed.driver import sharded
+
+        check_backend(backend, address)
+        pol = sharded(pol, shards, backend, address)
     use_llm = getattr(pol, "use_llm", None)
     if callable(use_llm):  # LLM policies: the model named by --llm (offline when not given)
         use_llm(llm or "offline")
@@ -147,8 +158,12 @@ def simulate(
     folder.mkdir(parents=True, exist_ok=True)
     for name in (*RUN_FILES, *DERIVED_FILES):
         (folder / name).unlink(missing_ok=True)
-    model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
-                         events_path=folder / "events.jsonl")  # fmt: skip
+    try:
+        model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
+                             events_path=folder / "events.jsonl")  # fmt: skip
+    except BaseException:
+        _close(pol)
+        raise
     client = getattr(pol, "client", None)
     if client is not None:  # LLM policies name the model they actually use (offline when --llm was not given)
         llm = llm or "offline"
@@ -165,7 +180,15 @@ def simulate(
             model.run(n_ticks, progress)
     finally:
         model.close()
+        _close(pol)
     write_tables(model, folder)
     if client is not None and hasattr(client, "write_usage"):
         client.write_usage(str(folder))
     return model
+
+
+def _close(policy: object) -> None:
+    """Stop what a policy started (a sharded policy's shards and its local Ray cluster)."""
+    close = getattr(policy, "close", None)
+    if callable(close):
+        close()

@@ -58,7 +58,18 @@ def experiment_command(
     sweep: list[str] = typer.Option(
         [], "--sweep", help="param=v1,v2 (an economy setting; repeat for a grid)"
     ),
-    jobs: int = typer.Option(2, "--jobs", min=1, help="runs in parallel (process pool)"),
+    jobs: int = typer.Option(
+        2,
+        "--jobs",
+        min=1,
+        help="runs in parallel (process pool; with --backend ray, the local cluster's CPUs)",
+    ),
+    backend: str = typer.Option(
+        "local", "--backend", help="local (process pool) or ray (one Ray task per run)"
+    ),
+    address: str = typer.Option(
+        "", "--address", help="with --backend ray: the cluster's address (default: start a local cluster)"
+    ),
     llm: str = typer.Option("", "--llm", help="URL of an OpenAI-compatible server or 'local' (LLM variants)"),
     llm_timeout: float | None = typer.Option(
         None,
@@ -104,6 +115,9 @@ def experiment_command(
     if out.exists() and not out.is_dir():
         fail(f"--out {out} is a file; give a folder for the experiment")
     try:
+        from psychoagent.econ.distributed.cluster import check_backend
+
+        check_backend(backend, address or None)
         if not names:
             raise ValueError(f"--variants needs at least one name: {', '.join(VARIANTS)}")
         conds = conditions(names, sweep)
@@ -135,7 +149,8 @@ def experiment_command(
         try:
             run_experiment(
                 out, variants=names, seeds=seed_list, scenario=scenario, agents=agents, ticks=ticks or None,
-                sweeps=sweep, jobs=jobs, llm=llm or None, command=command, resume=resume,
+                sweeps=sweep, jobs=jobs, llm=llm or None, command=command, resume=resume, backend=backend,
+                address=address or None,
                 progress=lambda label, s: bar.update(task, advance=1, description=f"{label} seed {s}"),
             )  # fmt: skip
         except RuntimeError as exc:  # every run failed: experiment.json lists why

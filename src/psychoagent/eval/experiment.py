@@ -130,14 +130,20 @@ def run_experiment(
     command: str = "",
     resume: bool = False,
     progress: Callable[[str, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> pd.DataFrame:
-    """Run every condition on every seed (in a process pool of `jobs`), then write the summary and comparison
-    tables; returns the long per-run frame (condition, variant, seed, metric columns...).
+    """Run every condition on every seed (in a process pool of `jobs`, or as Ray tasks with `backend` 'ray': on
+    the cluster at `address`, else on a local cluster of `jobs` CPUs), then write the summary and comparison
+    tables; returns the long per-run frame (condition, variant, seed, metric columns...). Both backends write
+    the same files.
 
     All variants are resolved before anything runs, so a variant this build cannot run fails at once. A run that
     raises is recorded under `failures` in experiment.json and left out of the tables; the others still run.
     With `resume`, runs already finished in `out` with the same condition, seed, size and scenario are reused.
     """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     conds = conditions(variants, sweeps)
     for c in conds:
         resolve(c.variant, c.sweep)
@@ -177,7 +183,15 @@ def run_experiment(
         if progress is not None:
             progress(f"{task.condition.label} FAILED", task.seed)
 
-    if jobs <= 1:
+    if backend == "ray":
+        from psychoagent.eval.remote import run_on_ray
+
+        for t, result in run_on_ray(tasks, address, jobs):
+            if isinstance(result, BaseException):
+                failed(t, result)
+            else:
+                keep(*result)
+    elif jobs <= 1:
         for t in tasks:
             try:
                 keep(*run_task(t))
@@ -199,10 +213,11 @@ def run_experiment(
 
 
 def _finish(folder: Path, rows: list[dict[str, Any]], labels: Sequence[str]) -> pd.DataFrame:
-    """Sort the per-run rows by condition then seed, write runs.csv and the tables; returns the frame."""
+    """Sort the per-run rows by condition then seed, write runs.csv and the tables; returns the frame. The rows
+    are sorted before the frame is built, so its columns (the metrics in order of first appearance; variants
+    have different ones) do not depend on which run finished first."""
     order = {label: i for i, label in enumerate(labels)}
-    runs = pd.DataFrame(rows)
-    runs = runs.assign(_o=runs["condition"].map(order)).sort_values(["_o", "seed"]).drop(columns="_o")
+    runs = pd.DataFrame(sorted(rows, key=lambda r: (order[r["condition"]], r["seed"])))
     runs.to_csv(folder / "runs.csv", index=False, float_format="%.10g")
     write_tables(folder, runs, [label for label in labels if label in set(runs["condition"])])
     return runs

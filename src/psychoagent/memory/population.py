@@ -69,6 +69,13 @@ class Batch:
         return len(self.texts)
 
 
+def _row_dots(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Dot product of each row with `query`, every row summed the same way whatever the block it is in (a BLAS
+    matrix-vector product rounds rows differently by their place in the block, which made a text's similarity
+    depend on which texts were embedded alongside it)."""
+    return (vectors.astype(np.float32) * query.astype(np.float32)).sum(axis=1)
+
+
 class TextTable:
     """Unique texts with their unit vectors (float16 to halve memory) and per-query caches of dense similarity
     and keyword matches, extended incrementally as texts arrive."""
@@ -117,7 +124,7 @@ class TextTable:
             cached = (qvec, terms, np.zeros(0, dtype=np.float32), np.zeros((0, len(terms)), dtype=bool))
         qvec, terms, dense, match = cached
         if len(dense) < n:
-            new = self._vectors[len(dense) : n].astype(np.float32) @ qvec
+            new = _row_dots(self._vectors[len(dense) : n], qvec)
             stems = [stem(t) for t in terms]
             hits = np.array([[s in toks for s in stems] for toks in self._tokens[len(dense) : n]], dtype=bool)
             dense = np.concatenate([dense, new.astype(np.float32)])

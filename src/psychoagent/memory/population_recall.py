@@ -44,15 +44,24 @@ class Hits:
     scores: list[np.ndarray]
 
 
+def _top_n(values: np.ndarray, n: int) -> np.ndarray:
+    """Per row, True at exactly n entries: the n largest values, ties going to the lower position. The choice
+    depends only on the row's own values (argpartition's choice among ties also depended on the row's padding,
+    i.e. on which other agents were recalled in the same batch)."""
+    v = np.where(np.isnan(values), -np.inf, values)
+    kth = np.partition(v, v.shape[1] - n, axis=1)[:, v.shape[1] - n, None]
+    above = v > kth
+    tie = v == kth
+    room = n - above.sum(axis=1, keepdims=True)
+    return above | (tie & (np.cumsum(tie, axis=1) <= room))
+
+
 def _top_mask(values: np.ndarray, n: int) -> np.ndarray:
     """Per row, True at the n largest finite values (all finite ones when a row has fewer)."""
     finite = np.isfinite(values)
     if values.shape[1] <= n:
         return finite
-    idx = np.argpartition(-np.where(finite, values, -np.inf), n - 1, axis=1)[:, :n]
-    out = np.zeros(values.shape, dtype=bool)
-    np.put_along_axis(out, idx, True, axis=1)
-    return out & finite
+    return _top_n(values, n) & finite
 
 
 def _dense_and_matches(pop: PopulationMemory, req: Request, text: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -157,7 +166,7 @@ def _ordered_top(score: np.ndarray, n: int) -> np.ndarray:
     """Positions of the n best scores per row, best first, ties to the older memory (lower position)."""
     n = min(n, score.shape[1])
     part = (
-        np.argpartition(-score, n - 1, axis=1)[:, :n]
+        np.nonzero(_top_n(score, n))[1].reshape(score.shape[0], n)
         if score.shape[1] > n
         else np.tile(np.arange(score.shape[1]), (score.shape[0], 1))
     )

@@ -24,6 +24,7 @@ from psychoagent.agent.schema import ApprovedOrder, Decision
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
 from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
+from psychoagent.econ.cognitive.streams import household_generator
 from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.snapshot import Snapshot
@@ -60,16 +61,31 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self._tick_limits: tuple[dict[str, float], float] = ({}, 0.0)
         self.mind: PopulationMind | None = None
         """The population memory of all cognitive households (None with private memories or no memory)."""
+        self.household_rng: dict[int, np.random.Generator] = {}
+        """Each cognitive household's own generator (decision draws, look-ahead paths, recall exploration)."""
 
     # -- wiring ----------------------------------------------------------------------------------------------
     def bind(self, model: Any) -> None:
         """Called by the model once it exists: markets, bus, seeded generator, memory and the cognitive agents."""
         self.model = model
+        chosen, base, mind_seed = self.draw_seeds(model)
+        self.populate(chosen, model.personas, base, mind_seed)
+
+    def draw_seeds(self, model: Any) -> tuple[np.ndarray, int, int]:
+        """The policy's generator, the cognitive households, and the seeds of their own generators and of the
+        population memory, all from `model.rng` (a sharded run draws the same on its driver)."""
         self.rng = np.random.default_rng(int(model.rng.integers(2**32)))
-        cfg = self.cognitive
         n = len(model.personas)
-        k = max(1, round(cfg.share * n))
+        k = max(1, round(self.cognitive.share * n))
         chosen = np.sort(self.rng.choice(n, size=k, replace=False)) if k < n else np.arange(n)
+        base = int(self.rng.integers(2**32))
+        return chosen, base, int(self.rng.integers(2**32))
+
+    def populate(self, chosen: Sequence[int] | np.ndarray, personas: Mapping[int, Persona] | Sequence[Persona],
+                 base: int, mind_seed: int) -> None:  # fmt: skip
+        """The cognitive agents of households `chosen` (a run's, or one shard's), their memory and their own
+        generators (seeded from `base` and the index: what one decides does not depend on who shares its process)."""
+        cfg = self.cognitive
         embedder = None
         if cfg.ablation.memory:
             from psychoagent.memory.embed import get_embedder
@@ -83,12 +99,12 @@ class CognitivePolicy(PersonaHeuristicPolicy):
 
                 mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
                              affect_config=_EVENT_MEMORY)  # fmt: skip
-            self.agents[int(i)] = CognitiveAgent(int(i), model.personas[int(i)], mem, cfg, population=shared)
+            self.agents[int(i)] = CognitiveAgent(int(i), personas[int(i)], mem, cfg, population=shared)
+            self.household_rng[int(i)] = household_generator(base, int(i))
         if shared:
             assert embedder is not None
-            self.mind = PopulationMind(
-                self.agents, embedder, cfg, _EVENT_MEMORY, int(self.rng.integers(2**32))
-            )
+            self.mind = PopulationMind(self.agents, embedder, cfg, _EVENT_MEMORY, mind_seed,
+                                       generators=self.household_rng)  # fmt: skip
 
     def _count(self, key: str, n: int = 1) -> None:
         self.counts[key] = self.counts.get(key, 0) + n
@@ -135,11 +151,25 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             return intents
         t = snapshot.tick
         prices = self.prices(snapshot)
+        flows = self.remember(t, snapshot, prices)
+        orders, negotiators = self.decide_households(t, snapshot, view, prices, flows)
+        orders += self._negotiate(t, negotiators, view, prices)
+        self._submit(t, orders, prices)
+        return intents
+
+    def remember(self, t: int, snapshot: Snapshot, prices: Mapping[str, float]) -> dict[str, float]:
+        """Record the prices, store the public events and every agent's queued events; returns the order flows."""
         self.history.record(t, prices)
         flows = self.flows()
         self._tick_limits = self._limits()
         self._public_events(t, snapshot, prices, flows)
         self._encode(t)
+        return flows
+
+    def decide_households(self, t: int, snapshot: Snapshot, view: HouseholdView, prices: Mapping[str, float],
+                          flows: Mapping[str, float]) -> tuple[list[ApprovedOrder], list[int]]:  # fmt: skip
+        """Perceive, brief, decide and guard every deciding agent (each reads only its own household's state);
+        returns the approved orders and the agents seeking a steel deal, both in agent order."""
         indicators = {"interest_rate": snapshot.interest_rate, "inflation": snapshot.inflation,
                       "unemployment": snapshot.unemployment}  # fmt: skip
         seeing = TickPerception(self.history, list(prices), self.cognitive.perception, indicators)
@@ -155,9 +185,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             elif decision.type == "ANALYZE":
                 agent.analyze_next = True
             orders += self._guard(t, i, agent, persona, obs, decision, view, prices)
-        orders += self._negotiate(t, negotiators, view, prices)
-        self._submit(t, orders, prices)
-        return intents
+        return orders, negotiators
 
     def _encode(self, t: int) -> None:
         """Store every agent's queued events (one batch for the population memory); journal what was formed."""
@@ -211,9 +239,9 @@ class CognitivePolicy(PersonaHeuristicPolicy):
     def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
                     flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
         """One decision per context (heuristic); the LLM policy batches these into one model call."""
-        draws = self.rng.random(len(contexts))
         out = []
-        for (i, agent, persona, obs, briefing), draw in zip(contexts, draws, strict=True):
+        for i, agent, persona, obs, briefing in contexts:
+            draw = self.household_rng[i].random()
             holdings = self._holdings(i)
             cash = float(self.model.households.cash[i] + self.model.households.deposits[i])
             out.append(heuristic_decision(obs, briefing, persona, holdings, flows, self.cognitive, float(draw),
@@ -256,7 +284,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         res = self.guardrails.check(
             decision, self._account(i, view, prices, {o.subject: o.change for o in obs}), risk=persona.risk_preference,
             baseline_risk=persona.baseline.risk_preference, recent_high_risk=list(agent.high_risk),
-            allowed=list(prices), volatility=vol, rng=self.rng,
+            allowed=list(prices), volatility=vol, rng=self.household_rng[i],
         )  # fmt: skip
         src = f"household:{i}"
         for note in res.adjusted:

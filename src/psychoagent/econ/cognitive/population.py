@@ -18,6 +18,7 @@ from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.agent.cognition import SECONDS_PER_TICK, CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.config import MemoryConfig
+from psychoagent.econ.cognitive.streams import HouseholdDraws
 from psychoagent.memory.embed import Embedder
 from psychoagent.memory.population import Batch, PopulationMemory, Recalled
 from psychoagent.memory.population_recall import Request, recall_many
@@ -48,7 +49,8 @@ class PopulationMind:
     most striking memory, as `CognitiveAgent.encode` sets it)."""
 
     def __init__(self, agents: Mapping[int, CognitiveAgent], embedder: Embedder, cfg: CognitiveConfig,
-                 affect: AffectiveMemoryConfig, seed: int) -> None:  # fmt: skip
+                 affect: AffectiveMemoryConfig, seed: int,
+                 generators: Mapping[int, np.random.Generator] | None = None) -> None:  # fmt: skip
         from psychoagent.memory.core import Memory
 
         self.agents = agents
@@ -60,6 +62,8 @@ class PopulationMind:
         self.public = Memory(path=None, namespace="public", embedder=embedder, appraiser=None,
                              affect_config=affect)  # fmt: skip
         self.rng = np.random.default_rng(seed)
+        self.generators = generators
+        """Households' own generators: exploration draws then do not depend on who else recalls in a batch."""
         n = len(self.memory.agent_ids)
         self.mood = np.zeros((n, 3), dtype=np.int64)
         self.mood[:, 1] = 1
@@ -113,7 +117,17 @@ class PopulationMind:
 
     # -- reading ---------------------------------------------------------------------------------------------
     def recall(self, tick: int, asks: Sequence[tuple[int, str, int, Persona]]) -> list[list[tuple[Recalled, float, dict[str, float]]]]:  # fmt: skip
-        """Recall for every (household, query, k, persona) in one vectorised run; per ask, (memory, score, parts)."""
+        """Recall for every (household, query, k, persona) in one vectorised run per distinct k (a batch's pool
+        sizes follow its largest k, so grouping keeps each household's recall independent of the others');
+        per ask, (memory, score, parts)."""
+        out: list[list[tuple[Recalled, float, dict[str, float]]]] = [[] for _ in asks]
+        for k in sorted({a[2] for a in asks}):
+            group = [j for j, a in enumerate(asks) if a[2] == k]
+            for j, hits in zip(group, self._recall(tick, [asks[j] for j in group]), strict=True):
+                out[j] = hits
+        return out
+
+    def _recall(self, tick: int, asks: Sequence[tuple[int, str, int, Persona]]) -> list[list[tuple[Recalled, float, dict[str, float]]]]:  # fmt: skip
         if not asks:
             return []
         slots = np.fromiter((self.memory.slot[a[0]] for a in asks), dtype=np.int64, count=len(asks))
@@ -122,9 +136,12 @@ class PopulationMind:
         req = Request(slots=slots, queries=[a[1] for a in asks], k=np.array([a[2] for a in asks]),
                       mood_valence=self.mood[slots, 0], mood_conflict=self.mood[slots, 2], risk=risk,
                       modulated=ab.affect_modulation)  # fmt: skip
+        rng: Any = self.rng
+        if self.generators is not None:
+            rng = HouseholdDraws([self.generators[a[0]] for a in asks])
         hits = recall_many(
             self.memory, req, tick, self.recall_cfg, self.affect, float(getattr(self.embedder, "dense_weight", 0.5)),
-            getattr(self.embedder, "similarity_floor", None), self.cfg.recall.persona_weight, self.rng,
+            getattr(self.embedder, "similarity_floor", None), self.cfg.recall.persona_weight, rng,
         )  # fmt: skip
         flat_slots = np.repeat(slots, [len(p) for p in hits.positions])
         flat = self.memory.recalled_many(flat_slots, np.concatenate([*hits.positions, np.zeros(0, np.int64)]))
