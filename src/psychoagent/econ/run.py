@@ -124,15 +124,18 @@ def simulate(
     scenario: str | Path | Scenario | None = "baseline",
     llm: str | None = None,
     progress: Callable[[int], None] | None = None,
+    firms: str | None = None,
 ) -> EconomyModel:
     """Run the economy and write the run files into `out` (replacing earlier ones); returns the model.
 
     `ticks` defaults to the scenario's suggestion, else 240 months (EconAgent's 20 years). `llm` is validated
     and stored in config.json for cognitive policies; the rule policies do not call a model. An LLM policy's
     model is probed first: one that does not answer raises `LLMError` before anything is written. Files derived
-    from an earlier run in the folder (metrics.json, report.html, llm_usage.json) are removed.
+    from an earlier run in the folder (metrics.json, report.html, llm_usage.json) are removed. `firms` is
+    'rule', 'cognitive' or 'llm' (econ/firms; None: the scenario's or the config's, else rule); 'llm' firms ask
+    the model named by `llm`.
     """
-    llm = check_llm(llm, needs_model=uses_llm(policy))
+    llm = check_llm(llm, needs_model=uses_llm(policy) or firms == "llm")
     scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     n_ticks = ticks if ticks is not None else scen.ticks or 240
     check_size(agents, n_ticks, seed)
@@ -148,13 +151,19 @@ def simulate(
     for name in (*RUN_FILES, *DERIVED_FILES):
         (folder / name).unlink(missing_ok=True)
     model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
-                         events_path=folder / "events.jsonl")  # fmt: skip
+                         events_path=folder / "events.jsonl", firms=firms)  # fmt: skip
+    board = model.firm_board
+    if board is not None and model.config.firms.mode == "llm":
+        board.use_llm(llm or "offline")
+        if hasattr(board.client, "probe"):
+            board.client.probe()
     client = getattr(pol, "client", None)
     if client is not None:  # LLM policies name the model they actually use (offline when --llm was not given)
         llm = llm or "offline"
     config: dict[str, Any] = {
         "seed": seed, "agents": agents, "ticks": n_ticks, "policy": pol.name, "llm": llm,
-        "model": getattr(client, "name", None),
+        "model": getattr(client, "name", None), "firms": model.config.firms.mode,
+        "firms_model": getattr(getattr(board, "client", None), "name", None),
         "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
         "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
                   "assets.csv": list(ASSET_COLUMNS), "events.jsonl": "one bus event per line"},
@@ -166,6 +175,8 @@ def simulate(
     finally:
         model.close()
     write_tables(model, folder)
+    if client is None and board is not None and board.client is not None:
+        client = board.client  # the firms' model calls, when only the firms ask a model
     if client is not None and hasattr(client, "write_usage"):
         client.write_usage(str(folder))
     return model

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from psychoagent.econ.agents import Firm
     from psychoagent.econ.model import EconomyModel
 
-QUARTER_STAKE = 0.1
+QUARTER_STAKE = 0.05
 """Stake of a quarter's demand forecast in persona evolution: a plan stakes little next to a plant."""
 
 
@@ -257,6 +257,7 @@ class CognitiveFirms:
             ]
             sources = ["heuristic"] * len(firms)
         for (f, s), p, d, src in zip(firms, seen, decisions, sources, strict=True):
+            s.persona = self.engine.tick(s.persona, dt=self.cfg.decide_every)  # traits drift back to baseline
             self._score(t, s)
             guarded = guard_decision(d, self._limits(f, s, p), self.cfg)
             self._act(t, f, s, p, guarded, src)
@@ -314,7 +315,7 @@ class CognitiveFirms:
             self._emit(t, "firm.expansion_started", {"capacity": plant.capacity * s.productivity, "cost": plant.cost,
                                                      "ready": plant.ready, "share": d.expand}, s)  # fmt: skip
             self._headline(t, s, f"{label(s.name).capitalize()} starts a new plant (+{d.expand:.0%} capacity by month "
-                                 f"{plant.ready}): supply likely to rise", -0.5 * self.cfg.news_sentiment)  # fmt: skip
+                                 f"{plant.ready}): supply likely to rise", -self.cfg.news_sentiment)  # fmt: skip
         if d.close > 0:
             before = s.effective_capacity
             s.capacity *= 1.0 - d.close
