@@ -106,7 +106,7 @@ def summary(run: RunData) -> list[str]:
 
 def decisions_table(run: RunData) -> list[tuple[str, ...]]:
     """(firm, month, action, detail) for every plant, closure and refusal (the report's table)."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for e in run.events(prefix="firm."):
         kind, p = str(e.get("type")), e.get("payload") or {}
         if kind == "firm.expansion_started":
