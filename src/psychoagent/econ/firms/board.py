@@ -199,7 +199,9 @@ class CognitiveFirms:
                              metadata={"tick": t, **meta})  # fmt: skip
 
     def _headline(self, t: int, s: FirmState, text: str, sentiment: float) -> None:
-        self._news.append(NewsItem(t, text, float(np.clip(sentiment, -1.0, 1.0)), s.name, f"firm:{s.name}"))
+        # the topic is the traded instrument when the good is one (steel): the news then forms a price belief
+        topic = s.name if s.name in self.model.markets.instruments else f"{s.name}_goods"
+        self._news.append(NewsItem(t, text, float(np.clip(sentiment, -1.0, 1.0)), topic, f"firm:{s.name}"))
 
     # -- the quarterly loop ------------------------------------------------------------------------------------
     def perceive(self, t: int, f: Firm, s: FirmState) -> Perceived:
