@@ -205,6 +205,16 @@ def test_offline_llm_firms_decide_as_the_heuristic() -> None:
     pd.testing.assert_frame_equal(runs["cognitive"], runs["llm"])
 
 
+def test_llm_firms_record_their_model(tmp_path) -> None:
+    model = simulate(tmp_path, agents=10, ticks=6, seed=2, policy="persona", firms="llm")
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["firms"] == "llm" and config["firms_model"] == "offline" and config["llm"] is None
+    usage = json.loads((tmp_path / "llm_usage.json").read_text())
+    assert model.firm_board is not None and "decision" in json.dumps(usage)
+    prompt = model.firm_board.client.backend.requests[-1].messages[-1]["content"]
+    assert "startup" in prompt or "manufacturer" in prompt
+
+
 def test_cli_run_with_cognitive_firms_is_reproducible(tmp_path) -> None:
     args = ["simulate", "--agents", "20", "--ticks", "24", "--seed", "3", "--firms", "cognitive", "--policy",
             "persona"]  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from psychoagent.agent.cognition import tick_time
+from psychoagent.econ.firms.archetypes import FIRM_ARCHETYPES
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
 from psychoagent.econ.firms.state import FirmState
 from psychoagent.llm.offline import OfflineBackend, data_line
@@ -41,7 +42,8 @@ def firm_prompt(board: CognitiveFirms, p: Perceived, s: FirmState, offline: bool
     cfg = board.cfg
     recalled = memories(s, p.tick)
     lines = [
-        f"Month {p.tick}. You are the {s.name.replace('_', ' ')} firm. Persona: {s.persona.describe()}",
+        f"Month {p.tick}. You are the {s.name.replace('_', ' ')} firm, "
+        f"{FIRM_ARCHETYPES.get(s.persona.name, {}).get('portrait', 'a firm')}. Persona: {s.persona.describe()}",
         f"Last quarter: {p.text()}",
         DATA_NOTE,
         "Memory: " + (" | ".join(f'"{escape(m)}"' for m in recalled) or "none"),
