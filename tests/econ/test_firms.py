@@ -29,7 +29,8 @@ CEO, CONSERVATIVE = firm_persona("startup CEO"), firm_persona("conservative manu
 def seen(**kw: object) -> Perceived:
     """A firm's quarter with demand at capacity, little stock, a small margin and room to hire."""
     base = Perceived(tick=12, firm="tech", capacity=1000.0, building=0.0, demand_ratio=0.98, utilisation=0.95,
-                     labour=1.1, demand_growth=0.0, inventory_months=0.2, cash=5000.0, budget=20000.0, margin=0.05,
+                     labour=1.1, demand_growth=0.0, market_gap=0.0, inventory_months=0.2, cash=5000.0, budget=20000.0,
+                     plant_cost=40000.0, margin=0.05,
                      below_cost_quarters=0, idle_quarters=0, interest_rate=0.03, input_gap=None, lesson=0.0,
                      lessons=0)  # fmt: skip
     return replace(base, **kw)  # type: ignore[arg-type]
@@ -50,9 +51,9 @@ def test_decisions_vary_with_persona() -> None:
 
 def test_decisions_vary_with_state() -> None:
     persona = firm_persona("established manufacturer")
-    boom, slump = (
-        heuristic_decision(seen(demand_ratio=1.3), persona, CFG),
-        heuristic_decision(seen(demand_ratio=0.5, idle_quarters=2), persona, CFG),
+    boom = heuristic_decision(seen(demand_ratio=1.3, market_gap=0.3), persona, CFG)
+    slump = heuristic_decision(
+        seen(demand_ratio=0.5, utilisation=0.5, market_gap=-0.3, idle_quarters=2), persona, CFG
     )
     assert boom.expand > 0 and boom.price_change > 0 and boom.production_target == 1.0
     assert slump.expand == 0 and slump.close > 0 and slump.price_change < 0
@@ -69,6 +70,13 @@ def test_decisions_vary_with_state() -> None:
     # cheap steel is bought ahead, dear steel is not
     assert heuristic_decision(seen(input_gap=-0.1), persona, CFG).input_months > 0
     assert heuristic_decision(seen(input_gap=0.1), persona, CFG).input_months == 0
+
+
+def test_cautious_firms_build_less_on_credit() -> None:
+    # cash 5000 of a 20000 budget: the CEO dares most of the credit, the conservative firm little of it
+    broke = seen(demand_ratio=1.3, cash=2000.0, budget=20000.0, plant_cost=40000.0)
+    assert heuristic_decision(broke, CEO, CFG).expand > heuristic_decision(broke, CONSERVATIVE, CFG).expand
+    assert heuristic_decision(replace(broke, cash=-5000.0, budget=500.0), CEO, CFG).expand == 0
 
 
 def test_memories_of_failed_expansions_defer_the_next() -> None:

@@ -139,7 +139,7 @@ class CognitiveFirms:
         inputs = f.produced * f.cfg.input_per_unit * self._input_price(f)
         cost = (f.wage_bill + inputs + upkeep) / f.produced if f.produced > 0 else float("nan")
         s.months.append(Month(t, f.demand, f.produced, f.sold, f.inventory, f.market_price, cost,
-                              f.sold * f.market_price, f.wage_bill, s.effective_capacity))  # fmt: skip
+                              f.sold * f.market_price, f.wage_bill, s.effective_capacity, f.phi))  # fmt: skip
 
     def _build(self, t: int, f: Firm, s: FirmState) -> None:
         """Pay plant installments, bring finished plants online, judge plants whose review is due."""
@@ -227,8 +227,9 @@ class CognitiveFirms:
             demand_ratio=demand / cap if np.isfinite(demand) else 0.0,
             utilisation=s.mean("produced") / cap if s.months else 0.0, labour=labour,
             demand_growth=demand / before - 1.0 if np.isfinite(before) and before > 0 else 0.0,
+            market_gap=s.mean("phi") if s.months else 0.0,
             inventory_months=f.inventory / sales if sales > 0 else (0.0 if f.inventory <= 0 else 12.0),
-            cash=f.cash, budget=budget, margin=f.price / cost - 1.0 if np.isfinite(cost) and cost > 0 else 0.0,
+            cash=f.cash, budget=budget, plant_cost=s.capacity * self.cfg.plant_cost_months * f.price, margin=f.price / cost - 1.0 if np.isfinite(cost) and cost > 0 else 0.0,
             below_cost_quarters=s.below_cost, idle_quarters=s.idle, interest_rate=self.model.interest_rate, input_gap=gap,
             lesson=lesson, lessons=n,
         )  # fmt: skip
@@ -331,8 +332,8 @@ class CognitiveFirms:
         s.last = {"tick": t, "expected": d.expected_growth, "demand": s.mean("demand")}
 
     def _hire(self, t: int, f: Firm, s: FirmState, d: FirmDecision) -> None:
-        """Job offers capped at the planned output (target x capacity over one worker's month of output); below
-        the cap the demand-gap rule still moves hiring month by month."""
+        """Job offers for the planned output (target x capacity over one worker's month of output); until the
+        next decision the demand-gap rule may lower them month by month, never above the plan."""
         hh = self.model.households
         workforce = int(np.count_nonzero(hh.sector == f.index))
         per_worker = (self.model.config.household.hours * f.cfg.productivity * s.productivity
@@ -340,7 +341,7 @@ class CognitiveFirms:
         rate = d.production_target * s.effective_capacity / (per_worker * workforce) if workforce else 0.0
         old = f.offer_rate
         s.target_rate += self.cfg.target_speed * (float(np.clip(rate, 0.0, 1.0)) - s.target_rate)
-        f.offer_rate = min(f.offer_rate, s.target_rate)
+        f.offer_rate = s.target_rate
         self._emit(t, "firm.hired", {"offer_rate": f.offer_rate, "before": old, "target": d.production_target,
                                      "jobs": round(f.offer_rate * workforce)}, s)  # fmt: skip
 

@@ -52,7 +52,7 @@ class FirmsConfig(BaseModel):
         6, ge=1, description="months from a plant's start to its first output (a plant takes months to build)"
     )
     plant_cost_months: float = Field(
-        6.0,
+        4.0,
         gt=0,
         description="a plant costs this many months of the revenue its capacity adds, paid over construction",
     )
@@ -119,16 +119,26 @@ class FirmsConfig(BaseModel):
     )
     max_close: float = Field(0.2, ge=0, le=1, description="largest closure in one quarter: this share")
     inventory_months: float = Field(0.5, ge=0, description="stock a firm aims to hold, in months of sales")
-    inventory_pull: float = Field(
-        0.3, ge=0, le=1, description="production target falls by this x excess stock (months) x demand"
+    restock_months: float = Field(
+        3.0,
+        gt=0,
+        description=(
+            "output = expected sales x (1 + (stock aimed at - stock) / this, in months of sales): the stock gap "
+            "is closed within a quarter (the production-smoothing inventory rule)"
+        ),
     )
     price_weight: float = Field(
-        0.05, ge=0, description="price change = this x (expected demand / capacity - 1) plus the margin fix"
+        0.15,
+        ge=0,
+        description=(
+            "quarterly price change = this x the quarter's mean demand gap (less excess stock) plus the margin "
+            "fix: the demand-gap rule's mean speed (0.10 x U(0, 1) x phi a month, EconAgent) over three months"
+        ),
     )
     margin_pull: float = Field(
         0.5, ge=0, le=1, description="a price below unit cost is raised by this share of the gap"
     )
-    max_price_change: float = Field(0.08, gt=0, le=0.5, description="largest price change in one decision")
+    max_price_change: float = Field(0.15, gt=0, le=0.5, description="largest price change in one decision")
     max_wage_change: float = Field(0.03, gt=0, le=0.5, description="largest wage change in one decision")
     rnd_scale: float = Field(
         0.3, ge=0, le=1, description="R&D spend = allocation.rnd x this x cash above the reserve"

@@ -80,9 +80,13 @@ class Perceived:
     utilisation: float
     labour: float
     demand_growth: float
+    market_gap: float
+    """Mean demand gap phi = (demand - stock) / max(demand, stock) of the quarter: what prices answer to."""
     inventory_months: float
     cash: float
     budget: float
+    plant_cost: float
+    """What doubling capacity would cost: a plant of share x costs x times this."""
     margin: float
     below_cost_quarters: int
     idle_quarters: int
@@ -95,6 +99,7 @@ class Perceived:
         """The observation in words (memory and prompts)."""
         parts = [
             f"demand {self.demand_ratio:.2f} x capacity ({self.demand_growth:+.1%} on the quarter before)",
+            f"demand gap {self.market_gap:+.2f}",
             f"utilisation {self.utilisation:.0%}",
             f"the whole workforce could make {self.labour:.2f} x capacity",
             f"stock {self.inventory_months:.1f} months of sales",
@@ -117,8 +122,8 @@ class Perceived:
 
 def heuristic_decision(p: Perceived, persona: Persona, cfg: FirmsConfig) -> FirmDecision:
     """The persona's rule: build when expected demand outruns capacity and the workforce could staff more
-    (earlier for risk takers, later with dear credit or failed past plants), close idle capacity, plan output to demand less excess stock, price to the gap
-    and to cost, spend spare cash on R&D by allocation, buy input ahead when it is cheap."""
+    (earlier for risk takers, later with dear credit or failed past plants; on credit as far as the persona dares),
+    close idle capacity, plan output to expected sales plus the stock it aims at, price to the market's demand gap and to cost, spend spare cash on R&D by allocation, buy input ahead when it is cheap."""
     r, o = persona.risk_preference, persona.optimism
     growth = float(np.clip(0.5 * p.demand_growth + 0.03 * o, -0.3, 0.3))
     ratio = p.demand_ratio * (1.0 + growth)
@@ -126,18 +131,26 @@ def heuristic_decision(p: Perceived, persona: Persona, cfg: FirmsConfig) -> Firm
                  + cfg.lesson_weight * max(-p.lesson, 0.0))  # fmt: skip
     expand = close = 0.0
     why = []
+    # a plant is paid from cash and, as far as the persona dares, from credit
+    affordable = max(p.cash, 0.0) + r * max(p.budget - max(p.cash, 0.0), 0.0)
     if p.building <= 0 and ratio > threshold and p.labour > 1.02 and p.margin > -0.05:
         gap = min(ratio, p.labour) - 1.0
         expand = float(np.clip(gap + cfg.expand_base * (0.5 + r), 0.02, cfg.max_expand))
+        expand = min(expand, affordable / p.plant_cost) if p.plant_cost > 0 else expand
         why.append(f"demand {ratio:.2f} x capacity is above my threshold {threshold:.2f}: build")
+        if expand < 0.02:
+            expand = 0.0
+            why[-1] = f"demand {ratio:.2f} x capacity calls for a plant, but I cannot afford one"
     elif p.building <= 0 and p.idle_quarters >= cfg.idle_quarters and ratio < cfg.close_at + 0.2 * (0.5 - r):
         close = float(np.clip(0.5 * (1.0 - max(ratio, p.utilisation)), 0.0, cfg.max_close))
         why.append(
             f"demand {ratio:.2f} x capacity has left plants idle for {p.idle_quarters} quarters: close some"
         )
     excess = max(p.inventory_months - cfg.inventory_months, 0.0)
-    target = float(np.clip(ratio * (1.0 - cfg.inventory_pull * excess), cfg.min_target, 1.0))
-    pressure = ratio - 1.0 - 0.1 * excess
+    # output = expected sales + the gap to the stock aimed at, closed over `restock_months`
+    restock = 1.0 + (cfg.inventory_months - p.inventory_months) / cfg.restock_months
+    target = float(np.clip(ratio * restock, cfg.min_target, 1.0))
+    pressure = p.market_gap - 0.1 * excess
     price = cfg.price_weight * pressure + cfg.margin_pull * max(-p.margin, 0.0) - 0.01 * (r - 0.5)
     price = float(np.clip(price, -cfg.max_price_change, cfg.max_price_change))
     wage = float(np.clip(0.02 * pressure, -cfg.max_wage_change, cfg.max_wage_change))

@@ -49,6 +49,7 @@ class Month:
     revenue: float
     wage_bill: float
     capacity: float
+    phi: float = 0.0
 
 
 @dataclass
