@@ -7,16 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.eval.rundata import RunData
 from psychoagent.report.figures import COLOURS, figure, label, mark_ticks, png_base64, styled
 
-KINDS = {
-    "firm.decided": "decisions", "firm.priced": "price settings", "firm.wage_set": "wage settings",
-    "firm.hired": "hiring plans", "firm.expansion_started": "plants started", "firm.expanded": "plants completed",
-    "firm.closed_capacity": "closures", "firm.rnd": "R&D outlays", "firm.bought_input": "input bought ahead",
-    "firm.guardrail_rejected": "plans refused", "firm.guardrail_adjusted": "plans trimmed",
-    "firm.persona_evolved": "persona updates",
-}  # fmt: skip
+KINDS = FIRM_EVENTS
 
 
 def cognitive(run: RunData) -> bool:

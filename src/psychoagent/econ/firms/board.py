@@ -18,6 +18,7 @@ from psychoagent.agent.cognition import tick_time
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
+from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
 from psychoagent.econ.firms.state import FirmState, Month, Plant
 from psychoagent.econ.snapshot import NewsItem
@@ -124,6 +125,7 @@ class CognitiveFirms:
             hh.cash += amount / hh.n
 
     def _emit(self, t: int, kind: str, payload: dict[str, Any], s: FirmState) -> None:
+        assert kind in FIRM_EVENTS, kind  # the catalogue lists every type firms publish
         self.model.bus.emit(t, kind, payload, f"firm:{s.name}")
         self.counts[kind] = self.counts.get(kind, 0) + 1
 
