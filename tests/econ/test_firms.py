@@ -182,6 +182,7 @@ def test_a_failed_expansion_lowers_risk_appetite_and_is_remembered() -> None:
     flop = Plant(start=1, ready=2, capacity=100.0, cost=1000.0, expected_growth=0.2,
                  output_before=s.mean("produced") * 1.3, stake=0.5)  # fmt: skip
     board._review(3, f, s, flop)
+    board._remember()
     assert s.persona.risk_preference < before and s.lessons[-1] < 0
     assert s.memory is not None
     hits = s.memory.recall("expansion reviewed", k=3, where={"metadata.kind_of": "expansion_outcome"})

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import tick_time
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
@@ -28,6 +29,10 @@ from psychoagent.types import Affect
 if TYPE_CHECKING:
     from psychoagent.econ.agents import Firm
     from psychoagent.econ.model import EconomyModel
+
+_EVENT_MEMORY = AffectiveMemoryConfig(conflicts=ConflictConfig(detect_changes=False))
+"""A firm remembers numeric reports (a quarter's figures, a review): a later figure is news, not a correction of
+an earlier one, so only rule-based slot clashes link its memories, as for cognitive households."""
 
 QUARTER_STAKE = 0.05
 """Stake of a quarter's demand forecast in persona evolution: a plan stakes little next to a plant."""
@@ -64,7 +69,8 @@ class CognitiveFirms:
             if embedder is not None:
                 from psychoagent.memory.core import Memory
 
-                mem = Memory(path=None, namespace=f"firm:{f.name}", embedder=embedder, appraiser=None)
+                mem = Memory(path=None, namespace=f"firm:{f.name}", embedder=embedder, appraiser=None,
+                             affect_config=_EVENT_MEMORY)  # fmt: skip
             persona = firm_persona(cfg.personas.get(f.name, cfg.default_persona))
             self.states[f.index] = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price,
                                              wage=f.wage)  # fmt: skip
@@ -115,8 +121,10 @@ class CognitiveFirms:
             self._build(t, f, s)
             f.offer_rate = min(f.offer_rate, s.target_rate)
             f.price, f.wage = max(s.price, s.price_floor), s.wage
+        self._remember()  # a plant reviewed this month is recalled at this month's decision
         if t % self.cfg.decide_every == 0:
             self.decide(t)
+            self._remember()
 
     # -- the books -------------------------------------------------------------------------------------------
     def _pay_households(self, amount: float) -> None:
@@ -196,9 +204,16 @@ class CognitiveFirms:
                                                "explanation": why.text()}, s)  # fmt: skip
 
     def _note(self, t: int, s: FirmState, text: str, affect: Affect | None = None, **meta: Any) -> None:
+        """Queue a memory; `_remember` stores a firm's queue in one batch (one transaction)."""
         if s.memory is not None:
-            s.memory.observe(text, affect=affect or Affect(reason="routine event"), timestamp=tick_time(t),
-                             metadata={"tick": t, **meta})  # fmt: skip
+            s.pending.append({"text": text, "affect": affect or Affect(reason="routine event"),
+                              "timestamp": tick_time(t), "metadata": {"tick": t, **meta}})  # fmt: skip
+
+    def _remember(self) -> None:
+        for s in self.states.values():
+            if s.memory is not None and s.pending:
+                s.memory.observe_many(s.pending)
+                s.pending = []
 
     def _headline(self, t: int, s: FirmState, text: str, sentiment: float) -> None:
         # the topic is the traded instrument when the good is one (steel): the news then forms a price belief

@@ -77,6 +77,8 @@ class FirmState:
     months: deque[Month] = field(default_factory=lambda: deque(maxlen=12))
     last: dict[str, Any] | None = None
     """The last decision's expectation: tick, expected demand growth and the demand it started from."""
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    """Memories queued this month, stored in one batch."""
     lessons: list[float] = field(default_factory=list)
     """Shortfalls (output growth - capacity added) of reviewed expansions, oldest first."""
 
