@@ -251,6 +251,21 @@ def test_bad_firms_mode_is_refused(tmp_path) -> None:
         firm_persona("pirate")
 
 
+def test_firms_from_a_scenario_and_config_errors() -> None:
+    from pydantic import ValidationError
+
+    from psychoagent.econ.scenario import Scenario
+
+    scen = Scenario.model_validate(
+        {"economy": {"firms": {"mode": "cognitive", "personas": {"steel": "startup CEO"}}}}
+    )
+    model = EconomyModel(seed=1, households=10, scenario=scen)
+    assert model.firm_board is not None and model.firm_board.states[1].persona.name == "startup CEO"
+    assert EconomyModel(seed=1, households=10, scenario=scen, firms="rule").firm_board is None
+    with pytest.raises(ValidationError, match=r"firms.personas\['steel'\]: unknown firm archetype"):
+        FirmsConfig(personas={"steel": "pirate"})
+
+
 def test_rule_firms_are_unchanged(tmp_path) -> None:
     simulate(tmp_path / "a", agents=10, ticks=3, seed=1, policy="persona")
     macro = pd.read_csv(tmp_path / "a" / "macro.csv")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 FirmMode = Literal["rule", "cognitive", "llm"]
 FIRM_MODES: tuple[str, ...] = ("rule", "cognitive", "llm")
@@ -163,3 +163,15 @@ class FirmsConfig(BaseModel):
         ),
     )
     news_price_move: float = Field(0.03, ge=0, description="a price decision this large is news")
+
+    @model_validator(mode="after")
+    def _known_archetypes(self) -> FirmsConfig:
+        from psychoagent.econ.firms.archetypes import firm_persona
+
+        for key, name in [*self.personas.items(), ("default_persona", self.default_persona)]:
+            try:
+                firm_persona(name)
+            except ValueError as exc:
+                raise ValueError(f"firms.personas[{key!r}]: {exc}" if key != "default_persona" else
+                                 f"firms.default_persona: {exc}") from exc  # fmt: skip
+        return self
