@@ -288,7 +288,7 @@ class CognitiveFirms:
         if f.cfg.input_sector is not None:
             supplier = self.model.firms[self.model.sector_names.index(f.cfg.input_sector)]
             avail, price = max(supplier.inventory, 0.0), supplier.price
-            need = p.capacity * f.cfg.input_per_unit / s.productivity
+            need = p.capacity * f.cfg.input_per_unit  # a month of input at full effective capacity
         return Limits(price=f.price, unit_cost=s.unit_cost(), below_cost=s.below_cost, cash=f.cash,
                       budget=p.budget, capacity=s.capacity, min_capacity=self.cfg.min_capacity * s.opening_capacity,
                       plant_cost=self.cfg.plant_cost_months * f.price, reserve=m.reserve_months * s.mean("wage_bill"),
