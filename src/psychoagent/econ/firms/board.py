@@ -174,8 +174,8 @@ class CognitiveFirms:
                                  f"{p.capacity / max(s.capacity - p.capacity, 1e-9):.0%}: supply likely to rise",
                            -self.cfg.news_sentiment)  # fmt: skip
             self._note(t, s, f"The plant started in month {p.start} came online: capacity {before:.0f} -> "
-                             f"{s.effective_capacity:.0f} units a month", Affect(valence=1, arousal=2, reason="plant online"),
-                       kind_of="plant_online")  # fmt: skip
+                             f"{s.effective_capacity:.0f} units a month",
+                       Affect(valence=1, arousal=2, reason="plant online"), kind_of="plant_online")  # fmt: skip
         for p in [p for p in s.reviews if t >= p.review]:
             s.reviews.remove(p)
             self._review(t, f, s, p)
@@ -246,8 +246,10 @@ class CognitiveFirms:
             demand_growth=demand / before - 1.0 if np.isfinite(before) and before > 0 else 0.0,
             market_gap=s.mean("phi") if s.months else 0.0,
             inventory_months=f.inventory / sales if sales > 0 else (0.0 if f.inventory <= 0 else 12.0),
-            cash=f.cash, budget=budget, plant_cost=s.capacity * self.cfg.plant_cost_months * f.price, margin=f.price / cost - 1.0 if np.isfinite(cost) and cost > 0 else 0.0,
-            below_cost_quarters=s.below_cost, idle_quarters=s.idle, interest_rate=self.model.interest_rate, input_gap=gap,
+            cash=f.cash, budget=budget, plant_cost=s.capacity * self.cfg.plant_cost_months * f.price,
+            margin=f.price / cost - 1.0 if np.isfinite(cost) and cost > 0 else 0.0,
+            below_cost_quarters=s.below_cost, idle_quarters=s.idle, interest_rate=self.model.interest_rate,
+            input_gap=gap,
             lesson=lesson, lessons=n,
         )  # fmt: skip
 
@@ -318,8 +320,13 @@ class CognitiveFirms:
                                       "unit_cost": cost if np.isfinite(cost) else None}, s)  # fmt: skip
         if abs(f.price / old - 1.0) >= self.cfg.news_price_move:
             word = "raises" if f.price > old else "cuts"
-            self._headline(t, s, f"{label(s.name).capitalize()} {word} prices {abs(f.price / old - 1.0):.0%}",
-                           self.cfg.news_sentiment * float(np.clip((f.price / old - 1.0) / 0.05, -1.0, 1.0)))  # fmt: skip
+            move = f.price / old - 1.0
+            self._headline(
+                t,
+                s,
+                f"{label(s.name).capitalize()} {word} prices {abs(move):.0%}",
+                self.cfg.news_sentiment * float(np.clip(move / 0.05, -1.0, 1.0)),
+            )
         s.below_cost = s.below_cost + 1 if np.isfinite(cost) and f.price < cost * (1.0 - 1e-9) else 0
         s.price_floor = (
             cost if s.below_cost >= self.cfg.below_cost_quarters - 1 and np.isfinite(cost) else 0.0

@@ -122,8 +122,9 @@ class Perceived:
 
 def heuristic_decision(p: Perceived, persona: Persona, cfg: FirmsConfig) -> FirmDecision:
     """The persona's rule: build when expected demand outruns capacity and the workforce could staff more
-    (earlier for risk takers, later with dear credit or failed past plants; on credit as far as the persona dares),
-    close idle capacity, plan output to expected sales plus the stock it aims at, price to the market's demand gap and to cost, spend spare cash on R&D by allocation, buy input ahead when it is cheap."""
+    (earlier for risk takers, later with dear credit or failed past plants; on credit as far as the persona
+    dares), close long-idle capacity, plan output to expected sales plus the stock it aims at, price to the
+    market's demand gap and to cost, spend spare cash on R&D by allocation, buy input ahead when it is cheap."""
     r, o = persona.risk_preference, persona.optimism
     growth = float(np.clip(0.5 * p.demand_growth + 0.03 * o, -0.3, 0.3))
     ratio = p.demand_ratio * (1.0 + growth)

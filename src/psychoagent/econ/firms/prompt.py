@@ -56,7 +56,9 @@ def firm_prompt(board: CognitiveFirms, p: Perceived, s: FirmState, offline: bool
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
 
 
-def ask_model(board: CognitiveFirms, seen: list[Perceived], states: list[FirmState]) -> tuple[list[FirmDecision], list[str]]:  # fmt: skip
+def ask_model(
+    board: CognitiveFirms, seen: list[Perceived], states: list[FirmState]
+) -> tuple[list[FirmDecision], list[str]]:
     """The model's decisions for all firms of the quarter (one batch) and where each came from."""
     if board.client is None:
         board.use_llm(board.spec)
