@@ -183,11 +183,12 @@ def test_a_failed_expansion_lowers_risk_appetite_and_is_remembered() -> None:
                  output_before=s.mean("produced") * 1.3, stake=0.5)  # fmt: skip
     board._review(3, f, s, flop)
     board._remember()
-    assert s.persona.risk_preference < before and s.lessons[-1] < 0
+    assert s.persona.risk_preference < before and s.lessons[-1][1] < 0
     assert s.memory is not None
     hits = s.memory.recall("expansion reviewed", k=3, where={"metadata.kind_of": "expansion_outcome"})
     assert hits and "failure" in hits[0].unit.content
     assert board.perceive(3, f, s).lessons == 1
+    assert board.perceive(3 + CFG.lesson_months + 1, f, s).lessons == 0  # old lessons fade
 
 
 @pytest.mark.parametrize("firms", ["cognitive", "llm"])

@@ -186,7 +186,7 @@ class CognitiveFirms:
         now = s.mean("produced")
         actual = float(np.clip(now / p.output_before - 1.0, -1.0, 1.0)) if p.output_before > 0 else 0.0
         error = actual - p.expected_growth
-        s.lessons.append(error)
+        s.lessons.append((t, error))
         ok = error >= 0
         self._note(t, s, f"Expansion of month {p.start} (cost {p.cost:.0f}) reviewed: output {actual:+.1%} against "
                          f"{p.expected_growth:+.1%} of capacity added ({'success' if ok else 'failure'})",
@@ -254,15 +254,17 @@ class CognitiveFirms:
         )  # fmt: skip
 
     def _lesson(self, t: int, s: FirmState) -> tuple[float, int]:
-        """Mean shortfall of the expansions the firm recalls (its memory; its own records without one)."""
+        """Mean shortfall of the expansions reviewed in the last `lesson_months` that the firm recalls (its memory;
+        its own records without one): old lessons fade."""
         if s.memory is None:
-            errors = s.lessons[-4:]
+            errors = [e for tick, e in s.lessons[-4:] if t - tick <= self.cfg.lesson_months]
         else:
             if not s.lessons:
                 return 0.0, 0
             hits = s.memory.recall("expansion reviewed: output against capacity added, success or failure", k=4,
                                    where={"metadata.kind_of": "expansion_outcome"}, now=tick_time(t))  # fmt: skip
-            errors = [float(h.unit.metadata.get("error", 0.0)) for h in hits]
+            recent = [h for h in hits if t - float(h.unit.metadata.get("tick", t)) <= self.cfg.lesson_months]
+            errors = [float(h.unit.metadata.get("error", 0.0)) for h in recent]
         return (float(np.mean(errors)), len(errors)) if errors else (0.0, 0)
 
     def decide(self, t: int) -> None:
@@ -346,6 +348,7 @@ class CognitiveFirms:
         if d.close > 0:
             before = s.effective_capacity
             s.capacity *= 1.0 - d.close
+            s.idle = 0  # the next closure waits for idle quarters after this one
             self._emit(t, "firm.closed_capacity", {"share": d.close, "capacity_before": before,
                                                    "capacity_after": s.effective_capacity}, s)  # fmt: skip
             self._headline(t, s, f"{label(s.name).capitalize()} closes {d.close:.0%} of its capacity: supply likely "

@@ -93,6 +93,11 @@ class FirmsConfig(BaseModel):
         ge=0,
         description="the threshold rises by this x the shortfall of past expansions recalled from memory",
     )
+    lesson_months: int = Field(
+        48,
+        ge=1,
+        description="plant reviews older than this many months no longer weigh on the next plant: lessons fade",
+    )
     expand_base: float = Field(
         0.1, ge=0, le=1, description="a plant adds the demand gap + this x (0.5 + risk) of capacity"
     )

@@ -79,8 +79,8 @@ class FirmState:
     """The last decision's expectation: tick, expected demand growth and the demand it started from."""
     pending: list[dict[str, Any]] = field(default_factory=list)
     """Memories queued this month, stored in one batch."""
-    lessons: list[float] = field(default_factory=list)
-    """Shortfalls (output growth - capacity added) of reviewed expansions, oldest first."""
+    lessons: list[tuple[int, float]] = field(default_factory=list)
+    """(tick, shortfall = output growth - capacity added) of reviewed expansions, oldest first."""
 
     @property
     def effective_capacity(self) -> float:
