@@ -1,6 +1,7 @@
 """Rule firms against cognitive firms: macro outcomes and run time of 100 households x 240 months.
 
-Run from the repository root: `python -m benchmarks.bench_firms` (`--quick`: 30 households x 36 months, one seed).
+Run from the repository root: `python -m benchmarks.bench_firms` (`--quick`: 30 households x 36 months, one seed;
+`--heldout`: seeds 4 and 5, which the firms' coefficients were not set on, in the baseline and the steel shock).
 Each household policy (the persona rule; the cognitive households, the CLI's default) runs with `firms = rule`
 and `firms = cognitive` alternately in one process, same seeds, so the time ratio shares the machine's load.
 Macro figures are means over months 61-240 (the first five years are the start-up), as in docs/results.md.
@@ -20,13 +21,17 @@ from benchmarks._report import write_section
 POLICIES = {"persona": (1, 2, 3), "cognitive": (1,)}
 
 
-def one(policy: str, firms: str, seed: int, households: int, ticks: int) -> dict[str, Any]:
+def one(
+    policy: str, firms: str, seed: int, households: int, ticks: int, scenario: str = "baseline"
+) -> dict[str, Any]:
     """One run: seconds, macro means after the start-up, and the firms' actions by kind."""
     from psychoagent.econ.collect import macro_frame
     from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.scenario import load_scenario
 
     t0 = time.perf_counter()
-    model = EconomyModel(seed=seed, households=households, policy=policy, firms=firms)
+    model = EconomyModel(seed=seed, households=households, policy=policy, firms=firms,
+                         scenario=load_scenario(scenario))  # fmt: skip
     kinds: Counter[str] = Counter()
     model.bus.subscribe("firm", lambda e: kinds.update([e.type]))
     model.run(ticks)
@@ -44,10 +49,36 @@ def one(policy: str, firms: str, seed: int, households: int, ticks: int) -> dict
     }  # fmt: skip
 
 
+def heldout() -> None:
+    """Seeds 4 and 5 (the coefficients were set looking at seeds 1-3 of the baseline), baseline and steel shock."""
+    lines = [
+        "`python -m benchmarks.bench_firms --heldout` (persona households, 100 x 240, means over months 61-240; "
+        "seeds 4 and 5 were not looked at while the firms' coefficients were set).",
+        "",
+        "| scenario | seed | unemployment rule / cognitive | inflation rule / cognitive | real GDP rule / cognitive | "
+        "plants | closures |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for scenario in ("baseline", "steel_shock"):
+        for seed in (4, 5):
+            a, b = (one("persona", firms, seed, 100, 240, scenario) for firms in ("rule", "cognitive"))
+            lines.append(f"| {scenario} | {seed} | {a['unemployment']:.1%} / {b['unemployment']:.1%} | "
+                         f"{a['inflation']:+.1%} / {b['inflation']:+.1%} | {a['real_gdp']:,.0f} / {b['real_gdp']:,.0f} | "
+                         f"{b['started']} | {b['closed']} |")  # fmt: skip
+            print(lines[-1], flush=True)
+    write_section(
+        "bench_firms_heldout", "Cognitive firms on held-out seeds", "\n".join(lines), after="bench_firms"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--heldout", action="store_true")
     args = ap.parse_args()
+    if args.heldout:
+        heldout()
+        return
     households, ticks = (30, 36) if args.quick else (100, 240)
     for policy in POLICIES:  # warm-up: imports and first-use caches stay out of the timed runs
         for firms in ("rule", "cognitive"):
