@@ -19,9 +19,11 @@ SHOCKS = [
 ]
 
 
-@pytest.mark.parametrize("policy", ["persona", "composite"])
-def test_goods_are_conserved(policy: str) -> None:
-    model, df = run(ticks=30, policy=policy, scenario=scenario(shocks=SHOCKS))
+@pytest.mark.parametrize(
+    ("policy", "firms"), [("persona", "rule"), ("composite", "rule"), ("persona", "cognitive")]
+)
+def test_goods_are_conserved(policy: str, firms: str) -> None:
+    model, df = run(ticks=30, policy=policy, scenario=scenario(shocks=SHOCKS), firms=firms)
     for name in model.sector_names:
         inv = df[f"inventory_{name}"].to_numpy()
         prev = np.concatenate([[0.0], inv[:-1]])
@@ -31,9 +33,11 @@ def test_goods_are_conserved(policy: str) -> None:
         assert (df[f"sold_{name}"] <= df[f"demand_{name}"] + 1e-6).all()
 
 
-@pytest.mark.parametrize("policy", ["persona", "composite"])
-def test_money_only_enters_as_deposit_interest(policy: str) -> None:
-    model, df = run(ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS))
+@pytest.mark.parametrize(
+    ("policy", "firms"), [("persona", "rule"), ("composite", "rule"), ("persona", "cognitive")]
+)
+def test_money_only_enters_as_deposit_interest(policy: str, firms: str) -> None:
+    model, df = run(ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS), firms=firms)
     start = df["total_money"].iloc[0] - df["money_created"].iloc[0]
     np.testing.assert_allclose(df["total_money"], start + df["money_created"], rtol=1e-10)
     created = df["money_created"].to_numpy()

@@ -67,6 +67,12 @@ def simulate_command(
     llm: str = typer.Option(
         "", "--llm", help="URL of an OpenAI-compatible server or 'local' (stored for LLM policies)"
     ),
+    firms: str = typer.Option(
+        "",
+        "--firms",
+        help="how firms decide: rule (demand-gap rule), cognitive (persona, memory, guardrails, each quarter) "
+        "or llm (the same loop, decisions from the --llm model); default: the scenario's, else rule",
+    ),
     llm_timeout: float | None = typer.Option(
         None,
         "--llm-timeout",
@@ -107,13 +113,19 @@ def simulate_command(
     from psychoagent.llm.base import LLMError
 
     set_llm_timeout(llm_timeout)
+    from psychoagent.econ.firms.config import FIRM_MODES
+
+    if firms and firms not in FIRM_MODES:
+        fail(f"--firms must be one of {', '.join(FIRM_MODES)}, got {firms!r}")
     scen = scenario_arg(scenario)
     n_ticks = ticks or scen.ticks or 240
     try:
         check_size(agents, n_ticks, seed)
         check_out(out, overwrite)
-        check_llm(llm or None, needs_model=uses_llm(policy))
+        check_llm(llm or None, needs_model=uses_llm(policy) or firms == "llm")
         check_sharding(policy, shards, backend, address or None)
+        if firms in ("cognitive", "llm") and (shards > 1 or backend != "local"):
+            raise ValueError(f"--firms {firms} runs in one process: leave out --shards and --backend")
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)
@@ -123,7 +135,7 @@ def simulate_command(
             task = bar.add_task("months", total=n_ticks)
             model = simulate(out, agents=agents, ticks=n_ticks, seed=seed, policy=policy, scenario=scen,
                              llm=llm or None, progress=lambda _t: bar.advance(task), shards=shards,
-                             backend=backend, address=address or None)  # fmt: skip
+                             backend=backend, address=address or None, firms=firms or None)  # fmt: skip
     except LLMError as exc:
         typer.echo(f"error: the model did not answer, nothing was simulated: {exc}", err=True)
         raise typer.Exit(RUN_FAILED) from exc

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.markets.config import TradingConfig
 
 
@@ -189,6 +190,9 @@ class EconomyConfig(_Config):
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     trading: TradingConfig = Field(
         default_factory=TradingConfig, description="steel and stock markets (trading.enabled = false: none)"
+    )
+    firms: FirmsConfig = Field(
+        default_factory=FirmsConfig, description="how firms decide (mode rule | cognitive | llm)"
     )
     news_threshold: float = Field(
         0.01, ge=0, description="the statistics office reports a monthly move in prices or jobs beyond this"

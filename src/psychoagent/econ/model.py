@@ -23,6 +23,8 @@ from psychoagent.agent.bus import EventBus
 from psychoagent.econ.agents import TRAIT_COLUMNS, Firm, Household, make_households
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
+from psychoagent.econ.firms.board import CognitiveFirms
+from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.indicators import Indicators
 from psychoagent.econ.markets import Markets
 from psychoagent.econ.news import NewsGenerator
@@ -49,6 +51,7 @@ class EconomyModel(mesa.Model):
         households: int | None = None,
         events_path: str | Path | None = None,
         bus: EventBus | None = None,
+        firms: str | None = None,
     ) -> None:
         super().__init__(seed=seed)
         cfg = config or EconomyConfig()
@@ -57,6 +60,10 @@ class EconomyModel(mesa.Model):
             scenario.check(cfg)
         if households is not None:
             cfg = cfg.model_copy(update={"households": households})
+        if firms is not None:  # firms decide by rule, or as cognitive agents (econ/firms)
+            cfg = cfg.model_copy(
+                update={"firms": FirmsConfig.model_validate({**cfg.firms.model_dump(), "mode": firms})}
+            )
         self.config = cfg
         self.scenario = scenario or Scenario()
         self.policy: Policy = make_policy(policy, cfg.policy) if isinstance(policy, str) else policy
@@ -101,6 +108,10 @@ class EconomyModel(mesa.Model):
         self._snapshot: Snapshot | None = None
         self.agent_table: list[tuple[object, ...]] = []
         self.markets = Markets(self)
+        self.firm_board = CognitiveFirms(self, cfg.firms) if cfg.firms.mode != "rule" else None
+        if self.firm_board is not None:
+            self.metrics.update(self.firm_board.columns())
+            self._history[-1].update(self.firm_board.columns())
         self.datacollector = make_collector(self)
         bind = getattr(self.policy, "bind", None)
         if callable(bind):  # policies that trade or keep per-agent state get the model once it is complete
@@ -183,6 +194,8 @@ class EconomyModel(mesa.Model):
         self.markets.session(t)
         self._adjust_firms(t)
         self.metrics = self.indicators.compute(t, flows)
+        if self.firm_board is not None:
+            self.metrics.update(self.firm_board.columns())
         self._history.append(dict(self.metrics))
         self._central_bank(t)
         self.bus.emit(t, "env.updated", dict(self.metrics), "model")
@@ -217,6 +230,8 @@ class EconomyModel(mesa.Model):
                 items.append(s.news(t, ending=True))
         before = self._history[-2] if len(self._history) > 1 else self._history[-1]
         items += self.news_generator.generate(t, self._history[-1], before)
+        if self.firm_board is not None:
+            items += self.firm_board.news(t)
         for item in items:
             self.bus.emit(t, "news.published", {"headline": item.headline, "sentiment": item.sentiment,
                                                 "topic": item.topic, "source": item.source}, item.source)  # fmt: skip
@@ -275,20 +290,23 @@ class EconomyModel(mesa.Model):
             f.cash -= f.wage_bill
             hours = cfg.household.hours * int(mask.sum())
             potential = hours * f.cfg.productivity * self.levers.productivity.get(f.name, 1.0)
+            if self.firm_board is not None:
+                potential = self.firm_board.cap_output(f, potential)
             output = potential
             if f.cfg.input_sector is not None and f.cfg.input_per_unit > 0:
                 supplier = self.firms[self.sector_names.index(f.cfg.input_sector)]
                 need = potential * f.cfg.input_per_unit
-                bought = min(need, supplier.inventory)
+                own = self.firm_board.draw_input(f, need) if self.firm_board is not None else 0.0
+                bought = min(need - own, supplier.inventory)
                 supplier.demand += need
                 supplier.inventory -= bought
                 supplier.sold += bought
                 supplier.cash += bought * supplier.price
                 f.cash -= bought * supplier.price
-                output = bought / f.cfg.input_per_unit
+                output = (bought + own) / f.cfg.input_per_unit
                 self.bus.emit(t, "market.cleared", {"market": supplier.name, "buyer": f.name, "demand": need,
                                                     "sold": bought, "price": supplier.price,
-                                                    "shortage": need - bought}, "model")  # fmt: skip
+                                                    "shortage": need - own - bought}, "model")  # fmt: skip
             f.produced = output
             f.inventory += output
         return {"wages": pay, "involuntary": willing & ~worked, "willing": willing}
@@ -373,6 +391,8 @@ class EconomyModel(mesa.Model):
                 self.bus.emit(t, "guard.fallback", {"field": f"{f.name}.price_wage"}, "model")
                 continue
             f.price, f.wage = price, wage
+        if self.firm_board is not None:
+            self.firm_board.month(t)
 
     def _central_bank(self, t: int) -> None:
         bank = self.config.bank

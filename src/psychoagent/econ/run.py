@@ -127,6 +127,7 @@ def simulate(
     shards: int = 1,
     backend: str = "local",
     address: str | None = None,
+    firms: str | None = None,
 ) -> EconomyModel:
     """Run the economy and write the run files into `out` (replacing earlier ones); returns the model.
 
@@ -135,15 +136,18 @@ def simulate(
     model is probed first: one that does not answer raises `LLMError` before anything is written. Files derived
     from an earlier run in the folder (metrics.json, report.html, llm_usage.json) are removed. With `shards` > 1
     or `backend` 'ray' the cognitive households live in shards (in this process or in Ray actors at `address`,
-    a local cluster when None): the run files are the same as one process's.
+    a local cluster when None): the run files are the same as one process's. `firms` is 'rule', 'cognitive' or
+    'llm' (econ/firms; None: the scenario's or the config's, else rule); 'llm' firms ask the model named by `llm`.
     """
-    llm = check_llm(llm, needs_model=uses_llm(policy))
+    llm = check_llm(llm, needs_model=uses_llm(policy) or firms == "llm")
     scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     n_ticks = ticks if ticks is not None else scen.ticks or 240
     check_size(agents, n_ticks, seed)
     folder = check_out(out, overwrite=True)
     pol = make_policy(policy)
     if shards > 1 or backend == "ray":
+        if firms in ("cognitive", "llm"):
+            raise ValueError(f"firms={firms!r} runs in one process: use shards=1 and backend='local'")
         from psychoagent.econ.distributed.cluster import check_backend
         from psychoagent.econ.distributed.driver import sharded
 
@@ -160,7 +164,12 @@ def simulate(
         (folder / name).unlink(missing_ok=True)
     try:
         model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
-                             events_path=folder / "events.jsonl")  # fmt: skip
+                             events_path=folder / "events.jsonl", firms=firms)  # fmt: skip
+        board = model.firm_board
+        if board is not None and model.config.firms.mode == "llm":
+            board.use_llm(llm or "offline")
+            if hasattr(board.client, "probe"):
+                board.client.probe()
     except BaseException:
         _close(pol)
         raise
@@ -169,7 +178,8 @@ def simulate(
         llm = llm or "offline"
     config: dict[str, Any] = {
         "seed": seed, "agents": agents, "ticks": n_ticks, "policy": pol.name, "llm": llm,
-        "model": getattr(client, "name", None),
+        "model": getattr(client, "name", None), "firms": model.config.firms.mode,
+        "firms_model": getattr(getattr(board, "client", None), "name", None),
         "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
         "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
                   "assets.csv": list(ASSET_COLUMNS), "events.jsonl": "one bus event per line"},
@@ -182,6 +192,8 @@ def simulate(
         model.close()
         _close(pol)
     write_tables(model, folder)
+    if client is None and board is not None and board.client is not None:
+        client = board.client  # the firms' model calls, when only the firms ask a model
     if client is not None and hasattr(client, "write_usage"):
         client.write_usage(str(folder))
     return model

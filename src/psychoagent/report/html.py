@@ -18,7 +18,7 @@ from psychoagent.eval.experiment import is_experiment
 from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.tables import fmt
-from psychoagent.report import cognition_plots, run_plots
+from psychoagent.report import cognition_plots, firms, run_plots
 from psychoagent.report.glossary import term
 from psychoagent.report.summary import run_summary
 
@@ -189,7 +189,21 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
             lambda: cognition_plots.activity(run), "activity", GROUPS["cognition"]) + _memory_and_guardrails(run)),
         ("glossary", "Glossary", lambda: glossary_html(shown)),
     ]  # fmt: skip
+    if firms.cognitive(run):  # cognitive firms: their decisions and capacity, before the glossary
+        sections.insert(-1, ("firms", "Firms' decisions and capacity", lambda: _firms_html(run)))
     return page(f"PsychoAgent run report: {Path(path).name}", run_meta(run), sections, progress)
+
+
+def _firms_html(run: RunData) -> str:
+    rows = firms.decisions_table(run)
+    table = (
+        _table(("firm", "month", "action", "detail"), rows)
+        if rows
+        else '<p class="na">no plants, closures or refusals</p>'
+    )
+    return (
+        _img(lambda: firms.capacity_plot(run), "firm capacity", "needs capacity columns in macro.csv") + table
+    )
 
 
 def _memory_and_guardrails(run: RunData) -> str:

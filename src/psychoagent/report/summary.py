@@ -14,6 +14,7 @@ import pandas as pd
 
 from psychoagent.eval.behaviour import TRAITS
 from psychoagent.eval.rundata import RunData
+from psychoagent.report.firms import summary as firms_summary
 
 TRAIT_NAMES = {
     "risk_preference": "risk appetite", "optimism": "optimism", "learning_rate": "learning rate",
@@ -288,6 +289,7 @@ def run_summary(run: RunData, metrics: Mapping[str, Any]) -> dict[str, list[str]
         "Shocks and recovery": shocks(run, metrics),
         "Memory": memory(run),
         "Personas": personas(run),
+        "Firms": firms_summary(run),
         "Decisions": [line] if (line := model_line(run)) else [],
     }
     return {k: v for k, v in parts.items() if v}

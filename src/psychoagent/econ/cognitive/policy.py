@@ -385,6 +385,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         cfg = self.cognitive
         notable = [n for n in snapshot.news if abs(n.sentiment) >= cfg.news_min_sentiment]
         news = sorted(notable, key=lambda n: -abs(n.sentiment))[: cfg.news_memories]
+        news += [n for n in snapshot.news if n.source.startswith("firm:") and n not in news]  # firms' actions
         crowd = [f"buyers outnumbered sellers in {k}" if v > 0 else f"sellers outnumbered buyers in {k}"
                  for k, v in sorted(flows.items()) if abs(v) > cfg.crowd_threshold]  # fmt: skip
         crowd_text = "Others' trades: " + "; ".join(crowd) if crowd else ""

@@ -1,0 +1,2 @@
+"""Cognitive firms: persona, memory and the perceive -> brief -> decide -> guard -> act -> evolve loop, each
+quarter (`EconomyConfig.firms.mode = "cognitive"` or `"llm"`; `"rule"` keeps the demand-gap firms)."""

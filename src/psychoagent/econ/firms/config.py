@@ -1,0 +1,183 @@
+"""Coefficients of cognitive firms, each with its reason (`EconomyConfig.firms`; `mode = "rule"` keeps the
+demand-gap firms of the macro core).
+
+No published calibration exists for these: they are set so that a plant is a large, slow decision (months of
+revenue, months of construction) and the guardrails bind now and then in the default economy; each says why.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+FirmMode = Literal["rule", "cognitive", "llm"]
+FIRM_MODES: tuple[str, ...] = ("rule", "cognitive", "llm")
+
+
+class FirmsConfig(BaseModel):
+    """How firms decide: the macro core's rule, or a persona + memory loop each quarter (heuristic or a model)."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+
+    mode: FirmMode = Field(
+        "rule",
+        description=(
+            "rule: price, wage and hiring follow the demand gap (EconAgent); cognitive: each firm perceives, "
+            "recalls, decides, passes guardrails, acts and evolves its persona every quarter; llm: the same loop "
+            "with the decision from the model named by --llm (offline when none)"
+        ),
+    )
+    personas: dict[str, str] = Field(
+        default_factory=lambda: {
+            "steel": "conservative manufacturer",
+            "consumer_goods": "established manufacturer",
+            "tech": "startup CEO",
+        },
+        description="archetype of each sector's firm (econ/firms/archetypes.py); others get default_persona",
+    )
+    default_persona: str = Field("established manufacturer", description="archetype of a firm not listed")
+    decide_every: int = Field(3, ge=1, description="months between decisions: firms plan by the quarter")
+    memory: bool = Field(True, description="each firm keeps a Memory of its decisions and their outcomes")
+    capacity_headroom: float = Field(
+        0.9,
+        gt=0,
+        le=2,
+        description=(
+            "opening capacity as a share of the output of the whole workforce: below 1, so employing everyone "
+            "needs an investment and capacity is a real constraint"
+        ),
+    )
+    construction_months: int = Field(
+        6, ge=1, description="months from a plant's start to its first output (a plant takes months to build)"
+    )
+    plant_cost_months: float = Field(
+        4.0,
+        gt=0,
+        description="a plant costs this many months of the revenue its capacity adds, paid over construction",
+    )
+    upkeep_rate: float = Field(
+        0.01,
+        ge=0,
+        description="monthly upkeep per unit of capacity, as a share of its output's value: idle plants cost",
+    )
+    credit_months: float = Field(
+        3.0,
+        ge=0,
+        description="credit line = this many months of revenue: expansions beyond cash plus credit are refused",
+    )
+    min_capacity: float = Field(
+        0.3, gt=0, le=1, description="closures never take capacity below this share of the opening capacity"
+    )
+    below_cost_quarters: int = Field(
+        3,
+        ge=1,
+        description="a price below unit cost is refused when it would be the third quarter running",
+    )
+    review_months: int = Field(
+        6, ge=1, description="months after a plant's completion at which its outcome is judged"
+    )
+    expand_at: float = Field(
+        0.97,
+        gt=0,
+        description="expected demand / capacity above which a neutral-risk firm builds (utilisation near full)",
+    )
+    expand_risk: float = Field(
+        0.2, ge=0, description="the threshold falls by this x (risk - 0.5): risk takers build earlier"
+    )
+    rate_weight: float = Field(
+        1.0, ge=0, description="the threshold rises by this x (rate - 3 %): dearer credit defers plants"
+    )
+    lesson_weight: float = Field(
+        1.0,
+        ge=0,
+        description="the threshold rises by this x the shortfall of past expansions recalled from memory",
+    )
+    lesson_months: int = Field(
+        48,
+        ge=1,
+        description="plant reviews older than this many months no longer weigh on the next plant: lessons fade",
+    )
+    expand_base: float = Field(
+        0.1, ge=0, le=1, description="a plant adds the demand gap + this x (0.5 + risk) of capacity"
+    )
+    max_expand: float = Field(0.3, gt=0, le=1, description="largest plant: this share of capacity")
+    close_at: float = Field(
+        0.7,
+        ge=0,
+        description="expected demand / capacity below which a neutral firm closes idle capacity",
+    )
+    idle_quarters: int = Field(
+        2, ge=1, description="capacity is closed only after this many quarters of demand below close_at"
+    )
+    min_target: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="production target floor: a firm keeps half its capacity running (the rule's min offer rate)",
+    )
+    target_speed: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="the hiring cap moves this share of the way to the new target each quarter (no sudden layoffs)",
+    )
+    max_close: float = Field(0.2, ge=0, le=1, description="largest closure in one quarter: this share")
+    inventory_months: float = Field(0.5, ge=0, description="stock a firm aims to hold, in months of sales")
+    restock_months: float = Field(
+        6.0,
+        gt=0,
+        description=(
+            "output = expected sales x (1 + (stock aimed at - stock) / this, in months of sales): the stock gap "
+            "is closed over two quarters; closing it within one amplified the inventory cycle (Metzler 1941) "
+            "in runs with cognitive households (unemployment 33.5 % against 26.4 %, seed 1, 100 x 240)"
+        ),
+    )
+    price_weight: float = Field(
+        0.15,
+        ge=0,
+        description=(
+            "quarterly price change = this x the quarter's mean demand gap (less excess stock) plus the margin "
+            "fix: the demand-gap rule's mean speed (0.10 x U(0, 1) x phi a month, EconAgent) over three months"
+        ),
+    )
+    margin_pull: float = Field(
+        0.5, ge=0, le=1, description="a price below unit cost is raised by this share of the gap"
+    )
+    max_price_change: float = Field(0.15, gt=0, le=0.5, description="largest price change in one decision")
+    max_wage_change: float = Field(0.03, gt=0, le=0.5, description="largest wage change in one decision")
+    rnd_scale: float = Field(
+        0.3, ge=0, le=1, description="R&D spend = allocation.rnd x this x cash above the reserve"
+    )
+    rnd_gain: float = Field(
+        0.02,
+        ge=0,
+        description="productivity (and effective capacity) rises by this per month of revenue spent on R&D",
+    )
+    max_productivity: float = Field(1.3, ge=1, description="R&D raises productivity to at most this factor")
+    cheap_input: float = Field(
+        0.03, ge=0, description="an input priced this far below its 6-month average is bought ahead"
+    )
+    max_input_months: float = Field(2.0, ge=0, description="most months of input a firm buys ahead")
+    news_sentiment: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description=(
+            "size of a capacity change's news sentiment (sign: its effect on the good's price); above the "
+            "households' news threshold (0.3) so it is remembered and forms a price belief"
+        ),
+    )
+    news_price_move: float = Field(0.03, ge=0, description="a price decision this large is news")
+
+    @model_validator(mode="after")
+    def _known_archetypes(self) -> FirmsConfig:
+        from psychoagent.econ.firms.archetypes import firm_persona
+
+        for key, name in [*self.personas.items(), ("default_persona", self.default_persona)]:
+            try:
+                firm_persona(name)
+            except ValueError as exc:
+                raise ValueError(f"firms.personas[{key!r}]: {exc}" if key != "default_persona" else
+                                 f"firms.default_persona: {exc}") from exc  # fmt: skip
+        return self
