@@ -173,6 +173,38 @@ class EvolutionEngine:
         )
         return new, explanation
 
+    def update_each(
+        self, personas: Sequence[Persona], events: Sequence[OutcomeEvent]
+    ) -> list[tuple[Persona, Explanation]]:
+        """`update` for many (persona, event) pairs in one vectorised call: the same results, one array pass."""
+        if len(personas) != len(events):
+            raise ValueError(f"events must have one entry per persona ({len(personas)}), got {len(events)}")
+        if not personas:
+            return []
+        domains = [e.domain for e in events]
+        arrays, out = self.update_many(
+            PersonaArray.from_personas(personas), [e.expected for e in events], [e.actual for e in events],
+            [e.stake for e in events], domains if any(d is not None for d in domains) else None,
+        )  # fmt: skip
+        result = []
+        for j, (persona, event) in enumerate(zip(personas, events, strict=True)):
+            new = arrays.evolved(j, persona)
+            before, after = _snapshot(persona, event.domain), _snapshot(new, event.domain)
+            result.append((new, Explanation(
+                event=event, error=float(out.error[j]), importance=float(out.importance[j]),
+                major=bool(out.major[j]), impact=float(out.impact[j]), loss_aversion=self.config.loss_aversion,
+                before=before, after=after, deltas={key: after[key] - before[key] for key in after},
+                miss_streak=new.miss_streak, learning_boosted=bool(out.learning_boosted[j]),
+            )))  # fmt: skip
+        return result
+
+    def tick_each(self, personas: Sequence[Persona], dt: float = 1.0) -> list[Persona]:
+        """`tick` for many personas in one vectorised call."""
+        if not personas:
+            return []
+        arrays = self.tick_many(PersonaArray.from_personas(personas), dt)
+        return [arrays.evolved(j, p) for j, p in enumerate(personas)]
+
     def tick(self, persona: Persona, dt: float = 1.0) -> Persona:
         """One persona after dt ticks without events."""
         return self.tick_many(PersonaArray.from_personas([persona]), dt).evolved(0, persona)
