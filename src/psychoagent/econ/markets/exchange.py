@@ -174,8 +174,10 @@ class Markets:
         self.state.session_volume[:] = 0.0
         fees0 = self.fees
         dealer_net = 0.0
+        by_inst = {inst: [rest for rest in book if rest.ticket.order.instrument == inst] for inst in self._ids}
         for r in range(self.cfg.rounds):
-            dealer_net += self._round(t, r, book)
+            dealer_net += self._round(t, r, by_inst)
+            by_inst = {inst: [rest for rest in rests if rest.remaining > 1e-12] for inst, rests in by_inst.items()}
         self._rebate(self.fees - fees0)
         for rest in book:
             if rest.remaining > 1e-12:
@@ -254,15 +256,16 @@ class Markets:
                 out.append(got)
         return out
 
-    def _round(self, t: int, r: int, book: list[Resting]) -> float:
-        """One round: agents' live orders, the investors' orders for every instrument, then each auction."""
+    def _round(self, t: int, r: int, book: Mapping[str, list[Resting]]) -> float:
+        """One round: agents' live orders (the book by instrument, finished orders left out), the investors'
+        orders for every instrument, then each auction."""
         hh, s, k_all = self.model.households, self.state, len(self._ids)
         caps = self._caps()
         cash = hh.cash + hh.deposits
         wealth = cash + self.units @ s.price
         units = self.units
         spent: dict[int, float] = {}
-        live = [live_orders(book, inst, cash, self.units[:, k], spent, self.cfg.fee_rate)
+        live = [live_orders(book[inst], inst, cash, self.units[:, k], spent, self.cfg.fee_rate)
                 for k, inst in enumerate(self._ids)]  # fmt: skip
         if any(b or a for b, a in live):  # what agents' own orders commit is not the heuristic's to use again
             fee, cash, units = self.cfg.fee_rate, cash.copy(), units.copy()
@@ -383,7 +386,9 @@ class Markets:
                     quantity=quantity, price=price, fee=quantity * price * self.cfg.fee_rate, tick=t, round=r,
                     requested=ticket.quantity)  # fmt: skip
         self._fills.setdefault(o.agent_id, []).append(fill)
-        payload = fill.model_dump(mode="json")
+        payload = {"order_id": fill.order_id, "agent_id": fill.agent_id, "instrument": fill.instrument,
+                   "side": fill.side.value, "quantity": fill.quantity, "price": fill.price, "fee": fill.fee,
+                   "tick": fill.tick, "round": fill.round, "requested": fill.requested}  # model_dump(mode="json")
         if quantity > 0:
             self.model.bus.emit(t, "market.order_filled", payload, f"household:{o.agent_id}")
         else:
