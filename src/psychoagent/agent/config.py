@@ -65,6 +65,19 @@ class RecallSettings(_Config):
         ge=1,
         description="recall is redone at least every 3 ticks; in between the last fused recall is used",
     )
+    window: int = Field(
+        240,
+        ge=0,
+        description="population memory: a recall scans each household's 240 latest memories (about 6 years at "
+        "3 a month, most of them public news) plus `kept_own` older ones of its own, so its cost stops growing "
+        "with the run; 0 scans the whole history",
+    )
+    kept_own: int = Field(
+        240,
+        ge=0,
+        description="population memory: a household's own memories (trades, outcomes, refusals, talks) older "
+        "than the window that recall still scans, latest first (about 20 years of its trading)",
+    )
 
 
 class ReflectionConfig(_Config):

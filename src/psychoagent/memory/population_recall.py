@@ -34,6 +34,10 @@ class Request:
     mood_conflict: np.ndarray
     risk: np.ndarray | None = None
     modulated: bool = True
+    window: int = 0
+    """Scan only each agent's `window` latest memories (0: the whole history), so a recall's cost stops growing;
+    of the older ones, the agent's `kept` latest own memories stay (public events beyond the window drop out)."""
+    kept: int = 0
 
 
 @dataclass
@@ -83,8 +87,15 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     if width == 0:
         empty = [np.zeros(0, dtype=np.int64) for _ in slots]
         return Hits(empty, [np.zeros(0) for _ in slots])
-    c = {name: pop.cols[name][slots, :width] for name in _RECALL_COLUMNS}
-    valid = np.arange(width)[None, :] < counts[:, None]
+    at: np.ndarray | None = None
+    """Column j of row d is memory position at[d, j] (None: column j is position j, the whole history)."""
+    if 0 < req.window < width:
+        at, valid = _scanned(pop, slots, counts, req.window, req.kept)
+        width = at.shape[1]
+        c = {name: pop.cols[name][slots[:, None], at] for name in _RECALL_COLUMNS}
+    else:
+        c = {name: pop.cols[name][slots, :width] for name in _RECALL_COLUMNS}
+        valid = np.arange(width)[None, :] < counts[:, None]
     dense, match, terms = _dense_and_matches(pop, req, c["text"])
     kmax = int(req.k.max())
     n = max(cfg.candidates, kmax * affect.modulation.pool_factor)
@@ -144,13 +155,34 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     else:
         chosen = [row for row in _ordered_top(score, kmax)]
         chosen = [ch[: int(k)] for ch, k in zip(chosen, req.k, strict=True)]
-    positions, scores = [], []
-    for d, ch in enumerate(chosen):
-        ch = ch[np.isfinite(score[d, ch])]
-        positions.append(ch.astype(np.int64))
-        scores.append(score[d, ch])
-        pop.cols["access"][slots[d], ch] += 1.0
-    return Hits(positions, scores)
+    rows = np.repeat(np.arange(len(chosen)), [len(ch) for ch in chosen])
+    cols = np.concatenate([*chosen, np.zeros(0, dtype=np.int64)]).astype(np.int64)
+    kept = np.isfinite(score[rows, cols])
+    rows, cols = rows[kept], cols[kept]
+    found = score[rows, cols]
+    positions = at[rows, cols] if at is not None else cols
+    pop.cols["access"][slots[rows], positions] += 1.0  # (agent, memory) pairs are distinct within a request
+    cuts = np.cumsum(np.bincount(rows, minlength=len(chosen)))[:-1]
+    return Hits(np.split(positions, cuts), np.split(found, cuts))
+
+
+def _scanned(pop: PopulationMemory, slots: np.ndarray, counts: np.ndarray, window: int,
+             kept: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Positions each agent's recall scans (agents x columns, ascending; padding is position 0 marked invalid):
+    up to `kept` of its own memories older than its `window` latest memories, then those latest memories."""
+    start = np.maximum(counts - window, 0)
+    recent = start[:, None] + np.arange(window)[None, :]
+    ok = recent < counts[:, None]
+    if kept <= 0:
+        return np.where(ok, recent, 0), ok
+    own_n = pop.own_count[slots]
+    own = pop.own[slots, : max(int(own_n.max()), 1)]
+    older = ((own < start[:, None]) & (np.arange(own.shape[1])[None, :] < own_n[:, None])).sum(axis=1)
+    rank = older[:, None] - kept + np.arange(kept)[None, :]
+    old_ok = rank >= 0
+    old_at = np.take_along_axis(own, np.clip(rank, 0, own.shape[1] - 1), axis=1)
+    at = np.concatenate([np.where(old_ok, old_at, 0), np.where(ok, recent, 0)], axis=1)
+    return at, np.concatenate([old_ok, ok], axis=1)
 
 
 def _ordered_top(score: np.ndarray, n: int) -> np.ndarray:
