@@ -100,7 +100,7 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     kmax = int(req.k.max())
     n = max(cfg.candidates, kmax * affect.modulation.pool_factor)
     dense = np.where(valid, dense, -np.inf)
-    matched = (match & terms[:, None, :]).sum(axis=2)
+    matched = match.sum(axis=2)  # match is False beyond each query's terms
     keyword_pick = np.where(valid & (matched > 0), matched + 1e-3 * dense, -np.inf)
     cand = valid & (_top_mask(dense, n) | _top_mask(keyword_pick, n))
     # relevance: convex fusion of min-max dense (with the embedder's floor) and pool-IDF keyword coverage
@@ -114,9 +114,10 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     pool_match = match & cand[:, :, None]
     idf = np.log1p(cand.sum(axis=1)[:, None] / (1.0 + pool_match.sum(axis=1))) * terms
     total = idf.sum(axis=1)
-    coverage = (
-        np.einsum("dlt,dt->dl", pool_match.astype(np.float64), idf) / np.where(total > 0, total, 1.0)[:, None]
-    )
+    weighted = np.zeros(dense.shape)
+    for t in range(idf.shape[1]):  # terms in order: the IDF-weighted count of the query terms each memory holds
+        weighted += np.where(pool_match[:, :, t], idf[:, t, None], 0.0)
+    coverage = weighted / np.where(total > 0, total, 1.0)[:, None]
     kw_max = np.where(cand, coverage, 0.0).max(axis=1)
     keyword = np.where(kw_max[:, None] > 0, coverage / np.where(kw_max > 0, kw_max, 1.0)[:, None], 0.0)
     score = (dense_weight * mm + (1.0 - dense_weight) * keyword) * (1.0 + cfg.session_weight)

@@ -99,7 +99,7 @@ class Markets:
 
     def holdings(self, agent_id: int) -> dict[str, float]:
         """Units household `agent_id` holds of each listed instrument."""
-        return {inst: float(self.units[agent_id, k]) for k, inst in enumerate(self._ids)}
+        return dict(zip(self._ids, self.units[agent_id].tolist(), strict=True))
 
     def yield_of(self, instrument: str) -> float | None:
         """Annual yield at the last price of a bond (coupon / price); None for other instruments."""
