@@ -58,6 +58,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.submitted: dict[int, list[tuple[ApprovedOrder, str]]] = {}
         self.counts: dict[str, int] = {}
         self._tick_limits: tuple[dict[str, float], float] = ({}, 0.0)
+        self._near: dict[int, tuple[Any, tuple[list[str], int], list[tuple[str, str, int]]]] = {}
         self.mind: PopulationMind | None = None
         """The population memory of all cognitive households (None with private memories or no memory)."""
 
@@ -201,12 +202,23 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             depth = self.cognitive.recall.graph_depth
             for (at, situation, entities), episodes in zip(waiting, self.mind.recall(t, asks), strict=True):
                 i, agent, persona, obs, _ = contexts[at]
-                beliefs = agent.semantic.beliefs_near(entities, depth) if depth > 0 else []
+                beliefs = self._beliefs_near(agent, entities, depth) if depth > 0 else []
                 contexts[at][4] = agent.render(
                     obs, persona, *agent.keep_recall(t, situation, episodes, beliefs)
                 )
                 self._count("briefing.built")
         return [tuple(c) for c in contexts]
+
+    def _beliefs_near(self, agent: CognitiveAgent, entities: list[str], depth: int) -> list[tuple[str, str, int]]:
+        """`semantic.beliefs_near`, reused while the agent's beliefs are unchanged (its `by_subject()` result is
+        the same object until a belief is set)."""
+        current = agent.semantic.by_subject()
+        seen = self._near.get(agent.index)
+        if seen is not None and seen[0] is current and seen[1] == (entities, depth):
+            return seen[2]
+        found = agent.semantic.beliefs_near(entities, depth)
+        self._near[agent.index] = (current, (entities, depth), found)
+        return found
 
     def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
                     flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
