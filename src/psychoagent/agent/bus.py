@@ -59,9 +59,12 @@ class Event(BaseModel):
 
     def to_json(self) -> str:
         """One JSONL line; keys sorted and non-finite floats written as null so the file is valid JSON."""
-        return json.dumps(
-            _finite(self.model_dump()), sort_keys=True, ensure_ascii=False, separators=(",", ":")
-        )
+        try:  # a plain payload (the usual case) goes straight to the encoder: the same line, no copy of it
+            return _LINE.encode({name: getattr(self, name) for name in type(self).model_fields})
+        except (TypeError, ValueError):  # non-finite floats, models or other objects in the payload
+            return json.dumps(
+                _finite(self.model_dump()), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+            )
 
 
 class NewsPublished(Event):
@@ -106,6 +109,10 @@ class ModuleNotice(Event):
 
 
 Handler = Callable[[Event], None]
+
+
+_LINE = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+"""Encoder of journal lines; refuses non-finite floats, which `Event.to_json` then writes as null."""
 
 
 def _finite(value: Any) -> Any:
