@@ -24,10 +24,10 @@ from multiprocessing import get_context
 from typing import Any
 
 from benchmarks._report import write_section
-from psychoagent.econ.gc_pause import fewer_collections
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.llm_policy import LLMPolicy
 from psychoagent.econ.cognitive.policy import CognitivePolicy
+from psychoagent.econ.gc_pause import fewer_collections
 from psychoagent.econ.model import EconomyModel
 
 

@@ -100,7 +100,9 @@ def test_tick_perception_sees_what_perceive_sees_and_shares_beliefs() -> None:
     held = [mill]
     shared = seeing.observe({"steel": held})
     assert seeing.observe({"steel": held})[0] is shared[0]  # the same list object: found without hashing it
-    held.append(Belief("steel", "after:sharp_fall", "rise", 0.4, 3, "after a sharp fall, steel tended to rise"))
+    held.append(
+        Belief("steel", "after:sharp_fall", "rise", 0.4, 3, "after a sharp fall, steel tended to rise")
+    )
     changed = seeing.observe({"steel": list(held)})
     assert changed == perceive(hist, ["steel", "stock:tech"], {"steel": held}, cfg, macro)
     assert "tended to rise" in changed[0].text

@@ -209,7 +209,10 @@ class TickPerception:
                 if obs is _MISSING:
                     obs = self._with_beliefs(name, key[1])
                     self._cache[key] = obs
-                self._by_list[(name, id(held))] = (held, obs)  # the list is kept alive, so its id stays its own
+                self._by_list[(name, id(held))] = (
+                    held,
+                    obs,
+                )  # the list is kept alive, so its id stays its own
             if obs is not None:
                 out.append(obs)
         if self.indicators:

@@ -150,7 +150,9 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     idf = np.log1p(cand.sum(axis=1)[:, None] / (1.0 + pool_match.sum(axis=1))) * terms
     total = idf.sum(axis=1)
     weighted = np.zeros(dense.shape)
-    for t in range(idf.shape[1]):  # terms in order: the IDF-weighted count of the query terms each memory holds
+    for t in range(
+        idf.shape[1]
+    ):  # terms in order: the IDF-weighted count of the query terms each memory holds
         weighted += np.where(pool_match[:, :, t], idf[:, t, None], 0.0)
     coverage = weighted / np.where(total > 0, total, 1.0)[:, None]
     kw_max = np.where(cand, coverage, 0.0).max(axis=1)

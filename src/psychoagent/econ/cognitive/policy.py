@@ -209,7 +209,9 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                 self._count("briefing.built")
         return [tuple(c) for c in contexts]
 
-    def _beliefs_near(self, agent: CognitiveAgent, entities: list[str], depth: int) -> list[tuple[str, str, int]]:
+    def _beliefs_near(
+        self, agent: CognitiveAgent, entities: list[str], depth: int
+    ) -> list[tuple[str, str, int]]:
         """`semantic.beliefs_near`, reused while the agent's beliefs are unchanged (its `by_subject()` result is
         the same object until a belief is set)."""
         current = agent.semantic.by_subject()

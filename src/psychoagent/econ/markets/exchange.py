@@ -174,10 +174,14 @@ class Markets:
         self.state.session_volume[:] = 0.0
         fees0 = self.fees
         dealer_net = 0.0
-        by_inst = {inst: [rest for rest in book if rest.ticket.order.instrument == inst] for inst in self._ids}
+        by_inst = {
+            inst: [rest for rest in book if rest.ticket.order.instrument == inst] for inst in self._ids
+        }
         for r in range(self.cfg.rounds):
             dealer_net += self._round(t, r, by_inst)
-            by_inst = {inst: [rest for rest in rests if rest.remaining > 1e-12] for inst, rests in by_inst.items()}
+            by_inst = {
+                inst: [rest for rest in rests if rest.remaining > 1e-12] for inst, rests in by_inst.items()
+            }
         self._rebate(self.fees - fees0)
         for rest in book:
             if rest.remaining > 1e-12:
@@ -386,9 +390,18 @@ class Markets:
                     quantity=quantity, price=price, fee=quantity * price * self.cfg.fee_rate, tick=t, round=r,
                     requested=ticket.quantity)  # fmt: skip
         self._fills.setdefault(o.agent_id, []).append(fill)
-        payload = {"order_id": fill.order_id, "agent_id": fill.agent_id, "instrument": fill.instrument,
-                   "side": fill.side.value, "quantity": fill.quantity, "price": fill.price, "fee": fill.fee,
-                   "tick": fill.tick, "round": fill.round, "requested": fill.requested}  # model_dump(mode="json")
+        payload = {
+            "order_id": fill.order_id,
+            "agent_id": fill.agent_id,
+            "instrument": fill.instrument,
+            "side": fill.side.value,
+            "quantity": fill.quantity,
+            "price": fill.price,
+            "fee": fill.fee,
+            "tick": fill.tick,
+            "round": fill.round,
+            "requested": fill.requested,
+        }  # model_dump(mode="json")
         if quantity > 0:
             self.model.bus.emit(t, "market.order_filled", payload, f"household:{o.agent_id}")
         else:
