@@ -126,3 +126,14 @@ def test_update_each_and_tick_each_match_one_call_per_persona() -> None:
     assert engine.update_each([], []) == [] and engine.tick_each([]) == []
     with pytest.raises(ValueError, match="one entry per persona"):
         engine.update_each(people, events[:1])
+
+
+def test_update_in_rounds_applies_each_agents_events_in_order() -> None:
+    engine = EvolutionEngine()
+    people = {3: investor(), 8: Persona(risk_preference=0.3)}
+    events = {3: [CRASH, OutcomeEvent(expected=0.0, actual=0.2, stake=0.2)], 8: [CRASH]}
+    done = engine.update_in_rounds(people, events)
+    first, _ = engine.update(people[3], CRASH)
+    second, why = engine.update(first, events[3][1])
+    assert [p for p, _ in done[3]] == [first, second] and done[3][1][1] == why
+    assert done[8][0] == engine.update(people[8], CRASH)

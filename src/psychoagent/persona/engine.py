@@ -3,8 +3,9 @@ traits drift back to their baselines when nothing relevant happens."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -16,6 +17,7 @@ from psychoagent.persona.events import Explanation, OutcomeEvent
 from psychoagent.persona.model import OPTIMISM_RANGE, UNIT_RANGE, Persona
 
 Array = NDArray[np.float64]
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,19 @@ class EvolutionEngine:
                 miss_streak=new.miss_streak, learning_boosted=bool(out.learning_boosted[j]),
             )))  # fmt: skip
         return result
+
+    def update_in_rounds(
+        self, personas: Mapping[K, Persona], events: Mapping[K, Sequence[OutcomeEvent]]
+    ) -> dict[K, list[tuple[Persona, Explanation]]]:
+        """Each agent's events in its order, all agents at once: round r applies every agent's r-th event in one
+        `update_each` call. Returns, per agent with events, the persona and explanation after each of them."""
+        out: dict[K, list[tuple[Persona, Explanation]]] = {}
+        for r in range(max((len(v) for v in events.values()), default=0)):
+            who = [k for k, v in events.items() if len(v) > r]
+            now = [out[k][-1][0] if k in out else personas[k] for k in who]
+            for k, done in zip(who, self.update_each(now, [events[k][r] for k in who]), strict=True):
+                out.setdefault(k, []).append(done)
+        return out
 
     def tick_each(self, personas: Sequence[Persona], dt: float = 1.0) -> list[Persona]:
         """`tick` for many personas in one vectorised call."""

@@ -322,13 +322,16 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.submitted = {}
         evolve = self.cognitive.ablation.persona_evolution
         scored = {i: agent.score(t, prices) for i, agent in self.agents.items()}
-        explained = self._evolve(t, scored, view.personas, updates) if evolve else {}
+        events = {i: [OutcomeEvent(expected=e.expected, actual=actual, stake=e.stake, domain=e.instrument, time=t)
+                      for e, actual in v] for i, v in scored.items() if v and evolve}  # fmt: skip
+        evolved = self.engine.update_in_rounds({i: view.personas[i] for i in events}, events)
+        updates.update({i: steps[-1][0] for i, steps in evolved.items()})
         if evolve:
             resting = [i for i in self.agents if not scored[i] and (t + i) % self.cognitive.decay_every == 0]
             rested = self.engine.tick_each([view.personas[i] for i in resting], dt=self.cognitive.decay_every)
             updates.update(zip(resting, rested, strict=True))
         for i, agent in self.agents.items():
-            for e, actual, why in explained.get(i, []):
+            for (e, actual), (_, why) in zip(scored[i], evolved.get(i, []), strict=False):
                 self._emit(t, "persona.evolved", {"expected": e.expected, "actual": actual, "stake": e.stake,
                            "instrument": e.instrument, "major": why.major, "impact": why.impact,
                            "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
@@ -336,22 +339,6 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                 for text in agent.reflect(t):
                     self._emit(t, "belief.formed", {"belief": text}, f"household:{i}")
         return updates
-
-    def _evolve(self, t: int, scored: Mapping[int, list[tuple[Expectation, float]]], personas: Sequence[Persona],
-                updates: dict[int, Persona]) -> dict[int, list[tuple[Expectation, float, Any]]]:  # fmt: skip
-        """Persona updates from every scored expectation, in each household's order: round r applies every
-        household's r-th outcome in one vectorised call. Fills `updates`; returns the explanations per household."""
-        explained: dict[int, list[tuple[Expectation, float, Any]]] = {}
-        for r in range(max((len(v) for v in scored.values()), default=0)):
-            who = [i for i, v in scored.items() if len(v) > r]
-            events = [OutcomeEvent(expected=scored[i][r][0].expected, actual=scored[i][r][1],
-                                   stake=scored[i][r][0].stake, domain=scored[i][r][0].instrument, time=t)
-                      for i in who]  # fmt: skip
-            done = self.engine.update_each([updates.get(i, personas[i]) for i in who], events)
-            for i, (persona, why) in zip(who, done, strict=True):
-                updates[i] = persona
-                explained.setdefault(i, []).append((*scored[i][r], why))
-        return explained
 
     def _fills(self, t: int, i: int, submitted: list[tuple[ApprovedOrder, str]], view: HouseholdView) -> None:
         m = self.markets

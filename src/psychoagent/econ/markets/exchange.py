@@ -39,6 +39,10 @@ ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return"
 (annual coupon / price) is filled for the bond only."""
 
 
+_FILL_FIELDS = tuple(Fill.model_fields)
+"""A fill's event payload is these fields (its JSON dump, built without one)."""
+
+
 class Markets:
     """Listed instruments, households' holdings, the order queue and the auctions of each tick's session."""
 
@@ -174,14 +178,10 @@ class Markets:
         self.state.session_volume[:] = 0.0
         fees0 = self.fees
         dealer_net = 0.0
-        by_inst = {
-            inst: [rest for rest in book if rest.ticket.order.instrument == inst] for inst in self._ids
-        }
+        by_inst = {k: [rest for rest in book if rest.ticket.order.instrument == k] for k in self._ids}
         for r in range(self.cfg.rounds):
             dealer_net += self._round(t, r, by_inst)
-            by_inst = {
-                inst: [rest for rest in rests if rest.remaining > 1e-12] for inst, rests in by_inst.items()
-            }
+            by_inst = {k: [rest for rest in v if rest.remaining > 1e-12] for k, v in by_inst.items()}  # fmt: skip
         self._rebate(self.fees - fees0)
         for rest in book:
             if rest.remaining > 1e-12:
@@ -261,8 +261,7 @@ class Markets:
         return out
 
     def _round(self, t: int, r: int, book: Mapping[str, list[Resting]]) -> float:
-        """One round: agents' live orders (the book by instrument, finished orders left out), the investors'
-        orders for every instrument, then each auction."""
+        """One round: agents' live orders (by instrument), the investors' orders for every instrument, then each auction."""
         hh, s, k_all = self.model.households, self.state, len(self._ids)
         caps = self._caps()
         cash = hh.cash + hh.deposits
@@ -390,18 +389,7 @@ class Markets:
                     quantity=quantity, price=price, fee=quantity * price * self.cfg.fee_rate, tick=t, round=r,
                     requested=ticket.quantity)  # fmt: skip
         self._fills.setdefault(o.agent_id, []).append(fill)
-        payload = {
-            "order_id": fill.order_id,
-            "agent_id": fill.agent_id,
-            "instrument": fill.instrument,
-            "side": fill.side.value,
-            "quantity": fill.quantity,
-            "price": fill.price,
-            "fee": fill.fee,
-            "tick": fill.tick,
-            "round": fill.round,
-            "requested": fill.requested,
-        }  # model_dump(mode="json")
+        payload = {name: getattr(fill, name) for name in _FILL_FIELDS} | {"side": fill.side.value}  # fmt: skip
         if quantity > 0:
             self.model.bus.emit(t, "market.order_filled", payload, f"household:{o.agent_id}")
         else:
