@@ -3,6 +3,7 @@ household (the earlier path), at 100, 1,000 and optionally 10,000 households; wh
 both); LLM calls and tokens per agent-step with and without grouping (offline model; optionally SmolLM2).
 
     python -m benchmarks.bench_cognitive [--ticks 24] [--large-ticks 24] [--huge-ticks 0] [--full] [--local]
+                                         [--late-profile 0]
 
 An agent-step is one household in one tick. The rule policy `persona` is measured in the same run as the
 baseline. Each configuration runs in a fresh child process, so its peak RSS is its own. Long runs are
@@ -26,6 +27,7 @@ from benchmarks._report import write_section
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.llm_policy import LLMPolicy
 from psychoagent.econ.cognitive.policy import CognitivePolicy
+from psychoagent.econ.gc_pause import fewer_collections
 from psychoagent.econ.model import EconomyModel
 
 
@@ -42,14 +44,16 @@ def _timed(kind: str, agents: int, ticks: int, seed: int) -> dict[str, Any]:
     logging.disable(logging.WARNING)
     policy = _policy(kind)
     model = EconomyModel(seed=seed, policy=policy, households=agents)
-    per_tick = []
-    for _ in range(ticks):
-        t = time.perf_counter()
-        model.step()
-        per_tick.append(time.perf_counter() - t)
+    per_tick, cpu = [], []
+    with fewer_collections():  # as `simulate` runs
+        for _ in range(ticks):
+            t, c = time.perf_counter(), time.process_time()
+            model.step()
+            per_tick.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
     counts = dict(getattr(model.policy, "counts", {}))
     model.close()
-    return {"per_tick": per_tick, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    return {"per_tick": per_tick, "cpu": cpu, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "counts": counts}  # fmt: skip
 
 
@@ -68,16 +72,18 @@ def minutes_240(per_tick: list[float]) -> float:
     return sum(late) / len(late) * 240 / 60
 
 
-def profile(kind: str, agents: int, ticks: int) -> str:
-    """cProfile of a cognitive run: top psychoagent functions by cumulative time."""
+def profile(kind: str, agents: int, ticks: int, skip: int = 0) -> str:
+    """cProfile of a cognitive run after `skip` unprofiled ticks: top psychoagent functions by cumulative time."""
     import logging
 
     logging.disable(logging.WARNING)
     prof = cProfile.Profile()
     model = EconomyModel(seed=2, policy=_policy(kind), households=agents)
-    prof.enable()
-    model.run(ticks)
-    prof.disable()
+    with fewer_collections():
+        model.run(skip)
+        prof.enable()
+        model.run(ticks)
+        prof.disable()
     stats = pstats.Stats(prof, stream=io.StringIO()).sort_stats("cumulative")
     rows = []
     for (file, _line, func), (_, _, tt, ct, _) in sorted(stats.stats.items(), key=lambda kv: -kv[1][3]):  # type: ignore[attr-defined]
@@ -114,6 +120,8 @@ def main() -> None:
     ap.add_argument("--huge-ticks", type=int, default=0, help="ticks of a 10,000-household run (0: none)")
     ap.add_argument("--full", action="store_true", help="also run 1,000 x 240 with the population memory")
     ap.add_argument("--local", action="store_true", help="also a short LLM run on the bundled SmolLM2")
+    ap.add_argument("--late-profile", type=int, default=0,
+                    help="also profile 1,000 households over 10 ticks after this many (0: none)")  # fmt: skip
     args = ap.parse_args()
     sizes = [(100, args.ticks), (1000, args.large_ticks)] + (
         [(10_000, args.huge_ticks)] if args.huge_ticks else []
@@ -127,15 +135,18 @@ def main() -> None:
             secs = sum(r["per_tick"])
             base = secs if kind == "persona" else base
             ratio = f"x{secs / base:.1f}" if base and kind != "persona" else "1"
-            rows.append(f"| {kind} | {agents} | {ticks} | {rate(agents, r['per_tick']):.0f} | {secs:.1f} | {ratio} | "
-                        f"{minutes_240(r['per_tick']):.1f} | {r['rss_mb']:.0f} |")  # fmt: skip
+            rows.append(f"| {kind} | {agents} | {ticks} | {rate(agents, r['per_tick']):.0f} | {secs:.1f} | "
+                        f"{sum(r['cpu']):.1f} | {ratio} | {minutes_240(r['per_tick']):.1f} | "
+                        f"{minutes_240(r['cpu']):.1f} | {r['rss_mb']:.0f} |")  # fmt: skip
             if kind == "population" and agents == 100:
                 counts = r["counts"]
     full = []
     if args.full:
         r = timed("population", 1000, 240)
+        marks = ", ".join(f"{m}: {sum(r['per_tick'][:m]):.0f} s" for m in (60, 120, 180, 240))
         full = [f"Measured over the full 240 ticks with 1,000 households (population memory): "
-                f"{sum(r['per_tick']) / 60:.1f} minutes, peak RSS {r['rss_mb']:.0f} MB.", ""]  # fmt: skip
+                f"{sum(r['per_tick']) / 60:.1f} minutes wall ({marks}), {sum(r['cpu']) / 60:.1f} minutes CPU, "
+                f"peak RSS {r['rss_mb']:.0f} MB.", ""]  # fmt: skip
     built = counts.get("briefing.built", 0)
     reused = counts.get("briefing.reused", 0)
     lines = [
@@ -143,10 +154,11 @@ def main() -> None:
         "hash embedder. `population`: one columnar memory for all households, recall of every deciding household",
         "in one vectorised pass; `private`: one in-memory SQLite `Memory` per household (the earlier path, kept as",
         "`CognitiveConfig(memory_backend='private')`). Ratios are against the persona rule at the same size in this",
-        "run; 240-tick minutes are extrapolated from the later half of the measured ticks.",
+        "run; 240-tick minutes are extrapolated from the later half of the measured ticks. CPU seconds are this",
+        "process's own (`time.process_time`): on a shared machine they change less with the load than wall time.",
         "",
-        "| policy / memory | households | ticks | agent-steps/s | seconds | vs persona | est. min for 240 ticks | peak RSS MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| policy / memory | households | ticks | agent-steps/s | seconds | CPU s | vs persona | est. min for 240 ticks | est. CPU min | peak RSS MB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
         "",
         *full,
@@ -162,6 +174,9 @@ def main() -> None:
         "",
         profile("private", 100, min(args.ticks, 12)),
         "",
+        *([f"Population memory, 1,000 households, ticks {args.late_profile + 1}-{args.late_profile + 10} "
+           "(late in a run, where a month costs most):", "",
+           profile("population", 1000, 10, args.late_profile), ""] if args.late_profile else []),
         "LLM policy (all calls of a tick in one batch; grouped: one call per group of alike households):",
         "",
         "| model | households x ticks | grouping | calls / agent-step | tokens / agent-step | prompt tokens / call | seconds | outcomes |",

@@ -50,6 +50,8 @@ def escape(text: str, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = f"{text[:limit]}… [{len(text) - limit} more characters]"
     body = json.dumps(text, ensure_ascii=False)
+    if body.isascii() and body.isprintable():  # no unsafe character can be in it (DEL is not printable)
+        return body
     return "".join(_escaped(c) if unicodedata.category(c) in _UNSAFE else c for c in body)
 
 

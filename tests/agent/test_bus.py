@@ -99,3 +99,23 @@ def test_bad_types_are_rejected() -> None:
         ModuleNotice(tick=0, type="memory.activated")
     with pytest.raises(ValueError):
         EventBus().subscribe("Bad Pattern", lambda e: None)
+
+
+def test_journal_line_is_the_dump_of_the_event_whatever_the_payload() -> None:
+    """Plain payloads take the encoder's direct path; the line equals the sorted dump either way."""
+    from enum import StrEnum
+
+    import numpy as np
+
+    class Side(StrEnum):
+        BUY = "BUY"
+
+    payloads = [
+        {"b": (1, 2.5), "a": {"z": "中文\n", "y": [np.float64(0.1), True, None]}, "side": Side.BUY},
+        {"model": ModuleNotice(tick=0, type="module.x"), "n": float("inf")},
+    ]
+    for payload in payloads:
+        event = Event(tick=3, type="market.cleared", payload=payload, source="market", seq=4)
+        dumped = json.dumps(json.loads(json.dumps(event.model_dump(mode="json"))), sort_keys=True,
+                            ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+        assert event.to_json() == dumped.replace("Infinity", "null")

@@ -97,3 +97,12 @@ def test_tick_perception_sees_what_perceive_sees_and_shares_beliefs() -> None:
     again = seeing.observe({"steel": [mill]})
     assert again[0] is seeing.observe({"steel": [mill]})[0]  # one description per distinct belief set
     assert "new steel mill" in again[0].text and "new steel mill" not in again[1].text
+    held = [mill]
+    shared = seeing.observe({"steel": held})
+    assert seeing.observe({"steel": held})[0] is shared[0]  # the same list object: found without hashing it
+    held.append(
+        Belief("steel", "after:sharp_fall", "rise", 0.4, 3, "after a sharp fall, steel tended to rise")
+    )
+    changed = seeing.observe({"steel": list(held)})
+    assert changed == perceive(hist, ["steel", "stock:tech"], {"steel": held}, cfg, macro)
+    assert "tended to rise" in changed[0].text

@@ -78,6 +78,11 @@ def test_submitted_orders_fill_within_their_limit_and_are_published() -> None:
     assert {"market.cleared"} <= kinds and ({"market.order_filled", "market.order_expired"} & kinds)
     cleared = [e for e in model.bus.history if e.type == "market.cleared" and e.payload.get("kind")]
     assert {e.payload["market"] for e in cleared} == set(model.markets.instruments)
+    from psychoagent.econ.orders import Fill
+
+    for e in model.bus.history:  # a fill's event payload is the fill's JSON dump
+        if e.type == "market.order_filled":
+            assert e.payload == Fill(**e.payload).model_dump(mode="json")
 
 
 def test_bad_orders_are_rejected_with_a_reason_and_counted() -> None:

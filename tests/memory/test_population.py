@@ -78,3 +78,26 @@ def test_access_is_counted_and_columns_grow() -> None:
         big.add(7, f"Trading: bought {j} tech at 20", 0, 1, 0, "fill")
     pop.add(big, tick=3)
     assert pop.count[pop.slot[7]] == 201 and len(pop) == 203
+
+
+def windowed(pop: PopulationMemory, agent: int, window: int, kept: int, k: int = 3) -> list[str]:
+    slots = np.array([pop.slot[agent]])
+    req = Request(slots=slots, queries=[QUERY], k=np.array([k]), mood_valence=np.zeros(1),
+                  mood_conflict=np.zeros(1), modulated=False, window=window, kept=kept)  # fmt: skip
+    hits = recall_many(pop, req, 40, RecallConfig(), AffectiveMemoryConfig(), 0.5, 0.0, 0.5,
+                       np.random.default_rng(0))  # fmt: skip
+    return [pop.recalled(int(slots[0]), int(p)).content for p in hits.positions[0]]
+
+
+def test_recall_window_drops_old_public_events_and_keeps_own_memories() -> None:
+    pop = population()  # agent 3: a fill and the outcome at positions 0 and 1
+    pop.broadcast("News: bought after a fall signal, success or failure expected", 0, 1, 0, "news", tick=3)
+    for j in range(30):
+        pop.broadcast(f"News: the weather on day {j} was mild", 0, 1, 0, "news", tick=4 + j)
+    whole = windowed(pop, 3, 0, 0)
+    assert "News: bought after a fall signal, success or failure expected" in whole
+    assert whole == windowed(pop, 3, 40, 0)  # a window longer than the history changes nothing
+    kept = windowed(pop, 3, 10, 5)
+    assert kept[0].startswith("Bought 2 steel")  # an own memory older than the window stays
+    assert "News: bought after a fall signal, success or failure expected" not in kept
+    assert all("weather" in t for t in windowed(pop, 3, 10, 0))  # without kept memories only the window

@@ -110,3 +110,30 @@ def test_bad_events_are_rejected_with_the_field_name() -> None:
         OutcomeEvent(expected=0.1, actual=0.0, stake=-0.1)
     with pytest.raises(ValidationError, match="actual"):
         OutcomeEvent(expected=0.1, actual=float("nan"), stake=0.1)
+
+
+def test_update_each_and_tick_each_match_one_call_per_persona() -> None:
+    """The vectorised batch gives bit-identical personas and explanations to the scalar calls."""
+    engine = EvolutionEngine()
+    people = [investor(), Persona(risk_preference=0.2, optimism=-0.3), Persona(risk_preference=0.9)]
+    events = [CRASH, OutcomeEvent(expected=0.02, actual=0.08, stake=0.1, domain="steel", time=3),
+              OutcomeEvent(expected=0.05, actual=-0.01, stake=0.6, domain=None)]  # fmt: skip
+    batch = engine.update_each(people, events)
+    for persona, event, (new, why) in zip(people, events, batch, strict=True):
+        one, expl = engine.update(persona, event)
+        assert new == one and why == expl
+    assert engine.tick_each(people, dt=3) == [engine.tick(p, dt=3) for p in people]
+    assert engine.update_each([], []) == [] and engine.tick_each([]) == []
+    with pytest.raises(ValueError, match="one entry per persona"):
+        engine.update_each(people, events[:1])
+
+
+def test_update_in_rounds_applies_each_agents_events_in_order() -> None:
+    engine = EvolutionEngine()
+    people = {3: investor(), 8: Persona(risk_preference=0.3)}
+    events = {3: [CRASH, OutcomeEvent(expected=0.0, actual=0.2, stake=0.2)], 8: [CRASH]}
+    done = engine.update_in_rounds(people, events)
+    first, _ = engine.update(people[3], CRASH)
+    second, why = engine.update(first, events[3][1])
+    assert [p for p, _ in done[3]] == [first, second] and done[3][1][1] == why
+    assert done[8][0] == engine.update(people[8], CRASH)

@@ -20,6 +20,7 @@ import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -30,7 +31,9 @@ log = logging.getLogger(__name__)
 _TYPE_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_.")
 
 
+@lru_cache(maxsize=1024)
 def _check_type(value: str) -> str:
+    """`value` when it is a dotted lower-case event type (cached: a run uses a few dozen types millions of times)."""
     if not value or set(value) - _TYPE_CHARS or value.startswith(".") or value.endswith(".") or ".." in value:
         raise ValueError(f"event type must be dotted lower-case words like 'news.published', got {value!r}")
     return value
@@ -56,9 +59,12 @@ class Event(BaseModel):
 
     def to_json(self) -> str:
         """One JSONL line; keys sorted and non-finite floats written as null so the file is valid JSON."""
-        return json.dumps(
-            _finite(self.model_dump()), sort_keys=True, ensure_ascii=False, separators=(",", ":")
-        )
+        try:  # a plain payload (the usual case) goes straight to the encoder: the same line, no copy of it
+            return _LINE.encode({name: getattr(self, name) for name in type(self).model_fields})
+        except (TypeError, ValueError):  # non-finite floats, models or other objects in the payload
+            return json.dumps(
+                _finite(self.model_dump()), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+            )
 
 
 class NewsPublished(Event):
@@ -103,6 +109,10 @@ class ModuleNotice(Event):
 
 
 Handler = Callable[[Event], None]
+
+
+_LINE = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+"""Encoder of journal lines; refuses non-finite floats, which `Event.to_json` then writes as null."""
 
 
 def _finite(value: Any) -> Any:

@@ -65,6 +65,20 @@ class RecallSettings(_Config):
         ge=1,
         description="recall is redone at least every 3 ticks; in between the last fused recall is used",
     )
+    window: int = Field(
+        0,
+        ge=0,
+        description="population memory: when > 0, a recall scans only each household's `window` latest memories "
+        "plus `kept_own` older ones of its own, so its cost stops growing with the run; 0 (default) scans the "
+        "whole history. 240 saved 15 % of a recall at month 240 but raised the Gini on bull_turning_bear "
+        "(docs/benchmarks.md)",
+    )
+    kept_own: int = Field(
+        240,
+        ge=0,
+        description="population memory: a household's own memories (trades, outcomes, refusals, talks) older "
+        "than the window that recall still scans, latest first (about 20 years of its trading)",
+    )
 
 
 class ReflectionConfig(_Config):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -180,6 +180,7 @@ class TickPerception:
         self.indicators = indicators
         self._series = {name: history.series(name) for name in self.instruments}
         self._cache: dict[tuple[str, tuple[Belief, ...]], Observation | None] = {}
+        self._by_list: dict[tuple[str, int], tuple[Sequence[Belief], Observation | None]] = {}
 
     def _with_beliefs(self, name: str, beliefs: tuple[Belief, ...]) -> Observation | None:
         """The instrument's statistics (computed once per tick) with these beliefs attached and described."""
@@ -190,17 +191,28 @@ class TickPerception:
         if base is None or not beliefs:
             return base
         text = describe(name, base.price, base.change, base.average, self.cfg.average_window, beliefs)
-        return replace(base, beliefs=beliefs, text=text)
+        return Observation(base.subject, base.price, base.change, base.average, base.trend, base.volatility,
+                           base.signal, beliefs, text, base.fields)  # fmt: skip
 
     def observe(self, beliefs: Mapping[str, Sequence[Belief]]) -> list[Observation]:
-        """The same observations `perceive` returns for an agent holding these beliefs."""
+        """The same observations `perceive` returns for an agent holding these beliefs. Agents that share a
+        belief list object (an unchanged `by_subject()` result) share its observation without re-hashing it."""
         out = []
         for name in self.instruments:
-            key = (name, tuple(beliefs.get(name, ())))
-            obs = self._cache.get(key, _MISSING)
-            if obs is _MISSING:
-                obs = self._with_beliefs(name, key[1])
-                self._cache[key] = obs
+            held = beliefs.get(name, ())
+            seen = self._by_list.get((name, id(held)))
+            if seen is not None and seen[0] is held:
+                obs = seen[1]
+            else:
+                key = (name, tuple(held))
+                obs = self._cache.get(key, _MISSING)
+                if obs is _MISSING:
+                    obs = self._with_beliefs(name, key[1])
+                    self._cache[key] = obs
+                self._by_list[(name, id(held))] = (
+                    held,
+                    obs,
+                )  # the list is kept alive, so its id stays its own
             if obs is not None:
                 out.append(obs)
         if self.indicators:

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from psychoagent.econ.collect import AGENT_COLUMNS, write_tables
+from psychoagent.econ.gc_pause import fewer_collections
 from psychoagent.econ.markets import ASSET_COLUMNS
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy
@@ -186,7 +187,7 @@ def simulate(
     }  # fmt: skip
     (folder / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     try:
-        with run_log(folder):
+        with run_log(folder), fewer_collections():
             model.run(n_ticks, progress)
     finally:
         model.close()

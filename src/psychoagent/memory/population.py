@@ -151,6 +151,9 @@ class PopulationMemory:
         self.cols: dict[str, np.ndarray] = {}
         self.successor: dict[int, int] = {}
         """Text id of a superseded public memory -> the text id that replaced it."""
+        self.own = np.zeros((len(self.agent_ids), 0), dtype=np.int64)
+        """Positions of each agent's own memories (`add`, not `broadcast`), in write order; `own_count` per row."""
+        self.own_count = np.zeros(len(self.agent_ids), dtype=np.int64)
         self.recent_negative: np.ndarray | None = None
         """Share of negative memories in each agent's last modulated recalls (agents x window, NaN: none yet)."""
         self._grow(64)
@@ -165,6 +168,9 @@ class PopulationMemory:
             if name in self.cols:
                 col[:, : self._cap] = self.cols[name]
             self.cols[name] = col
+        own = np.zeros((n, cap), dtype=np.int64)
+        own[:, : self._cap] = self.own
+        self.own = own
         self._cap = cap
 
     def __len__(self) -> int:
@@ -212,6 +218,8 @@ class PopulationMemory:
             c["side"][s, p] = SIDES.get(str(meta.get("side")), 0)
             c["signal"][s, p] = self._code(self.names, meta.get("signal"))
         np.add.at(self.count, slots, 1)
+        self.own[slots, self.own_count[slots] + ranked] = pos
+        np.add.at(self.own_count, slots, 1)
         return slots, pos
 
     def broadcast(

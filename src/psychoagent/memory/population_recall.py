@@ -34,6 +34,10 @@ class Request:
     mood_conflict: np.ndarray
     risk: np.ndarray | None = None
     modulated: bool = True
+    window: int = 0
+    """Scan only each agent's `window` latest memories (0: the whole history), so a recall's cost stops growing;
+    of the older ones, the agent's `kept` latest own memories stay (public events beyond the window drop out)."""
+    kept: int = 0
 
 
 @dataclass
@@ -64,22 +68,50 @@ def _top_mask(values: np.ndarray, n: int) -> np.ndarray:
     return _top_n(values, n) & finite
 
 
-def _dense_and_matches(pop: PopulationMemory, req: Request, text: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Dense similarity (agents x positions), keyword matches (x terms) and the terms mask of each agent's query."""
-    uniq, which = np.unique(np.asarray(req.queries, dtype=object), return_inverse=True)
-    cached = [pop.table.query(str(q)) for q in uniq]
-    n_terms = max((len(c[1]) for c in cached), default=0)
-    safe = np.maximum(text, 0)
-    dense = np.zeros(text.shape, dtype=np.float64)
-    match = np.zeros((*text.shape, max(n_terms, 1)), dtype=bool)
-    terms = np.zeros((len(req.slots), max(n_terms, 1)), dtype=bool)
-    for q, (_, words, sims, hits) in enumerate(cached):
-        rows = np.flatnonzero(which == q)
-        dense[rows] = sims[safe[rows]]
-        if words:
-            match[rows, :, : len(words)] = hits[safe[rows]]
-            terms[rows, : len(words)] = True
-    return dense, match, terms
+class _Queries:
+    """The distinct queries of a request with their cached dense similarities and keyword matches per text."""
+
+    def __init__(self, pop: PopulationMemory, req: Request) -> None:
+        uniq, self.which = np.unique(np.asarray(req.queries, dtype=object), return_inverse=True)
+        self.cached = [pop.table.query(str(q)) for q in uniq]
+        self.n_terms = max(max((len(c[1]) for c in self.cached), default=0), 1)
+        self.terms = np.zeros((len(req.slots), self.n_terms), dtype=bool)
+        for q, (_, words, _, _) in enumerate(self.cached):
+            self.terms[self.which == q, : len(words)] = True
+
+    def dense_and_counts(self, text: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Dense similarity and the number of query terms matched (agents x columns of text ids)."""
+        safe = np.maximum(text, 0)
+        dense = np.zeros(text.shape, dtype=np.float64)
+        counts = np.zeros(text.shape, dtype=np.int64)
+        for q, (_, words, sims, hits) in enumerate(self.cached):
+            rows = np.flatnonzero(self.which == q)
+            dense[rows] = sims[safe[rows]]
+            if words:
+                counts[rows] = hits.sum(axis=1)[safe[rows]]
+        return dense, counts
+
+    def matches(self, text: np.ndarray) -> np.ndarray:
+        """Keyword matches (agents x columns x terms; False beyond each query's terms)."""
+        safe = np.maximum(text, 0)
+        match = np.zeros((*text.shape, self.n_terms), dtype=bool)
+        for q, (_, words, _, hits) in enumerate(self.cached):
+            if words:
+                rows = np.flatnonzero(self.which == q)
+                match[rows, :, : len(words)] = hits[safe[rows]]
+        return match
+
+
+def _compact(cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's candidate columns in ascending order, padded: (columns, mask), agents x most candidates."""
+    rows, cols = np.nonzero(cand)
+    per_row = cand.sum(axis=1)
+    out = np.zeros((cand.shape[0], max(int(per_row.max()), 1)), dtype=np.int64)
+    ok = np.zeros(out.shape, dtype=bool)
+    rank = np.arange(len(rows)) - (np.cumsum(per_row) - per_row)[rows]
+    out[rows, rank] = cols
+    ok[rows, rank] = True
+    return out, ok
 
 
 def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfig,
@@ -92,15 +124,29 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     if width == 0:
         empty = [np.zeros(0, dtype=np.int64) for _ in slots]
         return Hits(empty, [np.zeros(0) for _ in slots])
-    c = {name: pop.cols[name][slots, :width] for name in _RECALL_COLUMNS}
-    valid = np.arange(width)[None, :] < counts[:, None]
-    dense, match, terms = _dense_and_matches(pop, req, c["text"])
+    if 0 < req.window < width:
+        at, valid = _scanned(pop, slots, counts, req.window, req.kept)
+        text = pop.cols["text"][slots[:, None], at]
+    else:
+        at = np.broadcast_to(np.arange(width), (len(slots), width))
+        valid = at < counts[:, None]
+        text = pop.cols["text"][slots, :width]
+    queries = _Queries(pop, req)
+    dense, matched = queries.dense_and_counts(text)
     kmax = int(req.k.max())
     n = max(cfg.candidates, kmax * affect.modulation.pool_factor)
     dense = np.where(valid, dense, -np.inf)
-    matched = (match & terms[:, None, :]).sum(axis=2)
     keyword_pick = np.where(valid & (matched > 0), matched + 1e-3 * dense, -np.inf)
     cand = valid & (_top_mask(dense, n) | _top_mask(keyword_pick, n))
+    # the rest scores only the candidates: each row's candidate columns, in position order (ties go to the older)
+    idx, cand = _compact(cand)
+    at = np.take_along_axis(at, idx, axis=1)
+    """Column j of row d is now memory position at[d, j]."""
+    text = np.take_along_axis(text, idx, axis=1)
+    dense = np.take_along_axis(dense, idx, axis=1)
+    match, terms = queries.matches(text), queries.terms
+    c = {name: pop.cols[name][slots[:, None], at] for name in _RECALL_COLUMNS if name != "text"}
+    c["text"] = text
     # relevance: convex fusion of min-max dense (with the embedder's floor) and pool-IDF keyword coverage
     d_in = np.where(cand, dense, np.nan)
     with np.errstate(all="ignore"):
@@ -112,9 +158,12 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     pool_match = match & cand[:, :, None]
     idf = np.log1p(cand.sum(axis=1)[:, None] / (1.0 + pool_match.sum(axis=1))) * terms
     total = idf.sum(axis=1)
-    coverage = (
-        np.einsum("dlt,dt->dl", pool_match.astype(np.float64), idf) / np.where(total > 0, total, 1.0)[:, None]
-    )
+    weighted = np.zeros(dense.shape)
+    for t in range(
+        idf.shape[1]
+    ):  # terms in order: the IDF-weighted count of the query terms each memory holds
+        weighted += np.where(pool_match[:, :, t], idf[:, t, None], 0.0)
+    coverage = weighted / np.where(total > 0, total, 1.0)[:, None]
     kw_max = np.where(cand, coverage, 0.0).max(axis=1)
     keyword = np.where(kw_max[:, None] > 0, coverage / np.where(kw_max > 0, kw_max, 1.0)[:, None], 0.0)
     score = (dense_weight * mm + (1.0 - dense_weight) * keyword) * (1.0 + cfg.session_weight)
@@ -153,13 +202,34 @@ def recall_many(pop: PopulationMemory, req: Request, tick: int, cfg: RecallConfi
     else:
         chosen = [row for row in _ordered_top(score, kmax)]
         chosen = [ch[: int(k)] for ch, k in zip(chosen, req.k, strict=True)]
-    positions, scores = [], []
-    for d, ch in enumerate(chosen):
-        ch = ch[np.isfinite(score[d, ch])]
-        positions.append(ch.astype(np.int64))
-        scores.append(score[d, ch])
-        pop.cols["access"][slots[d], ch] += 1.0
-    return Hits(positions, scores)
+    rows = np.repeat(np.arange(len(chosen)), [len(ch) for ch in chosen])
+    cols = np.concatenate([*chosen, np.zeros(0, dtype=np.int64)]).astype(np.int64)
+    kept = np.isfinite(score[rows, cols])
+    rows, cols = rows[kept], cols[kept]
+    found = score[rows, cols]
+    positions = at[rows, cols]
+    pop.cols["access"][slots[rows], positions] += 1.0  # (agent, memory) pairs are distinct within a request
+    cuts = np.cumsum(np.bincount(rows, minlength=len(chosen)))[:-1]
+    return Hits(np.split(positions, cuts), np.split(found, cuts))
+
+
+def _scanned(pop: PopulationMemory, slots: np.ndarray, counts: np.ndarray, window: int,
+             kept: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Positions each agent's recall scans (agents x columns, ascending; padding is position 0 marked invalid):
+    up to `kept` of its own memories older than its `window` latest memories, then those latest memories."""
+    start = np.maximum(counts - window, 0)
+    recent = start[:, None] + np.arange(window)[None, :]
+    ok = recent < counts[:, None]
+    if kept <= 0:
+        return np.where(ok, recent, 0), ok
+    own_n = pop.own_count[slots]
+    own = pop.own[slots, : max(int(own_n.max()), 1)]
+    older = ((own < start[:, None]) & (np.arange(own.shape[1])[None, :] < own_n[:, None])).sum(axis=1)
+    rank = older[:, None] - kept + np.arange(kept)[None, :]
+    old_ok = rank >= 0
+    old_at = np.take_along_axis(own, np.clip(rank, 0, own.shape[1] - 1), axis=1)
+    at = np.concatenate([np.where(old_ok, old_at, 0), np.where(ok, recent, 0)], axis=1)
+    return at, np.concatenate([old_ok, ok], axis=1)
 
 
 def _ordered_top(score: np.ndarray, n: int) -> np.ndarray:

@@ -3,8 +3,9 @@ traits drift back to their baselines when nothing relevant happens."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -16,6 +17,7 @@ from psychoagent.persona.events import Explanation, OutcomeEvent
 from psychoagent.persona.model import OPTIMISM_RANGE, UNIT_RANGE, Persona
 
 Array = NDArray[np.float64]
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,51 @@ class EvolutionEngine:
             learning_boosted=bool(out.learning_boosted[0]),
         )
         return new, explanation
+
+    def update_each(
+        self, personas: Sequence[Persona], events: Sequence[OutcomeEvent]
+    ) -> list[tuple[Persona, Explanation]]:
+        """`update` for many (persona, event) pairs in one vectorised call: the same results, one array pass."""
+        if len(personas) != len(events):
+            raise ValueError(f"events must have one entry per persona ({len(personas)}), got {len(events)}")
+        if not personas:
+            return []
+        domains = [e.domain for e in events]
+        arrays, out = self.update_many(
+            PersonaArray.from_personas(personas), [e.expected for e in events], [e.actual for e in events],
+            [e.stake for e in events], domains if any(d is not None for d in domains) else None,
+        )  # fmt: skip
+        result = []
+        for j, (persona, event) in enumerate(zip(personas, events, strict=True)):
+            new = arrays.evolved(j, persona)
+            before, after = _snapshot(persona, event.domain), _snapshot(new, event.domain)
+            result.append((new, Explanation(
+                event=event, error=float(out.error[j]), importance=float(out.importance[j]),
+                major=bool(out.major[j]), impact=float(out.impact[j]), loss_aversion=self.config.loss_aversion,
+                before=before, after=after, deltas={key: after[key] - before[key] for key in after},
+                miss_streak=new.miss_streak, learning_boosted=bool(out.learning_boosted[j]),
+            )))  # fmt: skip
+        return result
+
+    def update_in_rounds(
+        self, personas: Mapping[K, Persona], events: Mapping[K, Sequence[OutcomeEvent]]
+    ) -> dict[K, list[tuple[Persona, Explanation]]]:
+        """Each agent's events in its order, all agents at once: round r applies every agent's r-th event in one
+        `update_each` call. Returns, per agent with events, the persona and explanation after each of them."""
+        out: dict[K, list[tuple[Persona, Explanation]]] = {}
+        for r in range(max((len(v) for v in events.values()), default=0)):
+            who = [k for k, v in events.items() if len(v) > r]
+            now = [out[k][-1][0] if k in out else personas[k] for k in who]
+            for k, done in zip(who, self.update_each(now, [events[k][r] for k in who]), strict=True):
+                out.setdefault(k, []).append(done)
+        return out
+
+    def tick_each(self, personas: Sequence[Persona], dt: float = 1.0) -> list[Persona]:
+        """`tick` for many personas in one vectorised call."""
+        if not personas:
+            return []
+        arrays = self.tick_many(PersonaArray.from_personas(personas), dt)
+        return [arrays.evolved(j, p) for j, p in enumerate(personas)]
 
     def tick(self, persona: Persona, dt: float = 1.0) -> Persona:
         """One persona after dt ticks without events."""

@@ -45,19 +45,36 @@ def recalled_outcome(briefing: Briefing | None, instrument: str) -> tuple[float,
     return (num / den, den) if den > 0 else (0.0, 0.0)
 
 
+def recalled_outcomes(briefing: Briefing | None) -> dict[str, tuple[float, float]]:
+    """`recalled_outcome` of every instrument the briefing's episodes name, in one pass over them."""
+    out: dict[str, tuple[float, float]] = {}
+    if briefing is None:
+        return out
+    for unit, score, _ in briefing.episodes:
+        meta = unit.metadata
+        if "actual" not in meta:
+            continue
+        sign = 1.0 if meta.get("side") == "BUY" else -1.0
+        num, den = out.get(meta.get("instrument"), (0.0, 0.0))
+        out[meta.get("instrument")] = (num + score * sign * float(meta["actual"]), den + score)
+    return out
+
+
 def expected_returns(
     observations: Sequence[Observation], briefing: Briefing | None, persona: Persona,
     flows: Mapping[str, float], cfg: CognitiveConfig,
 ) -> dict[str, float]:  # fmt: skip
     """Instrument -> expected return of buying it now (memory-weighted when there is evidence)."""
     out = {}
+    evidence = recalled_outcomes(briefing)
+    cap = cfg.max_expected
     for obs in observations:
         if obs.subject == "macro":
             continue
         rule = outlook(obs, persona, flows.get(obs.subject, 0.0), cfg)
-        mem, weight = recalled_outcome(briefing, obs.subject)
+        num, den = evidence.get(obs.subject, (0.0, 0.0))
+        mem, weight = (num / den, den) if den > 0 else (0.0, 0.0)
         mw = cfg.memory_weight * min(weight, 1.0)
-        cap = cfg.max_expected
         out[obs.subject] = _clip((1.0 - mw) * rule + mw * mem, -cap, cap)
     return out
 

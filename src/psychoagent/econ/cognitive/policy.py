@@ -59,6 +59,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.submitted: dict[int, list[tuple[ApprovedOrder, str]]] = {}
         self.counts: dict[str, int] = {}
         self._tick_limits: tuple[dict[str, float], float] = ({}, 0.0)
+        self._near: dict[int, tuple[Any, tuple[list[str], int], list[tuple[str, str, int]]]] = {}
         self.mind: PopulationMind | None = None
         """The population memory of all cognitive households (None with private memories or no memory)."""
         self.household_rng: dict[int, np.random.Generator] = {}
@@ -229,12 +230,25 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             depth = self.cognitive.recall.graph_depth
             for (at, situation, entities), episodes in zip(waiting, self.mind.recall(t, asks), strict=True):
                 i, agent, persona, obs, _ = contexts[at]
-                beliefs = agent.semantic.beliefs_near(entities, depth) if depth > 0 else []
+                beliefs = self._beliefs_near(agent, entities, depth) if depth > 0 else []
                 contexts[at][4] = agent.render(
                     obs, persona, *agent.keep_recall(t, situation, episodes, beliefs)
                 )
                 self._count("briefing.built")
         return [tuple(c) for c in contexts]
+
+    def _beliefs_near(
+        self, agent: CognitiveAgent, entities: list[str], depth: int
+    ) -> list[tuple[str, str, int]]:
+        """`semantic.beliefs_near`, reused while the agent's beliefs are unchanged (its `by_subject()` result is
+        the same object until a belief is set)."""
+        current = agent.semantic.by_subject()
+        seen = self._near.get(agent.index)
+        if seen is not None and seen[0] is current and seen[1] == (entities, depth):
+            return seen[2]
+        found = agent.semantic.beliefs_near(entities, depth)
+        self._near[agent.index] = (current, (entities, depth), found)
+        return found
 
     def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
                     flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
@@ -334,19 +348,21 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         for i, submitted in sorted(self.submitted.items()):
             self._fills(t, i, submitted, view)
         self.submitted = {}
+        evolve = self.cognitive.ablation.persona_evolution
+        scored = {i: agent.score(t, prices) for i, agent in self.agents.items()}
+        events = {i: [OutcomeEvent(expected=e.expected, actual=actual, stake=e.stake, domain=e.instrument, time=t)
+                      for e, actual in v] for i, v in scored.items() if v and evolve}  # fmt: skip
+        evolved = self.engine.update_in_rounds({i: view.personas[i] for i in events}, events)
+        updates.update({i: steps[-1][0] for i, steps in evolved.items()})
+        if evolve:
+            resting = [i for i in self.agents if not scored[i] and (t + i) % self.cognitive.decay_every == 0]
+            rested = self.engine.tick_each([view.personas[i] for i in resting], dt=self.cognitive.decay_every)
+            updates.update(zip(resting, rested, strict=True))
         for i, agent in self.agents.items():
-            scored = agent.score(t, prices)
-            if scored and self.cognitive.ablation.persona_evolution:
-                persona = updates.get(i, view.personas[i])
-                for e, actual in scored:
-                    persona, why = self.engine.update(persona, OutcomeEvent(
-                        expected=e.expected, actual=actual, stake=e.stake, domain=e.instrument, time=t))  # fmt: skip
-                    self._emit(t, "persona.evolved", {"expected": e.expected, "actual": actual, "stake": e.stake,
-                               "instrument": e.instrument, "major": why.major, "impact": why.impact,
-                               "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
-                updates[i] = persona
-            elif self.cognitive.ablation.persona_evolution and (t + i) % self.cognitive.decay_every == 0:
-                updates[i] = self.engine.tick(view.personas[i], dt=self.cognitive.decay_every)
+            for (e, actual), (_, why) in zip(scored[i], evolved.get(i, []), strict=False):
+                self._emit(t, "persona.evolved", {"expected": e.expected, "actual": actual, "stake": e.stake,
+                           "instrument": e.instrument, "major": why.major, "impact": why.impact,
+                           "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
             if (t + i) % self.cognitive.reflection.every == 0:
                 for text in agent.reflect(t):
                     self._emit(t, "belief.formed", {"belief": text}, f"household:{i}")

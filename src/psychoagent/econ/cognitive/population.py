@@ -135,7 +135,8 @@ class PopulationMind:
         risk = np.array([a[3].risk_preference for a in asks]) if ab.persona_recall else None
         req = Request(slots=slots, queries=[a[1] for a in asks], k=np.array([a[2] for a in asks]),
                       mood_valence=self.mood[slots, 0], mood_conflict=self.mood[slots, 2], risk=risk,
-                      modulated=ab.affect_modulation)  # fmt: skip
+                      modulated=ab.affect_modulation, window=self.cfg.recall.window,
+                      kept=self.cfg.recall.kept_own)  # fmt: skip
         rng: Any = self.rng
         if self.generators is not None:
             rng = HouseholdDraws([self.generators[a[0]] for a in asks])
@@ -143,10 +144,13 @@ class PopulationMind:
             self.memory, req, tick, self.recall_cfg, self.affect, float(getattr(self.embedder, "dense_weight", 0.5)),
             getattr(self.embedder, "similarity_floor", None), self.cfg.recall.persona_weight, rng,
         )  # fmt: skip
-        flat_slots = np.repeat(slots, [len(p) for p in hits.positions])
-        flat = self.memory.recalled_many(flat_slots, np.concatenate([*hits.positions, np.zeros(0, np.int64)]))
+        lengths = [len(p) for p in hits.positions]
+        flat = self.memory.recalled_many(
+            np.repeat(slots, lengths), np.concatenate([*hits.positions, np.zeros(0, np.int64)])
+        )
+        scores = np.concatenate([*hits.scores, np.zeros(0)]).tolist()
         out, at = [], 0
-        for ps, vs in zip(hits.positions, hits.scores, strict=True):
-            out.append([(flat[at + j], float(v), {"score": float(v)}) for j, v in enumerate(vs)])
-            at += len(ps)
+        for n in lengths:
+            out.append([(flat[j], scores[j], {"score": scores[j]}) for j in range(at, at + n)])
+            at += n
         return out

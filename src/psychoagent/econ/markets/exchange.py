@@ -39,6 +39,10 @@ ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return"
 (annual coupon / price) is filled for the bond only."""
 
 
+_FILL_FIELDS = tuple(Fill.model_fields)
+"""A fill's event payload is these fields (its JSON dump, built without one)."""
+
+
 class Markets:
     """Listed instruments, households' holdings, the order queue and the auctions of each tick's session."""
 
@@ -99,7 +103,7 @@ class Markets:
 
     def holdings(self, agent_id: int) -> dict[str, float]:
         """Units household `agent_id` holds of each listed instrument."""
-        return {inst: float(self.units[agent_id, k]) for k, inst in enumerate(self._ids)}
+        return dict(zip(self._ids, self.units[agent_id].tolist(), strict=True))
 
     def yield_of(self, instrument: str) -> float | None:
         """Annual yield at the last price of a bond (coupon / price); None for other instruments."""
@@ -174,8 +178,10 @@ class Markets:
         self.state.session_volume[:] = 0.0
         fees0 = self.fees
         dealer_net = 0.0
+        by_inst = {k: [rest for rest in book if rest.ticket.order.instrument == k] for k in self._ids}
         for r in range(self.cfg.rounds):
-            dealer_net += self._round(t, r, book)
+            dealer_net += self._round(t, r, by_inst)
+            by_inst = {k: [rest for rest in v if rest.remaining > 1e-12] for k, v in by_inst.items()}  # fmt: skip
         self._rebate(self.fees - fees0)
         for rest in book:
             if rest.remaining > 1e-12:
@@ -254,15 +260,15 @@ class Markets:
                 out.append(got)
         return out
 
-    def _round(self, t: int, r: int, book: list[Resting]) -> float:
-        """One round: agents' live orders, the investors' orders for every instrument, then each auction."""
+    def _round(self, t: int, r: int, book: Mapping[str, list[Resting]]) -> float:
+        """One round: agents' live orders (by instrument), the investors' orders for every instrument, then each auction."""
         hh, s, k_all = self.model.households, self.state, len(self._ids)
         caps = self._caps()
         cash = hh.cash + hh.deposits
         wealth = cash + self.units @ s.price
         units = self.units
         spent: dict[int, float] = {}
-        live = [live_orders(book, inst, cash, self.units[:, k], spent, self.cfg.fee_rate)
+        live = [live_orders(book[inst], inst, cash, self.units[:, k], spent, self.cfg.fee_rate)
                 for k, inst in enumerate(self._ids)]  # fmt: skip
         if any(b or a for b, a in live):  # what agents' own orders commit is not the heuristic's to use again
             fee, cash, units = self.cfg.fee_rate, cash.copy(), units.copy()
@@ -383,7 +389,7 @@ class Markets:
                     quantity=quantity, price=price, fee=quantity * price * self.cfg.fee_rate, tick=t, round=r,
                     requested=ticket.quantity)  # fmt: skip
         self._fills.setdefault(o.agent_id, []).append(fill)
-        payload = fill.model_dump(mode="json")
+        payload = {name: getattr(fill, name) for name in _FILL_FIELDS} | {"side": fill.side.value}  # fmt: skip
         if quantity > 0:
             self.model.bus.emit(t, "market.order_filled", payload, f"household:{o.agent_id}")
         else:
