@@ -205,5 +205,7 @@ class Firm(mesa.Agent):
         else:
             g = mcfg.demand_memory
             last = self.demand
-            self.expected_demand = last if self.expected_demand < 0 else self.expected_demand + g * (last - self.expected_demand)
+            self.expected_demand = (
+                last if self.expected_demand < 0 else self.expected_demand + g * (last - self.expected_demand)
+            )
         return price, wage

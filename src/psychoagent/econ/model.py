@@ -263,7 +263,9 @@ class EconomyModel(mesa.Model):
             members = np.flatnonzero(hh.sector == f.index)
             applicants = members[willing[members]]
             if cfg.market.hiring == "demand":
-                per_worker = cfg.household.hours * f.cfg.productivity * self.levers.productivity.get(f.name, 1.0)
+                per_worker = (
+                    cfg.household.hours * f.cfg.productivity * self.levers.productivity.get(f.name, 1.0)
+                )
                 f.labour_demand(members.size, per_worker, cfg.market)
             f.offers = f.post_offers(members.size, self.levers.offer_cap.get(f.name, 1.0))
             queue = self.rng.permutation(applicants)

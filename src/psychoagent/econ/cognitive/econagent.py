@@ -103,16 +103,26 @@ class EconAgentPolicy(LLMPolicy):
         if self.client is None:
             self.use_llm(self.spec)
         assert self._snap is not None and self._view is not None and self._rule is not None
-        texts = self._fuse(contexts) if self.cognitive.recall.llm_briefing else [c[4].text for c in contexts]
+        grouped = self.econ.group and not self._offline()  # offline answers cost nothing: one per household
+        groups: dict[Any, list[int]] = {}
+        for pos, context in enumerate(contexts):
+            groups.setdefault(self.propensity_key(context) if grouped else pos, []).append(pos)
+        leaders = [contexts[members[0]] for members in groups.values()]
+        texts = self._fuse(leaders) if self.cognitive.recall.llm_briefing else [c[4].text for c in leaders]
         prompts = [
             self.prompt(i, persona, obs, text)
-            for (i, _, persona, obs, _), text in zip(contexts, texts, strict=True)
+            for (i, _, persona, obs, _), text in zip(leaders, texts, strict=True)
         ]
-        answers: list[Propensities] = self.client.structured_many(
+        found: list[Propensities] = self.client.structured_many(
             prompts, Propensities, purpose="decision",
             fallback=lambda reason: Propensities(work=0.0, consumption=0.0, reason=f"fallback: {reason}"[:400]),
         )  # fmt: skip
         self._count("llm.calls", len(prompts))
+        self._count("llm.grouped", len(contexts) - len(prompts))
+        answers: list[Propensities] = [found[0]] * len(contexts)
+        for answer, members in zip(found, groups.values(), strict=True):
+            for pos in members:
+                answers[pos] = answer
         view, rule = self._view, self._rule
         out: list[Decision] = []
         for (i, _agent, persona, _obs, _), answer in zip(contexts, answers, strict=True):
@@ -142,6 +152,29 @@ class EconAgentPolicy(LLMPolicy):
                                     expected_return=answer.expected_return, reason=answer.reason[:200]))  # fmt: skip
         return out
 
+    def propensity_key(
+        self, context: tuple[int, CognitiveAgent, Persona, list[Observation], Any]
+    ) -> tuple[Any, ...]:
+        """Households alike enough to share one answer: the trade grouping of the llm policy plus the facts the
+        propensities turn on (savings band in months of pay, last month worked / not hired / off, sector)."""
+        i = context[0]
+        view = self._view
+        assert view is not None
+        pay = float(view.potential_income[i])
+        months = float(view.wealth[i]) / pay if pay > 0 else 0.0
+        band = int(np.searchsorted(self.econ.savings_bands, months))
+        last = self.months.get(i)
+        status = (
+            "none"
+            if not last
+            else "worked"
+            if last[-1]["worked"]
+            else "unhired"
+            if last[-1]["wanted"]
+            else "off"
+        )
+        return (*self.group_key(context), band, status, int(view.sector[i]))
+
     def prompt(
         self, i: int, persona: Persona, obs: Sequence[Observation], briefing: str
     ) -> list[dict[str, str]]:
@@ -157,26 +190,21 @@ class EconAgentPolicy(LLMPolicy):
         sector = view.sectors[int(view.sector[i])]
         horizon = self.cognitive.horizon
         assets = self._assets(snap, i, obs)
-        history = (
-            "; ".join(
-                f"month {m['tick']}: {'worked' if m['worked'] else 'no work' + (' (not hired)' if m['wanted'] else '')}, "
-                f"income {m['income']:.0f}, spent {m['spent']:.0f} of {m['budget']:.0f} planned"
-                for m in months
-            )
-            or "none yet"
-        )
+        history = "; ".join(
+            f"month {m['tick']} {'worked' if m['worked'] else 'not hired' if m['wanted'] else 'off'}, income "
+            f"{m['income']:.0f}, spent {m['spent']:.0f}" for m in months
+        ) or "none yet"  # fmt: skip
         goods = ", ".join(f"{k} {v:.3g}" for k, v in sorted(snap.prices.items()))
-        lines = [
+        markets = ", ".join(f"{k} {a['price']:.4g} ({a['change']:+.0%})" for k, a in assets.items()) or "none"
+        holdings = ", ".join(f"{k} {v:.3g}" for k, v in sorted(held.items()) if v > 0) or "nothing"
+        lines = [  # compact: a small local model reads every token (about 300 words with a full briefing)
             f"Month {snap.tick}. Persona: {persona.describe()}",
-            f"Skill {view.skill[i]:.2f}: a month of work in {sector} pays {view.potential_income[i]:.0f} before tax. "
-            f"Savings {view.wealth[i]:.0f} (cash {view.cash[i]:.0f}, deposits {view.deposits[i]:.0f}); last month you "
-            f"paid {tax:.0f} in taxes and received {transfer:.0f} in transfers.",
-            f"Prices: {goods}; inflation {snap.inflation:+.1%} a year; unemployment {snap.unemployment:.1%}; "
-            f"deposit interest rate {snap.interest_rate:.2%} a year.",
+            f"A month of work in {sector} pays {view.potential_income[i]:.0f} before tax (skill {view.skill[i]:.2f}). "
+            f"Savings {view.wealth[i]:.0f}. Last month: {tax:.0f} taxes paid, {transfer:.0f} transfers received.",
+            f"Prices {goods}; inflation {snap.inflation:+.1%}/year; unemployment {snap.unemployment:.1%}; "
+            f"interest {snap.interest_rate:.2%}/year.",
             f"Last months: {history}.",
-            "Markets: "
-            + ("; ".join(o.text for o in obs if o.text) or "none")
-            + f". Holdings: {', '.join(f'{k} {v:.3g}' for k, v in sorted(held.items()) if v > 0) or 'nothing'}.",
+            f"Markets: {markets}. Holdings: {holdings}.",
             "News: " + (" ".join(_quote(x.headline) for x in snap.news) or "none"),
             f"Memory: {_quote(briefing)}",
             "Your decision as JSON.",
@@ -264,19 +292,32 @@ class EconAgentPolicy(LLMPolicy):
             self.use_llm(self.spec)
         econ = {"inflation": float(outcomes.metrics.get("inflation", 0.0)),
                 "unemployment": float(outcomes.metrics.get("unemployment", 0.0))}  # fmt: skip
-        prompts = []
+        prompts, keys = [], []
+        grouped = self.econ.group and not self._offline()
         for i in due:
             months = list(self.months.get(i, ()))
+            worked = sum(1 for m in months if m["worked"])
+            keys.append((worked, any(m["rationed"] for m in months), len(months)) if grouped else i)
             facts = "; ".join(f"month {m['tick']}: {'worked' if m['worked'] else 'no work'}, income {m['income']:.0f}"
                               for m in months)  # fmt: skip
             prompts.append([{"role": "system", "content": REFLECT},
                             {"role": "user", "content": f"Quarter to month {t}: {facts}. Inflation {econ['inflation']:+.1%}, "
                              f"unemployment {econ['unemployment']:.1%}."
                              + (f"\n{data_line(compact({'tick': t, 'months': months, 'economy': econ}))}" if self._offline() else "")}])  # fmt: skip
-        found: list[Reflection] = self.client.structured_many(
-            prompts, Reflection, purpose="reflection", fallback=Reflection(text="-")
+        first: dict[
+            Any, int
+        ] = {}  # households with the same quarter (months worked, rationing) share one call
+        for pos, key in enumerate(keys):
+            first.setdefault(key, pos)
+        asked: list[Reflection] = self.client.structured_many(
+            [prompts[pos] for pos in first.values()],
+            Reflection,
+            purpose="reflection",
+            fallback=Reflection(text="-"),
         )
-        for i, r in zip(due, found, strict=True):
+        by_key = dict(zip(first, asked, strict=True))
+        self._count("llm.grouped", len(due) - len(first))
+        for i, r in zip(due, (by_key[k] for k in keys), strict=True):
             if r.text == "-":
                 continue
             text = " ".join(r.text.split())
