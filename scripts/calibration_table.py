@@ -1,7 +1,9 @@
 """Calibration table of an experiment folder: per variant and seed, mean unemployment and annual inflation over
-months 61-240 (the issue's window) and the annual Phillips and Okun correlations over the whole run.
+months 61-240 (the issue's window) and the annual Phillips and Okun correlations over the whole run; with --shocks,
+each built-in shock scenario minus the baseline on the same seed over the shock's window.
 
     python scripts/calibration_table.py runs/calib-final
+    python scripts/calibration_table.py --shocks persona 1,2
 """
 
 from __future__ import annotations
@@ -69,7 +71,40 @@ def markdown(runs: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regulation": (49, 73),
+                 "bull_turning_bear": (85, 109), "policy_black_swan": (97, 133)}  # fmt: skip
+"""Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear)."""
+
+
+def shocks(policy: str, seeds: list[int], households: int = 100, ticks: int = 150) -> None:
+    """Print shock minus baseline (same seed) over each window: unemployment, inflation, real GDP, steel price."""
+    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.scenario import load_scenario
+
+    def run(name: str, seed: int) -> pd.DataFrame:
+        m = EconomyModel(seed=seed, policy=policy, scenario=load_scenario(name), households=households)
+        m.run(ticks)
+        m.close()
+        return pd.DataFrame(m._history[1:])
+
+    for seed in seeds:
+        base = run("baseline", seed)
+        for name, (a, b) in SHOCK_WINDOWS.items():
+            d = run(name, seed)
+            w = (d["tick"] >= a) & (d["tick"] < b)
+
+            def diff(col: str, d: pd.DataFrame = d, w: pd.Series = w, base: pd.DataFrame = base) -> float:
+                return float(d.loc[w, col].mean() - base.loc[w, col].mean())
+
+            rel = {c: diff(c) / float(base.loc[w, c].mean()) for c in ("real_gdp", "price_steel")}
+            print(f"seed {seed} {name} ({a}-{b - 1}): unemployment {diff('unemployment'):+.3f}, inflation "
+                  f"{diff('inflation'):+.3f}, real GDP {rel['real_gdp']:+.1%}, steel price {rel['price_steel']:+.1%}")  # fmt: skip
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--shocks":
+        shocks(sys.argv[2], [int(s) for s in sys.argv[3].split(",")])
+        sys.exit(0)
     runs = table(Path(sys.argv[1]))
     pd.set_option("display.width", 200)
     print(runs.round(4).to_string(index=False))
