@@ -42,9 +42,31 @@ def test_llm_policy_offline_end_to_end() -> None:
     assert backend.requests and "Briefing:" in backend.requests[0].messages[-1]["content"]
 
 
-def test_default_offline_model_waits() -> None:
-    policy, _, _ = run(LLMClient(OfflineBackend()), ticks=3)
-    assert policy.counts.get("decision.WAIT", 0) > 0 and policy.counts.get("decision.DECIDE", 0) == 0
+def test_default_offline_model_trades_by_its_rule() -> None:
+    backend = OfflineBackend()
+    policy, fills, seen = run(LLMClient(backend), ticks=6)
+    assert policy.counts.get("decision.DECIDE", 0) > 0 and policy.counts.get("decision.WAIT", 0) > 0
+    assert fills and seen["persona.evolved"] > 0
+    assert seen["guardrail.rejected"] + seen["guardrail.adjusted"] > 0
+    last = backend.requests[0].messages[-1]["content"].rsplit("\n", 1)[-1]
+    assert last.startswith("Data: ") and '"assets"' in last  # the data line the offline rule reads
+
+
+def test_offline_decision_follows_persona_and_prices() -> None:
+    from psychoagent.econ.cognitive.offline_rules import answer_decision
+
+    def data(risk: float, gap: float, trend: float, held: float = 0.0) -> dict[str, Any]:
+        return {"horizon": 3, "household": {"cash": 1000.0},
+                "persona": {"risk_preference": risk, "optimism": 0.0, "allocation": {"invest": 0.3}},
+                "assets": {"steel": {"price": 10.0, "gap": gap, "trend": trend, "held": held}}}  # fmt: skip
+
+    cheap = answer_decision(data(0.5, gap=-0.1, trend=0.0))
+    dear = answer_decision(data(0.5, gap=0.1, trend=0.0, held=5.0))
+    assert cheap["type"] == "DECIDE" and cheap["orders"][0]["side"] == "BUY"
+    assert dear["type"] == "DECIDE" and dear["orders"][0]["side"] == "SELL"
+    bold, timid = answer_decision(data(0.9, -0.1, 0.0)), answer_decision(data(0.1, -0.1, 0.0))
+    assert bold["orders"][0]["budget_share"] > timid["orders"][0]["budget_share"]
+    assert answer_decision(data(0.5, gap=0.0, trend=0.0))["type"] == "WAIT"
 
 
 def test_replay_from_cache_gives_the_same_run(tmp_path: Path) -> None:

@@ -110,3 +110,27 @@ def test_a_language_model_reads_the_profile_in_words_without_the_data_line() -> 
         policy.consume[np.isfinite(policy.consume)], 0.3, atol=0.2
     )  # the answer, persona-adjusted
     assert seen["belief.formed"] > 0
+
+
+def test_a_language_model_answers_once_per_group_of_alike_households() -> None:
+    backend = Words()
+    policy = EconAgentPolicy(client=LLMClient(backend))  # type: ignore[arg-type]
+    run(policy, ticks=3, n=30)
+    usage = policy.usage()["purposes"]
+    assert 0 < usage["decision"]["calls"] < 3 * 30  # alike households share a call
+    assert policy.counts["llm.grouped"] > 0
+    alone = EconAgentPolicy(client=LLMClient(Words()), econ=EconAgentConfig(group=False))  # type: ignore[arg-type]
+    run(alone, ticks=3, n=30)
+    assert alone.usage()["purposes"]["decision"]["calls"] == 3 * 30
+
+
+def test_only_a_job_lost_or_found_moves_the_persona_through_labour() -> None:
+    policy = EconAgentPolicy(client=LLMClient(OfflineBackend()))
+    model, _, _ = run(policy, ticks=1, n=5)
+    persona = model.personas[0]
+    policy.expected_income.clear()
+    assert policy._income_outcome(2, 0, 3000.0, 9000.0, True, persona) is None  # sets the expectation
+    # no change of job status (the caller passes wanted=False): a 60 % swing in pay is no surprise
+    assert policy._income_outcome(3, 0, 1200.0, 9000.0, False, persona) is None
+    lost = policy._income_outcome(4, 0, 0.0, 9000.0, True, persona)  # job lost while wanting work
+    assert lost is not None and lost.optimism < persona.optimism

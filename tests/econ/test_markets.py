@@ -60,6 +60,7 @@ def test_dividends_paid_equal_the_payout_and_follow_holdings() -> None:
 def test_submitted_orders_fill_within_their_limit_and_are_published() -> None:
     model = small()
     model.run(2)
+    model.firms[model.sector_names.index("steel")].inventory += 200.0  # a float: steel is made to order
     quote = model.markets.quote("stock:tech")
     limit = quote.price * 1.2
     receipt = model.markets.submit([

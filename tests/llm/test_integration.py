@@ -40,6 +40,7 @@ def test_llama_server_through_openai_backend(llama_server: str) -> None:
 def test_local_backend_in_process(smollm2_path: str) -> None:
     model = get_model(f"local:{smollm2_path}", small_config())
     assert model.structured_mode == "grammar"
+    assert model.config.concurrency == 1  # one llama thread: queued calls would spend their timeout waiting
     out = model.structured(PROMPT, Rating, purpose="appraisal", fallback=FALLBACK)
     assert isinstance(out, Rating) and -3 <= out.valence <= 3
     counted = model.usage.outcomes("appraisal")

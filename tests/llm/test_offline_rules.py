@@ -49,8 +49,8 @@ def test_answers_are_valid_on_the_step_grid() -> None:
 def test_propensities_vary_with_persona_and_economy() -> None:
     gloomy, sunny = ask(with_("persona.optimism", -0.8)), ask(with_("persona.optimism", 0.8))
     assert sunny.consumption > gloomy.consumption and sunny.work < gloomy.work
-    poor = ask(with_("household.deposits", 0.0))
-    assert poor.work > ask(BASE).work  # no savings buffer: more willing to work
+    poor, rich = ask(with_("household.deposits", 0.0)), ask(with_("household.deposits", 200_000.0))
+    assert poor.work > rich.work  # no savings buffer: more willing to work
     fast = with_("persona.learning_rate", 1.0)  # moves all the way to its target at once
     slump = copy.deepcopy(fast)
     slump["economy"]["unemployment"] = 0.3

@@ -74,13 +74,28 @@ def make_personas(n: int, cfg: HouseholdConfig, rng: np.random.Generator) -> lis
     return out
 
 
+def sector_attachment(n: int, labour_shares: list[float], rng: np.random.Generator) -> NDArray[np.int64]:
+    """Sector of each household: counts are the labour shares x n rounded by largest remainder, in random order.
+
+    Drawing each household's sector independently lets a 100-household economy get 7 steel workers where the
+    input-output ratio assumes 10, which makes steel a bottleneck in one seed and not another; quotas keep the
+    sector sizes the calibration assumes (stratified sampling) while who goes where stays random.
+    """
+    shares = np.asarray(labour_shares, dtype=float)
+    quota = shares / shares.sum() * n
+    counts = np.floor(quota).astype(np.int64)
+    short = n - int(counts.sum())
+    if short > 0:
+        counts[np.argsort(-(quota - counts), kind="stable")[:short]] += 1
+    return rng.permutation(np.repeat(np.arange(shares.size, dtype=np.int64), counts))
+
+
 def make_households(
     n: int, cfg: HouseholdConfig, sectors: list[SectorConfig], wages: FloatArray, rng: np.random.Generator
 ) -> tuple[HouseholdArrays, list[Persona]]:
     """Skills (Pareto, sorted), sector attachment by labour share, equity by skill, deposits, personas."""
     skill = pareto_skills(n, cfg.pareto_shape, cfg.skill_cap, rng)
-    shares = np.array([s.labour_share for s in sectors], dtype=float)
-    sector = rng.choice(len(sectors), size=n, p=shares / shares.sum()).astype(np.int64)
+    sector = sector_attachment(n, [s.labour_share for s in sectors], rng)
     equity = skill / skill.sum()
     potential = cfg.hours * skill * wages[sector]
     personas = make_personas(n, cfg, rng)
@@ -141,6 +156,10 @@ class Firm(mesa.Agent):
         self.sold = 0.0
         self.demand = 0.0
         self.wage_bill = 0.0
+        self.turned_away = 0
+        """Applicants not hired this month."""
+        self.expected_demand = -1.0
+        """Units the firm expects to be asked for next month (adaptive; negative until the first month)."""
 
     @property
     def shortage(self) -> float:
@@ -155,6 +174,22 @@ class Firm(mesa.Agent):
         """Jobs offered this month: offer rate x workforce, capped by regulation."""
         return int(np.floor(min(self.offer_rate, cap) * workforce + 0.5))
 
+    def spare_output(self, hours: float) -> float:
+        """What the applicants turned away this month would have made: supply the firm could add at once.
+
+        The price rule's phi compares demand with stock plus this spare output, so a firm that rations jobs
+        prices like one with unsold goods; when every applicant is hired (EconAgent) phi is EconAgent's.
+        """
+        return self.turned_away * hours * self.cfg.productivity
+
+    def labour_demand(self, workforce: int, output_per_worker: float, mcfg: MarketConfig) -> None:
+        """Demand hiring: offer the jobs that make expected demand less the stock on hand (at least
+        min_offer_rate of the workforce); before the first month every job is offered."""
+        if self.expected_demand < 0 or workforce <= 0 or output_per_worker <= 0:
+            return
+        need = max(self.expected_demand - self.inventory, 0.0) / output_per_worker
+        self.offer_rate = float(np.clip(np.ceil(need) / workforce, mcfg.min_offer_rate, 1.0))
+
     def dividend(self, mcfg: MarketConfig) -> float:
         """Cash paid out to shareholders: a share of the cash above the reserve (never below zero)."""
         return mcfg.dividend_rate * max(self.cash - mcfg.reserve_months * self.wage_bill, 0.0)
@@ -163,7 +198,14 @@ class Firm(mesa.Agent):
         """Apply the demand-gap rule to price, wage and hiring; returns the new (price, wage) candidates."""
         price = adjust(self.price, self.phi, mcfg.price_step, mcfg.price_floor, u_price)
         wage = adjust(self.wage, self.phi, mcfg.wage_step, mcfg.wage_floor, u_wage)
-        self.offer_rate = float(
-            np.clip(self.offer_rate + mcfg.hiring_step * self.phi, mcfg.min_offer_rate, 1.0)
-        )
+        if mcfg.hiring == "gap":
+            self.offer_rate = float(
+                np.clip(self.offer_rate + mcfg.hiring_step * self.phi, mcfg.min_offer_rate, 1.0)
+            )
+        else:
+            g = mcfg.demand_memory
+            last = self.demand
+            self.expected_demand = (
+                last if self.expected_demand < 0 else self.expected_demand + g * (last - self.expected_demand)
+            )
         return price, wage

@@ -6,6 +6,8 @@ versus policy rules in practice" for the central bank; IRS 2019 single-filer bra
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from psychoagent.econ.firms.config import FirmsConfig
@@ -67,11 +69,16 @@ class SectorConfig(_Config):
 
 
 def _default_sectors() -> list[SectorConfig]:
+    """Three sectors whose sizes balance: each final sector's labour (its own plus its inputs') equals its budget
+    share (consumer goods 0.7 + steel 0.1 = 0.8, tech 0.2), so at equal wages every firm covers its wage bill;
+    steel makes exactly what consumer goods need (0.1 x 1.4 = 0.7 x 0.2 units an hour). With 0.65 / 0.1 x 1.5 /
+    0.25 steel was 15 % oversupplied and tech 25 % overstaffed: both priced below cost for decades and their
+    overdrafts fed inflation."""
     return [
-        SectorConfig(name="consumer_goods", budget_share=0.8, labour_share=0.65, input_sector="steel",
+        SectorConfig(name="consumer_goods", budget_share=0.8, labour_share=0.7, input_sector="steel",
                      input_per_unit=0.2),
-        SectorConfig(name="steel", final=False, labour_share=0.1, productivity=1.5),
-        SectorConfig(name="tech", budget_share=0.2, labour_share=0.25),
+        SectorConfig(name="steel", final=False, labour_share=0.1, productivity=1.4),
+        SectorConfig(name="tech", budget_share=0.2, labour_share=0.2),
     ]  # fmt: skip
 
 
@@ -87,8 +94,31 @@ class MarketConfig(_Config):
     wage_floor: float = Field(
         1.0, gt=0, description="hourly wage never falls below this (EconAgent floors at 1)"
     )
+    hiring: Literal["demand", "gap"] = Field(
+        "demand",
+        description=(
+            "demand: jobs = workers needed to make expected demand less the stock on hand (desired production = "
+            "expected demand - inventory, Dosi et al. 2010; inventory-driven hiring, Lengnick 2013); gap: the "
+            "offer rate drifts with phi (hiring_step), which averaged 0.8 and left 5-15 % involuntarily idle"
+        ),
+    )
+    demand_memory: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="demand: weight of last month's demand in the expected demand (adaptive expectations)",
+    )
+    job_finding_rate: float = Field(
+        0.45,
+        ge=0,
+        le=1,
+        description=(
+            "chance a willing household that did not work last month finds one of the open jobs this month "
+            "(US monthly job-finding probability 0.45, Shimer 2005); last month's workers keep theirs first"
+        ),
+    )
     hiring_step: float = Field(
-        0.1, ge=0, le=1, description="job-offer rate += hiring_step * phi: firms hire on excess demand"
+        0.1, ge=0, le=1, description="gap: job-offer rate += hiring_step * phi: firms hire on excess demand"
     )
     min_offer_rate: float = Field(
         0.5, ge=0, le=1, description="firms always offer at least this share of their workforce jobs"
@@ -161,13 +191,23 @@ class PolicyConfig(_Config):
         0.3, ge=0, description="persona: - this x (1 - risk) x (u - u_n): precautionary saving"
     )
     work_base: float = Field(
-        0.75, ge=0, le=1, description="persona: work propensity of a household with a buffer"
+        0.97,
+        ge=0,
+        le=1,
+        description=(
+            "persona: work propensity of a household with its buffer; a month off is a quit that needs a new "
+            "job (job_finding_rate), so 1 - work ~ the US monthly quit rate of about 2 % (JOLTS 2001-2019)"
+        ),
     )
-    work_need: float = Field(0.25, ge=0, description="persona: + this x shortfall of the savings buffer")
+    work_need: float = Field(
+        0.03, ge=0, description="persona: + this x shortfall of the savings buffer (no savings: always looks)"
+    )
     buffer_months: float = Field(
         3.0, ge=0, description="persona: buffer = (this + 9 x allocation.save) months"
     )
-    work_optimism: float = Field(0.1, ge=0, description="persona: - this x mood: optimists take time off")
+    work_optimism: float = Field(
+        0.02, ge=0, description="persona: - this x mood: optimists quit more readily (within the quit rate)"
+    )
     social_weight: float = Field(
         0.5, ge=0, le=1, description="persona: social_tendency x this = herding weight"
     )

@@ -269,14 +269,25 @@ class EconomyModel(mesa.Model):
             f.demand = f.sold = f.produced = 0.0
             f.market_price = f.price
         willing = self.rng.random(hh.n) < intents.work
+        # frictions: last month's workers keep their jobs first; a newcomer reaches an open job with probability f
+        held = hh.worked if t > 1 else np.ones(hh.n, dtype=bool)  # the economy starts with everyone in a job
+        found = held | (self.rng.random(hh.n) < cfg.market.job_finding_rate)
         worked = np.zeros(hh.n, dtype=bool)
         labour = []
         for f in self.firms:
             members = np.flatnonzero(hh.sector == f.index)
             applicants = members[willing[members]]
+            if cfg.market.hiring == "demand":
+                per_worker = (
+                    cfg.household.hours * f.cfg.productivity * self.levers.productivity.get(f.name, 1.0)
+                )
+                f.labour_demand(members.size, per_worker, cfg.market)
             f.offers = f.post_offers(members.size, self.levers.offer_cap.get(f.name, 1.0))
-            hired = self.rng.permutation(applicants)[: f.offers]
+            queue = self.rng.permutation(applicants)
+            queue = np.concatenate([queue[held[queue]], queue[~held[queue] & found[queue]]])
+            hired = queue[: f.offers]
             worked[hired] = True
+            f.turned_away = int(queue.size - hired.size)
             labour.append({"sector": f.name, "offers": f.offers, "applicants": int(applicants.size),
                            "hired": int(hired.size)})  # fmt: skip
         self.bus.emit(t, "labour.matched", {"sectors": labour}, "model")
@@ -382,7 +393,7 @@ class EconomyModel(mesa.Model):
     def _adjust_firms(self, t: int) -> None:
         draws = self.rng.random((len(self.firms), 2))
         for f in self.firms:
-            stock = f.inventory + f.sold
+            stock = f.inventory + f.sold + f.spare_output(self.config.household.hours)
             f.phi = 0.0 if f.demand == 0 and stock == 0 else (f.demand - stock) / max(f.demand, stock)
             price, wage = f.adjust(self.config.market, float(draws[f.index, 0]), float(draws[f.index, 1]))
             if not (np.isfinite(price) and np.isfinite(wage)):

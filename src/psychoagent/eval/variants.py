@@ -2,7 +2,8 @@
 
 `full` is the cognitive agent with everything on; `no-memory`, `static-persona`, `no-affect`, `no-persona-recall`
 and `no-guardrails` switch one part off; `persona` (persona-driven rules) and `composite` (EconAgent's rule
-baseline) are the static baselines; `llm` is the cognitive agent deciding through a language model.
+baseline) are the static baselines; `llm` is the cognitive agent deciding through a language model; `econagent`
+lets the model decide work and consumption as in EconAgent (Li et al. 2024).
 
 Switches and swept settings are found where the build exposes them, in this order: a field of `EconomyConfig`
 (passed as scenario overrides, so config.json records it), or a field of the policy's own config model when the
@@ -50,6 +51,7 @@ VARIANTS: dict[str, Variant] = {
                 ("persona_recall",)),
         Variant("no-guardrails", "cognitive", "cognitive agent without rule validator and look-ahead", ("guardrails",)),
         Variant("llm", "llm", "cognitive agent deciding through a language model (offline model by default)"),
+        Variant("econagent", "econagent", "the model decides work and consumption as in EconAgent (offline by default)"),
         Variant("persona", "persona", "static baseline: persona-driven rules, no memory, no evolution"),
         Variant("composite", "composite", "EconAgent's rule baseline (Li et al. 2024), persona ignored"),
     )

@@ -28,7 +28,9 @@ def get_model(spec: str = "offline", config: LLMConfig | None = None) -> LLMClie
         local = config.local
         if spec.startswith("local:"):
             local = LocalModelConfig(**(local.model_dump() | {"model_path": spec.split(":", 1)[1]}))
-        return LLMClient(LocalBackend(local), config)
+        # one llama thread generates one call at a time: with more in flight, queued calls spend their timeout
+        # waiting and time out (50 households x 3 months timed out every call at concurrency 8)
+        return LLMClient(LocalBackend(local), config.model_copy(update={"concurrency": 1}))
     if spec == "env" or spec.startswith(("http://", "https://")):
         from psychoagent.llm.openai_compat import OpenAIBackend
 

@@ -21,8 +21,11 @@ from psychoagent.agent.cognition import CognitiveAgent
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.agent.perception import Observation
 from psychoagent.agent.schema import Decision
+from psychoagent.econ.cognitive import offline_rules  # noqa: F401  (registers the offline model's rules)
 from psychoagent.econ.cognitive.policy import CognitivePolicy
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.snapshot import Snapshot
+from psychoagent.llm.offline import OfflineBackend, data_line
 from psychoagent.persona import Persona
 from psychoagent.quoting import DATA_NOTE, escape, text_problem
 
@@ -37,16 +40,38 @@ SYSTEM = (
 
 
 def prompt_for(persona: Persona, observations: Sequence[Observation], briefing_text: str,
-               holdings: Mapping[str, float], cash: float, instruments: Sequence[str], horizon: int) -> list[dict[str, str]]:  # fmt: skip
-    """System + user messages for one agent's decision (compact: the briefing is already <= 200 words)."""
+               holdings: Mapping[str, float], cash: float, instruments: Sequence[str], horizon: int,
+               data: Mapping[str, Any] | None = None) -> list[dict[str, str]]:  # fmt: skip
+    """System + user messages for one agent's decision (compact: the briefing is already <= 200 words).
+
+    `data` (for the offline model) is appended as the final `Data:` line that its schema rules read."""
     held = ", ".join(f"{k} {v:.3g}" for k, v in sorted(holdings.items()) if v > 0) or "nothing"
     user = (
         f"Persona: {persona.describe()}\nCash: {cash:.0f}. Holdings: {held}.\n"
         f"Tradable: {', '.join(instruments)}.\n"
         + "\n".join(f"- {o.text}" for o in observations)
         + f"\n{DATA_NOTE}\nBriefing: {escape(briefing_text)}\nYour decision as JSON:"
+        + (f"\n{data_line(dict(data))}" if data is not None else "")
     )
     return [{"role": "system", "content": SYSTEM.format(horizon=horizon)}, {"role": "user", "content": user}]
+
+
+def compact(value: Any) -> Any:
+    """Floats cut to 4 significant digits, recursively: the data line stays short (small models count tokens)."""
+    if isinstance(value, float):
+        return float(f"{value:.4g}")
+    if isinstance(value, dict):
+        return {k: compact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [compact(v) for v in value]
+    return value
+
+
+def persona_fields(persona: Persona) -> dict[str, Any]:
+    """The persona as the offline model's rules read it."""
+    return {"risk_preference": persona.risk_preference, "optimism": persona.optimism,
+            "learning_rate": persona.learning_rate, "social_tendency": persona.social_tendency,
+            "baseline_risk": persona.baseline.risk_preference, "allocation": dict(persona.allocation)}  # fmt: skip
 
 
 FUSION = (
@@ -110,9 +135,11 @@ class LLMPolicy(CognitivePolicy):
             groups.setdefault(self.group_key(context) if self.cognitive.llm.group else pos, []).append(pos)
         leaders = [contexts[members[0]] for members in groups.values()]
         texts = self._fuse(leaders) if self.cognitive.recall.llm_briefing else [c[4].text for c in leaders]
+        snap = self.model.snapshot()
         prompts = [
             prompt_for(persona, obs, text, self._holdings(i), float(view.wealth[i]),
-                       self.instruments(), self.cognitive.horizon)
+                       self.instruments(), self.cognitive.horizon,
+                       self._trade_data(snap, i, persona, obs, float(view.wealth[i])) if self._offline() else None)
             for (i, _agent, persona, obs, _), text in zip(leaders, texts, strict=True)
         ]  # fmt: skip
         answers: list[Decision] = self.client.structured_many(
@@ -126,6 +153,30 @@ class LLMPolicy(CognitivePolicy):
             for pos in members:
                 out[pos] = answer
         return out
+
+    def _trade_data(self, snap: Snapshot, i: int, persona: Persona, obs: Sequence[Observation],
+                    cash: float) -> dict[str, Any]:  # fmt: skip
+        """The facts of a trade decision as the offline model reads them (persona, cash, assets)."""
+        horizon = self.cognitive.horizon
+        return compact({"tick": snap.tick, "horizon": horizon, "persona": persona_fields(persona),
+                        "household": {"cash": cash}, "assets": self._assets(snap, i, obs)})  # fmt: skip
+
+    def _assets(self, snap: Snapshot, i: int, obs: Sequence[Observation]) -> dict[str, dict[str, float]]:
+        """Each observed instrument's price, change, gap to its average, trend, volatility, holding and carry."""
+        held, horizon = self._holdings(i), self.cognitive.horizon
+        return {o.subject: {"price": o.price, "change": o.change, "gap": float(o.fields.get("gap", 0.0)),
+                            "trend": o.trend, "volatility": o.volatility, "held": held.get(o.subject, 0.0),
+                            "carry": self._carry(o.subject, snap, horizon)}
+                for o in obs if o.subject != "macro"}  # fmt: skip
+
+    def _offline(self) -> bool:
+        return isinstance(getattr(self.client, "backend", None), OfflineBackend)
+
+    def _carry(self, instrument: str, snap: Snapshot, horizon: int) -> float:
+        """Income an asset pays above deposits over the horizon (a bond's yield minus the deposit rate)."""
+        yield_of = getattr(self.markets, "yield_of", None)
+        y = yield_of(instrument) if callable(yield_of) else None
+        return 0.0 if y is None else float((y - snap.interest_rate) * horizon / 12.0)
 
     def group_key(
         self, context: tuple[int, CognitiveAgent, Persona, list[Observation], Any]

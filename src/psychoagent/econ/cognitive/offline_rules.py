@@ -2,6 +2,7 @@
 
 - `Propensities`: work and consumption are the persona rule's numbers (`PersonaHeuristicPolicy` with default
   coefficients) for the household and economy in the data, rounded to 0.02; the trade is `offline_trade`.
+- `Decision` (the llm policy's trade schema): `offline_trade` as a DECIDE with one order, or WAIT.
 - `Reflection`: the quarter's facts (months worked, income trend, rationing, inflation) and the lesson they
   suggest, in one or two sentences.
 
@@ -117,6 +118,16 @@ def answer_propensities(data: dict[str, Any]) -> dict[str, Any]:
             "expected_return": expected, "reason": f"persona rule for work and spending; trade: {why}"}  # fmt: skip
 
 
+def answer_decision(data: dict[str, Any]) -> dict[str, Any]:
+    """The offline answer to the llm policy's `Decision` schema: `offline_trade` as DECIDE with one order, else
+    WAIT with the reason (no edge, no room in the invest allocation, nothing to trade)."""
+    order, expected, why = offline_trade(data)
+    if order is None:
+        return {"type": "WAIT", "reason": why}
+    return {"type": "DECIDE", "orders": [order], "instrument": order["instrument"], "expected_return": expected,
+            "reason": why}  # fmt: skip
+
+
 def answer_reflection(data: dict[str, Any]) -> dict[str, Any]:
     """The offline answer to the `Reflection` schema: the quarter's facts and a lesson."""
     months = [m for m in data.get("months") or [] if isinstance(m, dict)]
@@ -143,4 +154,5 @@ def answer_reflection(data: dict[str, Any]) -> dict[str, Any]:
 
 
 register_schema_rule("Propensities", answer_propensities)
+register_schema_rule("Decision", answer_decision)
 register_schema_rule("Reflection", answer_reflection)

@@ -57,6 +57,17 @@ class EconAgentConfig(BaseModel):
         ge=1,
         description="months between a household's decisions (EconAgent: every month, staggered by id)",
     )
+    group: bool = Field(
+        True,
+        description=(
+            "a language model answers once per group of alike households (persona band, savings band, last month, "
+            "market view); each member's own guardrails then shape it. The offline model answers every household"
+        ),
+    )
+    savings_bands: tuple[float, ...] = Field(
+        (1.0, 3.0, 6.0),
+        description="grouping: savings in months of pay are cut at these edges (no buffer, some, ample, rich)",
+    )
     reflect_every: int = Field(3, ge=1, description="months between reflections (EconAgent: quarterly)")
     history_months: int = Field(3, ge=1, description="last months' outcomes shown in the profile")
     max_change: float = Field(

@@ -1,0 +1,114 @@
+"""Calibration table of an experiment folder: per variant and seed, mean unemployment and annual inflation over
+months 61-240 (the issue's window) and the annual Phillips and Okun correlations over the whole run; with --shocks,
+each built-in shock scenario minus the baseline on the same seed over the shock's window.
+
+    python scripts/calibration_table.py runs/calib-final
+    python scripts/calibration_table.py --shocks persona 1,2
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from psychoagent.eval.macro import okun_law, phillips_curve
+
+START = 61
+"""First month of the window the calibration ranges are checked on (the first five years are the run-in)."""
+SIGNIFICANT = -0.456
+"""r at or below this is significant at p < 0.05 with 19 annual points."""
+
+
+def settled(macro: pd.DataFrame, start: int = START) -> tuple[float, float]:
+    """(mean unemployment, mean year-on-year inflation of yearly mean prices) over months >= start."""
+    m = macro[macro["tick"] >= 1].sort_values("tick")
+    u = float(m.loc[m["tick"] >= start, "unemployment"].mean())
+    years = (m["tick"].to_numpy() - 1) // 12
+    p = m.groupby(years)["price_level"].mean()
+    inflation = (p / p.shift(1) - 1.0)[p.index >= (start - 1) // 12]
+    return u, float(inflation.mean())
+
+
+def table(folder: Path) -> pd.DataFrame:
+    """One row per run: variant, seed, unemployment, inflation, phillips_r, okun_r."""
+    rows = []
+    for path in sorted(folder.glob("runs/*/seed-*/macro.csv")):
+        macro = pd.read_csv(path)
+        u, pi = settled(macro)
+        rows.append({"variant": path.parent.parent.name, "seed": int(path.parent.name.split("-")[1]),
+                     "unemployment": u, "inflation": pi, "phillips_r": phillips_curve(macro).r,
+                     "okun_r": okun_law(macro).r})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per variant: mean and range over seeds, and how many seeds meet each criterion."""
+    g = runs.groupby("variant")
+    return pd.DataFrame({
+        "seeds": g.size(),
+        "unemployment": g["unemployment"].mean(), "u_min": g["unemployment"].min(), "u_max": g["unemployment"].max(),
+        "inflation": g["inflation"].mean(), "pi_min": g["inflation"].min(), "pi_max": g["inflation"].max(),
+        "phillips_r": g["phillips_r"].mean(),
+        "phillips_ok": g["phillips_r"].apply(lambda r: int(np.sum(r <= SIGNIFICANT))),
+        "okun_r": g["okun_r"].mean(), "okun_ok": g["okun_r"].apply(lambda r: int(np.sum(r <= SIGNIFICANT))),
+    })  # fmt: skip
+
+
+def markdown(runs: pd.DataFrame) -> str:
+    """The summary as a markdown table (unemployment and inflation: mean [min, max] over seeds)."""
+    s = summary(runs)
+    lines = ["| policy | unemployment | inflation | Phillips r | seeds r <= -0.456 | Okun r | seeds r <= -0.456 |",
+             "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name, r in s.iterrows():
+        lines.append(
+            f"| {name} | {r.unemployment:.3f} [{r.u_min:.3f}, {r.u_max:.3f}] | {r.inflation:+.3f} "
+            f"[{r.pi_min:+.3f}, {r.pi_max:+.3f}] | {r.phillips_r:.2f} | {r.phillips_ok:.0f} of {r.seeds:.0f} | "
+            f"{r.okun_r:.2f} | {r.okun_ok:.0f} of {r.seeds:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regulation": (49, 73),
+                 "bull_turning_bear": (85, 109), "policy_black_swan": (97, 133)}  # fmt: skip
+"""Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear)."""
+
+
+def shocks(policy: str, seeds: list[int], households: int = 100, ticks: int = 150) -> None:
+    """Print shock minus baseline (same seed) over each window: unemployment, inflation, real GDP, steel price."""
+    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.scenario import load_scenario
+
+    def run(name: str, seed: int) -> pd.DataFrame:
+        m = EconomyModel(seed=seed, policy=policy, scenario=load_scenario(name), households=households)
+        m.run(ticks)
+        m.close()
+        return pd.DataFrame(m._history[1:])
+
+    for seed in seeds:
+        base = run("baseline", seed)
+        for name, (a, b) in SHOCK_WINDOWS.items():
+            d = run(name, seed)
+            w = (d["tick"] >= a) & (d["tick"] < b)
+
+            def diff(col: str, d: pd.DataFrame = d, w: pd.Series = w, base: pd.DataFrame = base) -> float:
+                return float(d.loc[w, col].mean() - base.loc[w, col].mean())
+
+            rel = {c: diff(c) / float(base.loc[w, c].mean()) for c in ("real_gdp", "price_steel")}
+            print(f"seed {seed} {name} ({a}-{b - 1}): unemployment {diff('unemployment'):+.3f}, inflation "
+                  f"{diff('inflation'):+.3f}, real GDP {rel['real_gdp']:+.1%}, steel price {rel['price_steel']:+.1%}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--shocks":
+        shocks(sys.argv[2], [int(s) for s in sys.argv[3].split(",")])
+        sys.exit(0)
+    runs = table(Path(sys.argv[1]))
+    pd.set_option("display.width", 200)
+    print(runs.round(4).to_string(index=False))
+    print()
+    print(summary(runs).round(4).to_string())
+    print()
+    print(markdown(runs))
