@@ -43,6 +43,8 @@ class AffectMonitor:
         self.listeners: list[Callable[[AffectWarning], None]] = []
         self.warnings: list[AffectWarning] = []
         self._alarmed = False
+        self.logs = True
+        """Write each warning to the log too (off for a copy whose original already logs, e.g. a shard's)."""
 
     def subscribe(self, listener: Callable[[AffectWarning], None]) -> None:
         """Call `listener(warning)` for every warning from now on."""
@@ -97,7 +99,8 @@ class AffectMonitor:
             window=len(self.window), reason="; ".join(reasons),
         )  # fmt: skip
         self.warnings.append(warning)
-        log.warning("affect drift in %r: %s", self.namespace, warning.reason)
+        if self.logs:
+            log.warning("affect drift in %r: %s", self.namespace, warning.reason)
         for listener in self.listeners:
             listener(warning)
         return warning

@@ -39,7 +39,7 @@ class LocalShards:
 
     def __init__(self, specs: Sequence[ShardSpec]) -> None:
         self.shards = [HouseholdShard(s.cfg, s.cognitive, s.engine, s.households, s.personas, s.n, s.base,
-                                      s.mind_seed) for s in specs]  # fmt: skip
+                                      s.mind_seed, False, k == 0) for k, s in enumerate(specs)]  # fmt: skip
 
     def call(self, method: str, requests: Sequence[Any]) -> list[Any]:
         return [getattr(s, method)(r) for s, r in zip(self.shards, requests, strict=True)]
@@ -58,7 +58,7 @@ class RayShards:
         total = float(self.ray.cluster_resources().get("CPU", 1.0))
         actor = self.ray.remote(HouseholdShard).options(num_cpus=min(1.0, total / max(len(specs), 1)))
         self.actors = [actor.remote(s.cfg, s.cognitive, s.engine, s.households, s.personas, s.n, s.base,
-                                    s.mind_seed, True) for s in specs]  # fmt: skip
+                                    s.mind_seed, True, k == 0) for k, s in enumerate(specs)]  # fmt: skip
 
     def call(self, method: str, requests: Sequence[Any]) -> list[Any]:
         refs = [getattr(a, method).remote(r) for a, r in zip(self.actors, requests, strict=True)]

@@ -151,7 +151,7 @@ class HouseholdShard:
 
     def __init__(self, cfg: PolicyConfig, cognitive: CognitiveConfig, engine: EvolutionEngine,
                  households: Sequence[int], personas: Sequence[Persona], n: int, base: int, mind_seed: int,
-                 forward_logs: bool = False) -> None:  # fmt: skip
+                 forward_logs: bool = False, public_logs: bool = True) -> None:  # fmt: skip
         self.ids = np.asarray(households, dtype=np.int64)
         self.rows = {int(i): r for r, i in enumerate(self.ids.tolist())}
         self.n = n
@@ -162,6 +162,8 @@ class HouseholdShard:
         self.policy.model = self.model
         self.policy.populate(list(self.rows), self.personas, base, mind_seed)
         self.forward_logs = forward_logs
+        if not public_logs and self.policy.mind is not None:
+            self.policy.mind.public.monitor.logs = False  # every shard holds the same public memory: one logs
         self._zeros = np.zeros(n)
 
     def decide(self, req: DecideRequest) -> DecideReply:
