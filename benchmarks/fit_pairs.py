@@ -228,7 +228,8 @@ def document() -> None:
             )
     body = (
         "Pair-level rates of the update/contradiction scorer (`psychoagent/data/pair_scorer*.json`), fitted on the "
-        "DEV split of `benchmarks/conflict_gen` (seed 0) plus same-subject other-attribute pairs drawn from dev, and "
+        "DEV split of `benchmarks/conflict_gen` (seed 0) plus same-person pairs from different dev domains and (e5 "
+        "scorer) the dev pairs again with the newer fact naming its person by a pronoun, and "
         "measured on dev and on TEST (held-out phrasing families or domains). A pair is (older fact, newer fact) of a "
         "scenario, or a distractor paired with one of them (unrelated). Pairs that name different people and nobody "
         "in common never reach the scorer and are not counted. Each scorer's thresholds (stored with it) were chosen "

@@ -99,6 +99,8 @@ class FactView:
     length: int
     speaker: str = ""
     """Who says it, for a chat turn written "Name: text" ("" when unknown): the one "I" refers to."""
+    opens_with_person: bool = False
+    """Chinese: the first word is a person's name (jieba 'nr'), the sentence's subject."""
 
 
 def _zh_tagged(text: str) -> list[tuple[str, str]]:
@@ -124,6 +126,7 @@ def analyse(text: str) -> FactView:
         )  # fmt: skip
         self_ref = _SELF_ZH.search(text) is not None
         cues = (_NEG_ZH, _CHANGE_ZH, _CORRECT_ZH, _SOURCE_ZH, _RELATIVE_ZH)
+        opens = bool(tagged) and tagged[0][1].startswith("nr")
     else:
         entities = frozenset(
             m.group(0).lower() for m in _CAP_EN.finditer(text)
@@ -137,6 +140,7 @@ def analyse(text: str) -> FactView:
         )  # fmt: skip
         self_ref = _SELF_EN.search(text) is not None
         cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
+        opens = False
     neg, chg, cor, src, rel = (p.search(text) is not None for p in cues)
     said_by = _SPEAKER.match(text)
     counted = frozenset(numbers(text)) | _number_words(text, zh)
@@ -144,7 +148,7 @@ def analyse(text: str) -> FactView:
     return FactView(
         zh=zh, entities=entities, numbers=counted, times=times, content=content,
         self_ref=self_ref, negation=neg, change=chg, correction=cor, source=src, relative=rel, length=len(text),
-        speaker=_speaker(said_by.group(1)) if said_by else "",
+        speaker=_speaker(said_by.group(1)) if said_by else "", opens_with_person=opens,
     )  # fmt: skip
 
 
@@ -323,8 +327,7 @@ def names_old_value(old_text: str, new_text: str) -> bool:
     named = sorted((lower_old.find(e), e) for e in o.entities if e in lower_old)
     if any(e in lower_new for _, e in named[1:]):
         return True
-    opening = next((f for w, f in _zh_tagged(new_text) if w.strip()), "") if o.zh else ""
-    if o.zh and not opening.startswith("nr"):
+    if o.zh and not n.opens_with_person:
         return any(len(w) >= 2 and w in new_text for w in o.content)
     return False
 
