@@ -28,7 +28,8 @@ LABELS = ("update", "contradiction", "elaboration", "unrelated")
 
 
 class PairScorer:
-    """Multinomial logistic regression over standardised pair features (weights loaded from JSON)."""
+    """Multinomial logistic regression over standardised pair features, optionally plus a small tanh hidden
+    layer whose output adds to the logits (weights loaded from JSON; numpy inference)."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         names = tuple(weights["features"])
@@ -42,6 +43,10 @@ class PairScorer:
         self.scale = np.asarray(weights["scale"], dtype=np.float64)
         self.coef = np.asarray(weights["coef"], dtype=np.float64)  # labels x features
         self.intercept = np.asarray(weights["intercept"], dtype=np.float64)
+        hidden = weights.get("hidden") or {}
+        self.hidden_in = np.asarray(hidden.get("coef", np.zeros((0, len(self.mean)))), dtype=np.float64)
+        self.hidden_bias = np.asarray(hidden.get("intercept", np.zeros(0)), dtype=np.float64)
+        self.hidden_out = np.asarray(hidden.get("out", np.zeros((len(LABELS), 0))), dtype=np.float64)
         vector = weights.get("vector") or {}
         self.embedder: str | None = vector.get("embedder")
         self.vector_dim = int(vector.get("dim", 0))
@@ -67,6 +72,8 @@ class PairScorer:
         """Rows of label probabilities (LABELS order) for rows of pair features."""
         x = (np.atleast_2d(features) - self.mean) / self.scale
         logits = x @ self.coef.T + self.intercept
+        if self.hidden_bias.size:
+            logits = logits + np.tanh(x @ self.hidden_in.T + self.hidden_bias) @ self.hidden_out.T
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         return exp / exp.sum(axis=1, keepdims=True)

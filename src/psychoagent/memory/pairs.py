@@ -99,6 +99,8 @@ class FactView:
     length: int
     speaker: str = ""
     """Who says it, for a chat turn written "Name: text" ("" when unknown): the one "I" refers to."""
+    opens_with_person: bool = False
+    """Chinese: the first word is a person's name (jieba 'nr'), the sentence's subject."""
 
 
 def _zh_tagged(text: str) -> list[tuple[str, str]]:
@@ -124,6 +126,7 @@ def analyse(text: str) -> FactView:
         )  # fmt: skip
         self_ref = _SELF_ZH.search(text) is not None
         cues = (_NEG_ZH, _CHANGE_ZH, _CORRECT_ZH, _SOURCE_ZH, _RELATIVE_ZH)
+        opens = bool(tagged) and tagged[0][1].startswith("nr")
     else:
         entities = frozenset(
             m.group(0).lower() for m in _CAP_EN.finditer(text)
@@ -137,6 +140,7 @@ def analyse(text: str) -> FactView:
         )  # fmt: skip
         self_ref = _SELF_EN.search(text) is not None
         cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
+        opens = False
     neg, chg, cor, src, rel = (p.search(text) is not None for p in cues)
     said_by = _SPEAKER.match(text)
     counted = frozenset(numbers(text)) | _number_words(text, zh)
@@ -144,7 +148,7 @@ def analyse(text: str) -> FactView:
     return FactView(
         zh=zh, entities=entities, numbers=counted, times=times, content=content,
         self_ref=self_ref, negation=neg, change=chg, correction=cor, source=src, relative=rel, length=len(text),
-        speaker=_speaker(said_by.group(1)) if said_by else "",
+        speaker=_speaker(said_by.group(1)) if said_by else "", opens_with_person=opens,
     )  # fmt: skip
 
 
@@ -208,6 +212,7 @@ FEATURES: tuple[str, ...] = (
     "subject_x_negation", "dense_x_differ", "dropped_x_added", "content_x_differ", "no_subject_x_dense",
     "other_subjects", "replacement", "old_value_repeated", "new_has_subject", "dense_x_content",
     "near_paraphrase", "old_covered", "framed_old", "framed_new", "framed_both", "framed_both_x_differ",
+    "old_value_named", "old_value_named_x_added", "old_value_named_x_negation", "refers_back",
 )  # fmt: skip
 """Names of the pair features, in order (the scorer's weights are stored against these names)."""
 
@@ -256,6 +261,8 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         framed(old_text, where, o.entities - shared_ent),
         framed(new_text, where, n.entities - shared_ent),
     )
+    # the newer sentence repeats a value of the older one besides its subject ("not 5000 - 4200", "不是盒马")
+    named = 1.0 if names_old_value(old_text, new_text) else 0.0
     values = (
         dense, dense * dense, 1.0 if shared_ent else 0.0, 1.0 if self_both else 0.0,
         _jaccard(o.entities, n.entities), content_j, inter / max(len(n.content), 1),
@@ -268,7 +275,8 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         subject * float(n.change), subject * float(n.negation), dense * differ, dropped * added, content_j * differ,
         (1.0 - subject) * dense, other_subjects, replacement, repeated, 1.0 if n.entities or n.self_ref else 0.0,
         dense * content_j, max(0.0, dense - 0.85) / 0.15, covered, framed_old, framed_new,
-        framed_old * framed_new, framed_old * framed_new * differ,
+        framed_old * framed_new, framed_old * framed_new * differ, named, named * added,
+        named * float(n.negation), 1.0 if refers_back(new_text) else 0.0,
     )  # fmt: skip
     return np.asarray(values, dtype=np.float64)
 
@@ -287,7 +295,41 @@ def comparable(old_text: str, new_text: str) -> bool:
     if _OCCASION.search(old_text) and _OCCASION.search(new_text):
         return False  # each tied to the day it was said ("today", "yesterday"): two occasions, not one changed fact
     shared = shared_entities(o.entities, n.entities)
-    return not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref))
+    if not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref)):
+        return True
+    return refers_back(new_text) or names_old_value(old_text, new_text)
+
+
+_PRONOUN_EN = re.compile(r"\b(he|she|it|his|her|its|him)\b", re.I)
+_PRONOUN_ZH = re.compile(r"[他她它]")
+
+
+def refers_back(text: str) -> bool:
+    """Whether the sentence's subject is a pronoun standing for someone named earlier ("She moved to Lyon",
+    "他的航班改到了十点"): a pronoun before any name."""
+    view = analyse(text)
+    found = (_PRONOUN_ZH if view.zh else _PRONOUN_EN).search(text)
+    if found is None:
+        return False
+    lower = text.lower()
+    first_name = min((lower.find(e) for e in view.entities if e in lower), default=len(text))
+    return found.start() < first_name
+
+
+def names_old_value(old_text: str, new_text: str) -> bool:
+    """Whether the newer sentence repeats a value of the older one other than its subject: a number or time, a
+    name the older one gives after its first ("not Paris, Lyon"), or, in Chinese when the newer one does not open
+    with a person's name, a content word ("不是科技园，是老城区")."""
+    o, n = analyse(old_text), analyse(new_text)
+    if (o.numbers & n.numbers) or (o.times & n.times):
+        return True
+    lower_old, lower_new = old_text.lower(), new_text.lower()
+    named = sorted((lower_old.find(e), e) for e in o.entities if e in lower_old)
+    if any(e in lower_new for _, e in named[1:]):
+        return True
+    if o.zh and not n.opens_with_person:
+        return any(len(w) >= 2 and w in new_text for w in o.content)
+    return False
 
 
 def shared_entities(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:

@@ -1,0 +1,49 @@
+"""Pair analysis: which fact pairs reach the scorer at all, and a scorer with a hidden layer."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from psychoagent.memory.detect import LABELS, PairScorer
+from psychoagent.memory.pairs import FEATURES, comparable, names_old_value, pair_features, refers_back
+
+
+def test_a_pronoun_subject_or_a_repeated_old_value_makes_a_pair_comparable() -> None:
+    assert refers_back("He switched his booking to the Hotel Astoria.")
+    assert refers_back("她的航班改到了上午10点。")
+    assert not refers_back("Felix said his booking is at the Hotel Astoria.")
+    assert comparable(
+        "Felix is staying at the Parkside Lodge.", "He switched his booking to the Hotel Astoria."
+    )
+    # the correction names only the values: the old one is repeated
+    assert names_old_value(
+        "Leila shops at the Organic Market.", "Sorry, I meant Greengrocer Plus, not the Organic Market."
+    )
+    assert comparable("曹阳每周在盒马买菜。", "哎呀，不是盒马，是沃尔玛。")
+    # two different people with nothing of the older fact repeated never reach the scorer
+    assert not comparable("Tom lives in Rome.", "Anna lives in Paris.")
+    assert not names_old_value("Tom lives in Rome.", "Anna lives in Paris.")
+
+
+def test_a_scorer_with_a_hidden_layer_adds_it_to_the_logits(tmp_path) -> None:
+    d, k = len(FEATURES), len(LABELS)
+    linear = {"features": list(FEATURES), "labels": list(LABELS), "mean": [0.0] * d, "scale": [1.0] * d,
+              "coef": [[0.0] * d] * k, "intercept": [0.0] * k}  # fmt: skip
+    hidden_in = np.zeros((1, d))
+    hidden_in[0, FEATURES.index("dense")] = 5.0
+    out = [[2.0], [0.0], [0.0], [-2.0]]  # a similar pair leans to update, a distant one to unrelated
+    path = tmp_path / "mlp.json"
+    path.write_text(
+        json.dumps({**linear, "hidden": {"coef": hidden_in.tolist(), "intercept": [-2.5], "out": out}})
+    )
+    scorer = PairScorer.load(path)
+    x = np.stack([pair_features("Ada lives in Rome.", "Ada moved to Oslo.", 0.9),
+                  pair_features("Ada lives in Rome.", "Ada moved to Oslo.", 0.1)])  # fmt: skip
+    p = scorer.probabilities(x)
+    assert np.allclose(p.sum(axis=1), 1.0)
+    assert p[0, 0] > 0.5 > p[1, 0] and p[1, 3] > p[0, 3]
+    plain = tmp_path / "linear.json"
+    plain.write_text(json.dumps(linear))
+    assert np.allclose(PairScorer.load(plain).probabilities(x), 0.25)
