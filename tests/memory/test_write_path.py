@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from psychoagent import Memory
+from psychoagent.affect import slots
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory.embed import HashingEmbedder
-from psychoagent.types import Affect
+from psychoagent.memory import embed, temporal, write
+from psychoagent.memory.embed import HashingEmbedder, normalise
+from psychoagent.types import Affect, MemoryUnit
 
 GOLDEN = Path(__file__).parent / "data" / "write_golden.json"
 NO_DETECTION = AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False))
@@ -62,7 +69,9 @@ def fixture_items() -> list[dict[str, Any]]:
 
 
 def build(path: Path, batched: bool = True) -> Memory:
-    mem = Memory(path, namespace="n", embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    mem = Memory(
+        path, namespace="n", embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION
+    )
     items = fixture_items()
     if batched:
         mem.observe_many(items[:7])
@@ -80,7 +89,7 @@ def dump(path: Path) -> dict[str, list[list[Any]]]:
     for table, order in (("units", "pk"), ("units_fts", "rowid"), ("vectors", "model, content_hash"),
                          ("edges", "src, dst, type"), ("conflicts", "id"), ("meta", "key")):  # fmt: skip
         cols = "rowid, *" if table == "units_fts" else "*"
-        rows = conn.execute(f"SELECT {cols} FROM {table} ORDER BY {order}").fetchall()  # noqa: S608
+        rows = conn.execute(f"SELECT {cols} FROM {table} ORDER BY {order}").fetchall()
         out[table] = [
             [hashlib.sha256(v).hexdigest() if isinstance(v, bytes) else v for v in row] for row in rows
         ]
@@ -108,7 +117,9 @@ QUERIES = ["Where did Alice move?", "budget 3000 yuan", "预算", "meeting date"
 
 
 def hits(mem: Memory) -> list[list[tuple[str, float]]]:
-    return [[(h.unit.id, round(h.score, 9)) for h in mem.recall(q, k=8, now=T0 + 10 * 86_400)] for q in QUERIES]
+    return [
+        [(h.unit.id, round(h.score, 9)) for h in mem.recall(q, k=8, now=T0 + 10 * 86_400)] for q in QUERIES
+    ]
 
 
 @pytest.mark.parametrize("detect", [False, True])
@@ -134,5 +145,100 @@ if __name__ == "__main__" and "--write" in sys.argv:
     with tempfile.TemporaryDirectory() as tmp:
         build(Path(tmp) / "m.db").close()
         GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(json.dumps(dump(Path(tmp) / "m.db"), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+        GOLDEN.write_text(
+            json.dumps(dump(Path(tmp) / "m.db"), ensure_ascii=False, indent=0) + "\n", encoding="utf-8"
+        )
         print("wrote", GOLDEN)
+
+
+# -- the columnar parts against their per-text definitions ------------------------------------------------------
+_ODD_TEXTS = ["", "a", "ab", "abc", "  x  y\t\tz\n", "Ωμέγα ΣΟΦΟΣ naïve", "İstanbul ǅ ß ﬃ", "\u3000全角\u3000\u3000空格",
+              "a\u00a0\u00a0b", "x\U0001f600y\U00020000z", "日本語とEnglish混合、한국어", "it's o'clock _under_", "١٢٣٤ ٥"]  # fmt: skip
+
+
+def reference_hash_vectors(texts: list[str], dim: int) -> np.ndarray:
+    """The hashing embedder as it was defined per text: features as strings, zlib CRC32, float64 bincount."""
+    rows, hashes = [], []
+    for row, text in enumerate(texts):
+        low = text.lower()
+        feats = [f"w:{w}" for w in re.findall(r"[\w']+", low)]
+        compact = re.sub(r"\s+", " ", low)
+        feats += [f"c:{compact[i : i + 3]}" for i in range(max(0, len(compact) - 2))]
+        cjk = "".join(re.findall(r"[\u3400-\u9fff\uf900-\ufaff]", low))
+        feats += [f"b:{cjk[i : i + 2]}" for i in range(max(0, len(cjk) - 1))]
+        rows += [row] * len(feats)
+        hashes += [zlib.crc32(f.encode("utf-8")) for f in feats]
+    h, r = np.asarray(hashes, dtype=np.int64), np.asarray(rows, dtype=np.int64)
+    flat = np.bincount(
+        r * dim + h % dim, weights=np.where((h >> 16) & 1, 1.0, -1.0), minlength=len(texts) * dim
+    )
+    return normalise(flat.reshape(len(texts), dim).astype(np.float32))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab Σς\t\n\u3000\u00a0中文字éŁ🎉\U00020001_'1-Kİ", max_size=14), max_size=12)
+)
+def test_hash_embedder_columns_equal_the_per_text_definition(texts: list[str]) -> None:
+    texts = [*texts, *_ODD_TEXTS]
+    assert np.array_equal(HashingEmbedder(64).embed_documents(texts), reference_hash_vectors(texts, 64))
+
+
+def test_hash_embedder_on_the_fixture_and_a_lone_surrogate() -> None:
+    texts = [item["text"] for item in fixture_items()] + [f"event {i}: w{i} w{i * 7}" for i in range(300)]
+    assert np.array_equal(HashingEmbedder(384).embed_documents(texts), reference_hash_vectors(texts, 384))
+    with pytest.raises(UnicodeEncodeError):  # as the per-text definition: the feature cannot be encoded
+        HashingEmbedder(64).embed_documents(["ok", "a\ud800b"])
+
+
+def test_character_tables_agree_with_re() -> None:
+    """The code point tables the columnar embedder uses say what `re`'s \\s and [\\w'] say, across the BMP."""
+    words, spaces = embed._word_chars(), embed._whitespace()
+    for c in range(0x10000):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        ch = chr(c)
+        assert bool(words[c]) == bool(re.fullmatch(r"[\w']", ch)), hex(c)
+        assert (c <= 0x3000 and bool(spaces[c])) == bool(re.fullmatch(r"\s", ch)), hex(c)
+
+
+_TIME_TEXTS = ["yesterday", "Today!", "last  week", "LAST WEEK", "next Monday", "on sunday", "3 days ago", "a few weeks ago",
+               "recently", "Just now", "the other day", "May 2023", "may, 2023", "2023-05-13", "in 1999", "w1999",
+               "2023年5月", "上周", "昨天下午", "१९९९", "１２３４年", "Ｙesterday", "this evening", "past summer", "nothing here"]  # fmt: skip
+
+
+def reference_mentions_time(text: str) -> bool:
+    low = text.lower()
+    return bool(
+        temporal._RELATIVE.search(low) or temporal._ZH_RELATIVE.search(text) or temporal._MONTH_YEAR.search(low)
+        or temporal._YEAR.search(low) or temporal._ISO.search(low) or temporal._ZH_DATE.search(text)
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*_TIME_TEXTS, " ", "x", "day", "ago", "2", "0", "年", "Mar"]), max_size=6))
+def test_time_prefilter_keeps_every_answer(parts: list[str]) -> None:
+    for text in ("".join(parts), " ".join(parts), *_TIME_TEXTS, *(i["text"] for i in fixture_items())):
+        assert temporal.mentions_time(text) == reference_mentions_time(text), text
+
+
+_SLOT_TEXTS = ["The BUDGET is 3000", "prices rose", "Prefers short answers", "I PREFER tea and cake", "my favorite color is red",
+               "Favourite Colour: blue", "number of guests is 12", "He is based in Paris", "due date moved to Friday",
+               "costume party", "Fees", "no attribute at all", "deadlines", "a hotel-restaurant", "moved  to Berlin"]  # fmt: skip
+
+
+def test_slot_prefilter_keeps_every_answer() -> None:
+    texts = [*_SLOT_TEXTS, *(i["text"] for i in fixture_items()), *(t.upper() for t in _SLOT_TEXTS)]
+    for text in texts:
+        if slots._states_nothing(text):
+            assert slots._ANY_EN.search(text) is None and slots._PREFER_EN.search(text) is None, text
+    assert sum(not slots._states_nothing(t) for t in texts) >= len(_SLOT_TEXTS)
+
+
+def test_units_built_without_validation_equal_validated_ones(tmp_path: Path) -> None:
+    mem = build(tmp_path / "m.db")
+    for unit in mem.units():
+        again = MemoryUnit.model_validate(unit.model_dump())
+        assert again == unit and again.model_dump_json() == unit.model_dump_json()
+    assert write.neutral_affect() == Affect.neutral()
+    assert write.neutral_affect().model_fields_set == Affect.neutral().model_fields_set

@@ -68,7 +68,8 @@ def unit_values(unit: MemoryUnit, chash: str) -> tuple[Any, ...]:
     return (
         unit.namespace, unit.id, unit.content, chash, unit.kind, unit.tier, unit.affect.valence,
         unit.affect.arousal, unit.affect.conflict_intensity, unit.affect.model_dump_json(), unit.conflict_context,
-        json.dumps(unit.sources, ensure_ascii=False), json.dumps(unit.metadata, ensure_ascii=False, default=str),
+        json.dumps(unit.sources, ensure_ascii=False) if unit.sources else "[]",
+        json.dumps(unit.metadata, ensure_ascii=False, default=str) if unit.metadata else "{}",
         unit.created_at.timestamp(), to_epoch(unit.valid_at), to_epoch(unit.invalid_at), unit.access_count,
         to_epoch(unit.last_accessed_at),
     )  # fmt: skip
