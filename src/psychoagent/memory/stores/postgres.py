@@ -8,7 +8,6 @@ up to N. Edges, conflict records, forgetting and search are in `postgres_records
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.config import StoreConfig
+from psychoagent.memory.stores import redact
 from psychoagent.memory.stores.base import (
     UNIT_FIELDS,
     ChangedUnit,
@@ -51,11 +51,6 @@ _INSERT_UNIT = (
 )
 
 
-def _redact(url: str) -> str:
-    """The URL without its password (it is shown in logs and health answers)."""
-    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
-
-
 def lexemes(segmented: str) -> list[str]:
     """The distinct stemmed tokens of a unit's keyword text (its tsvector)."""
     return sorted({stem(t) for t in segmented.split() if t})
@@ -73,7 +68,7 @@ class PostgresStore(RecordsMixin):
                 "a postgresql:// path needs the 'postgres' extra: pip install 'psychoagent[postgres]'"
             ) from exc
         self.config = config or StoreConfig()
-        self.path = _redact(url)
+        self.path = redact(url)
         self._lock = threading.RLock()
         self._local = threading.local()
         self._hnsw: set[tuple[str, int]] = set()
