@@ -190,6 +190,35 @@ def namespace_rows(rows: Sequence[Sequence[Any]]) -> NamespaceRows:
     )
 
 
+class ChangeCounter:
+    """Change detection both stores share: which value of the store's change counter this connection's caller
+    has reflected, compared with the counter in one read (`_counter`, the store's)."""
+
+    _lock: Any
+    _seen: int
+
+    def _counter(self) -> int:
+        raise NotImplementedError
+
+    def poll_changes(self) -> tuple[int, int] | None:
+        """(last seen, now) when another connection changed units since the last look; one indexed read."""
+        now = self._counter()
+        with self._lock:
+            return None if now == self._seen else (self._seen, now)
+
+    def mark_seen(self, upto: int) -> None:
+        with self._lock:
+            self._seen = max(self._seen, upto)
+
+    def _committed(self, stamp: int | None) -> None:
+        """After committing a transaction stamped `stamp`: if nobody else wrote in between, this connection's own
+        writes are already reflected (they went into the in-memory indexes as they were made)."""
+        if stamp is not None:
+            with self._lock:
+                if stamp == self._seen + 1:
+                    self._seen = stamp
+
+
 @runtime_checkable
 class MemoryStore(Protocol):
     """Persistence behind `Memory`: units, vectors, keyword rows, edges and conflict records, by namespace."""

@@ -7,10 +7,15 @@ each 1.5 KB vector row was inserted at a random place of the primary key's B-tre
 append plus a small index entry (measured with 384-d vectors, docs/benchmarks.md).
 """
 
+from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, split_sql, sql
+
+SQLITE = {"real": "REAL", "int64": "INTEGER"}
+"""SQLite's types for the shared table definitions."""
+
 # Each entry upgrades the schema from version i to i + 1. Never edit a released entry: append a new one.
 MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    META
+    + """
     CREATE TABLE units (
         pk INTEGER PRIMARY KEY,
         namespace TEXT NOT NULL,
@@ -42,41 +47,11 @@ MIGRATIONS: list[str] = [
         data BLOB NOT NULL,
         PRIMARY KEY (model, content_hash)
     ) WITHOUT ROWID;
-    CREATE TABLE edges (
-        namespace TEXT NOT NULL,
-        src TEXT NOT NULL,
-        dst TEXT NOT NULL,
-        type TEXT NOT NULL,
-        weight REAL NOT NULL DEFAULT 1.0,
-        created_at REAL NOT NULL,
-        metadata_json TEXT NOT NULL DEFAULT '{}',
-        PRIMARY KEY (namespace, src, dst, type)
-    );
-    CREATE INDEX edges_dst ON edges (namespace, dst);
-    """,
     """
-    CREATE TABLE conflicts (
-        namespace TEXT NOT NULL,
-        id TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        side_a TEXT NOT NULL,
-        side_b TEXT NOT NULL,
-        description_a TEXT NOT NULL DEFAULT '',
-        description_b TEXT NOT NULL DEFAULT '',
-        intensity INTEGER NOT NULL DEFAULT 0,
-        status TEXT NOT NULL DEFAULT 'unresolved',
-        resolution TEXT NOT NULL DEFAULT '',
-        created_at REAL NOT NULL,
-        resolved_at REAL,
-        metadata_json TEXT NOT NULL DEFAULT '{}',
-        PRIMARY KEY (namespace, id)
-    );
-    CREATE INDEX conflicts_side_a ON conflicts (namespace, side_a);
-    CREATE INDEX conflicts_side_b ON conflicts (namespace, side_b);
-    """,
-    """
-    CREATE TABLE changes (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
-    INSERT INTO changes (id, seq) VALUES (1, 0);
+    + sql(EDGES, SQLITE),
+    sql(CONFLICTS, SQLITE),
+    sql(CHANGES, SQLITE)
+    + """
     ALTER TABLE units ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX units_changed ON units (changed);
     """,
@@ -94,7 +69,4 @@ MIGRATIONS: list[str] = [
     """,
 ]
 
-
-def split_sql(script: str) -> list[str]:
-    """Split a migration script into statements (no semicolons inside our statements' literals)."""
-    return [s.strip() for s in script.split(";") if s.strip()]
+__all__ = ["MIGRATIONS", "split_sql"]
