@@ -190,7 +190,6 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
         if not units:
             return []
         with self.transaction() as conn:
-            self._refuse_existing(conn, units)
             stamp = self._stamp_now(conn)
             first = int(conn.execute("SELECT COALESCE(MAX(pk), 0) FROM units").fetchone()[0]) + 1
             pks = list(range(first, first + len(units)))
@@ -199,7 +198,9 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
                     _INSERT_UNIT,
                     [(pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)],
                 )
-            except sqlite3.IntegrityError as exc:
+            except sqlite3.IntegrityError as exc:  # the unique (namespace, id) index refused a row: name it
+                conn.execute("DELETE FROM units WHERE changed = ? AND pk >= ?", (stamp, first))
+                self._refuse_existing(conn, units)
                 raise ValueError(f"a unit of this batch already exists ({exc})") from exc
             conn.executemany(
                 "INSERT INTO units_fts (rowid, text) VALUES (?, ?)", zip(pks, segmented, strict=True)
