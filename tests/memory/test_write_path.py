@@ -242,3 +242,19 @@ def test_units_built_without_validation_equal_validated_ones(tmp_path: Path) -> 
         assert again == unit and again.model_dump_json() == unit.model_dump_json()
     assert write.neutral_affect() == Affect.neutral()
     assert write.neutral_affect().model_fields_set == Affect.neutral().model_fields_set
+
+
+def test_concurrent_first_reads_index_the_written_batches_once() -> None:
+    """Recalls in several threads right after a write: the deferred postings are built once, completely."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    mem = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    for start in range(0, 4_000, 1_000):
+        mem.observe_many([f"event {i}: w{i % 97} w{i % 13} shared" for i in range(start, start + 1_000)])
+    index = mem._index()
+    with ThreadPoolExecutor(8) as pool:
+        sizes = list(pool.map(lambda _: len(index.keywords), range(32)))
+    assert sizes == [4_000] * 32
+    w5 = sum(1 for i in range(4_000) if 5 in (i % 97, i % 13))
+    assert index.keywords.frequency("share") == 4_000 and index.keywords.frequency("w5") == w5
+    assert len(index.conversation) == 4_000
