@@ -6,8 +6,8 @@ here (FTS5 scores every matching row through the SQL layer), while numpy over po
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
 
 import numpy as np
 
@@ -17,19 +17,6 @@ BM25_K1 = 1.2
 """Term-frequency saturation (Robertson & Zaragoza 2009, the usual 1.2)."""
 BM25_B = 0.75
 """Length normalisation (Robertson & Zaragoza 2009, the usual 0.75)."""
-
-
-class _TermIds(dict[str, int]):
-    """A number per distinct stem, in order of first appearance (so postings can be grouped in numpy)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: list[str] = []
-
-    def __missing__(self, term: str) -> int:
-        value = self[term] = len(self.names)
-        self.names.append(term)
-        return value
 
 
 class KeywordIndex:
@@ -43,53 +30,32 @@ class KeywordIndex:
         self._length_array: np.ndarray | None = None
         self._doc_terms: list[tuple[str, ...]] = []
         self._weights: dict[str, np.ndarray] = {}
-        self._ids = _TermIds()
 
     def __len__(self) -> int:
         return len(self._lengths)
 
     def add(self, rows: Sequence[int], token_lists: Sequence[Sequence[str]]) -> None:
-        """Index documents at the given rows (rows must be appended in increasing order); words are stemmed.
-
-        A batch is grouped by term in numpy, so each term's postings are extended once per batch.
-        """
-        rows = list(rows)
-        if len(rows) != len(token_lists):
-            raise ValueError("one token list per row")
+        """Index documents at the given rows (rows must be appended in increasing order); words are stemmed."""
+        postings, tfs, arrays = self._rows, self._tfs, self._arrays
+        for row, toks in zip(rows, token_lists, strict=True):
+            if len(self._lengths) <= row:
+                missing = row + 1 - len(self._lengths)
+                self._lengths.extend([0] * missing)
+                self._doc_terms.extend([()] * missing)
+            self._lengths[row] = len(toks)
+            counts = Counter(map(stem, toks))  # insertion-ordered like a dict, counted in C
+            self._doc_terms[row] = tuple(counts)
+            for tok, tf in counts.items():
+                hit = postings.get(tok)
+                if hit is None:
+                    postings[tok] = [row]
+                    tfs[tok] = [tf]
+                else:
+                    hit.append(row)
+                    tfs[tok].append(tf)
+                    arrays.pop(tok, None)
         self._length_array = None
         self._weights.clear()  # BM25 weights depend on the collection size and mean length
-        if not rows:
-            return
-        if len(self._lengths) <= rows[-1]:
-            missing = max(rows) + 1 - len(self._lengths)
-            self._lengths.extend([0] * missing)
-            self._doc_terms.extend([()] * missing)
-        stems = [list(map(stem, toks)) for toks in token_lists]
-        for row, doc in zip(rows, stems, strict=True):
-            self._lengths[row] = len(doc)
-            self._doc_terms[row] = tuple(dict.fromkeys(doc))  # distinct stems, first occurrence first
-        ids = self._ids
-        terms = np.fromiter(map(ids.__getitem__, chain.from_iterable(stems)), dtype=np.int64)
-        if not terms.size:
-            return
-        span = max(rows) + 1
-        docs = np.repeat(np.asarray(rows, dtype=np.int64), [len(doc) for doc in stems])
-        pairs, tf = np.unique(terms * span + docs, return_counts=True)  # by term, then row
-        term_of = pairs // span
-        cuts = np.flatnonzero(term_of[1:] != term_of[:-1]) + 1
-        starts, ends = np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [len(pairs)]]).tolist()
-        doc_list, tf_list, names = (pairs % span).tolist(), tf.tolist(), ids.names
-        postings, tfs, arrays = self._rows, self._tfs, self._arrays
-        for term, lo, hi in zip(term_of[starts].tolist(), starts, ends, strict=True):
-            name = names[term]
-            hit = postings.get(name)
-            if hit is None:
-                postings[name] = doc_list[lo:hi]
-                tfs[name] = tf_list[lo:hi]
-            else:
-                hit.extend(doc_list[lo:hi])
-                tfs[name].extend(tf_list[lo:hi])
-                arrays.pop(name, None)
 
     def _postings(self, word: str, stemmed: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
         """Postings of a query word, looked up by its stem as documents are indexed (`stemmed`: already one)."""
