@@ -58,7 +58,7 @@ class Shared:
             elif h not in found:
                 missing.append(h)
         if missing:
-            if not getattr(self.embedder, "cheaper_than_lookup", False):  # the hashing embedder is cheaper
+            if not getattr(self.embedder, "cheaper_than_lookup", False):  # hashing: computing beats a lookup
                 found.update(self.store.get_vectors(model, missing))
             todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
             if todo:
