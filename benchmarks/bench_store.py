@@ -114,15 +114,18 @@ def main() -> None:
         "Hash-384 embedder, no appraisal, no conflict detection: the store's own cost (SQL writes, keyword rows, "
         "vectors, in-memory index). Batches of 1,000 units through `Memory.observe_many`.",
         "",
-        f"| store | write units/s ({len(texts) // 1000}k units) | units | recall p50 ms | recall p95 ms | catch-up after another "
-        "process wrote 1,000: incremental ms | same by full reload ms |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        f"| store | write units/s ({len(texts) // 1000}k units) | first recall after them ms | units | recall p50 ms | "
+        "recall p95 ms | catch-up after another process wrote 1,000: incremental ms | same by full reload ms |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     extra: list[str] = []
     load_start = os.getloadavg()[0]
     for label, path in targets.items():
         mem = store_only_memory(path)
         rate = write_rate(mem, texts)
+        start = time.perf_counter()
+        mem.recall("warm up", k=10)  # builds the keyword postings and conversation facts of the writes
+        first = (time.perf_counter() - start) * 1000
         if n > len(texts):
             write_rate(mem, sentences(n - len(texts), seed=3), batch=5_000)
         mem.recall("warm up", k=10)
@@ -134,12 +137,14 @@ def main() -> None:
                       f"| tsvector GIN top-10 in SQL (`search_keywords`) | {k50:.1f} | {k95:.1f} |"]  # fmt: skip
         mem.close()
         cells = "| |" if path is None else f"{inc:.0f} | {full:.0f} |"
-        lines.append(f"| {label} | {rate:,.0f} | {n:,} | {p50:.1f} | {p95:.1f} | {cells}")
+        lines.append(f"| {label} | {rate:,.0f} | {first:,.0f} | {n:,} | {p50:.1f} | {p95:.1f} | {cells}")
     lines += [
         "",
         "Recall is `Memory.recall(k=10)` with the default pipeline on every store: the store fills the in-memory "
         "index and answers the unit and access-count reads, so PostgreSQL adds its round trips. Goal for SQLite "
-        "writes: >= 20,000 units/s.",
+        "writes: >= 20,000 units/s. The in-memory index builds the keyword postings and conversation facts of "
+        "written units on the next read that needs them: the first recall after the writes pays for them (all "
+        "batches grouped in one pass), which the column beside the write rate shows.",
         "",
     ]
     if extra:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.memory import FilterError
+from psychoagent.memory import FilterError, write
 from psychoagent.memory.store import MIGRATIONS, SQLiteStore
 from psychoagent.types import Affect
 
@@ -81,7 +81,7 @@ def test_a_failing_batch_writes_nothing() -> None:
 def test_nan_vectors_and_empty_text_are_rejected() -> None:
     store = SQLiteStore()
     mem = Memory(embedder="hash")
-    unit = mem._build_unit("a fact")
+    unit = write.build_unit(mem, "a fact")
     with pytest.raises(ValueError, match="NaN"):
         store.add_units([unit], ["h"], "m", np.array([[np.nan, 1.0]], dtype=np.float32))
     with pytest.raises(ValueError, match="non-empty"):

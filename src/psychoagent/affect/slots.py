@@ -55,6 +55,41 @@ _NUMERIC_ATTRS = {
 _EN_PATTERNS = [(name, re.compile(rf"\b(?:{en})s?\b", re.I)) for name, (en, _) in ATTRIBUTES.items()]
 _ANY_EN = re.compile(r"\b(?:" + "|".join(f"(?:{en})" for en, _ in ATTRIBUTES.values()) + r")s?\b", re.I)
 """Matches where some pattern of `_EN_PATTERNS` matches: most sentences name no attribute, one search skips them."""
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of a pattern (a "|" inside parentheses does not split)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(pattern):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+    return [*parts, pattern[start:]]
+
+
+def _literal_start(alternative: str) -> str:
+    """The literal text every match of an alternative starts with ("favou?rite" -> "favo")."""
+    head = re.match(r"[a-z ]*", alternative).group()  # type: ignore[union-attr]
+    return head[:-1] if alternative[len(head) : len(head) + 1] == "?" else head
+
+
+_EN_STARTS = re.compile(
+    "|".join(re.escape(_literal_start(alt)) for en, _ in ATTRIBUTES.values() for alt in _alternatives(en))
+)
+"""The literal start of every alternative of `_ANY_EN`, matched case-sensitively on lower-cased text."""
+
+
+def _states_nothing(text: str) -> bool:
+    """True when an ASCII text can match neither `_ANY_EN` nor `_PREFER_EN`: no attribute word and no "prefer"
+    occurs in it in any case (on ASCII text the case-insensitive patterns match only where the lower-cased text
+    holds them; two plain searches cost a fraction of the case-insensitive one)."""
+    if not text.isascii():
+        return False
+    low = text.lower()
+    return "prefer" not in low and _EN_STARTS.search(low) is None
+
+
 _PREFER_EN = re.compile(r"\bprefer(?:s|red)?\s+(.+?)\s*(?:[.;!?]|$)", re.I)
 _PREFER_ZH = re.compile(r"(?:喜欢|偏好|倾向于|更想要)(.+?)的?(回答|回复|风格|方式|座位|饮料|颜色|餐|口味)")
 _MARKER_EN = re.compile(r"\b(?:to|is|are|was|were|be|at|on|in|into|as|for|now)\s+", re.I)
@@ -291,6 +326,8 @@ def _extract(text: str) -> list[Slot]:
                 if pos >= 0:
                     mentions.append((pos, pos + len(word), name))
                     break
+    if not zh and _states_nothing(text):
+        return []
     if not zh and _ANY_EN.search(text) is None:
         return _preferences(text, zh)
     for name, pattern in _EN_PATTERNS:

@@ -94,7 +94,7 @@ def check_observe_many(memory: Memory, items: Any) -> list[str | Mapping[str, An
     for n, item in enumerate(batch):
         where = f"items[{n}]."
         if isinstance(item, str):
-            check_observe(None, item, where=where)
+            check_text(f"items[{n}].text", item)  # the other arguments keep their defaults
             continue
         if not isinstance(item, Mapping):
             raise InvalidArgumentType(

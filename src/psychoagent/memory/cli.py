@@ -125,6 +125,38 @@ def check_db(db: Path, must_exist: bool) -> None:
         )
 
 
+def resolve_db(db: str, must_exist: bool) -> str | Path:
+    """--db as the store to open: a PostgreSQL URL (its form checked; the server is asked when it is opened) or a
+    memory file (checked by `check_db`). Anything else with a scheme is refused with exit 2."""
+    from psychoagent.memory.stores import check_database_url, is_database_url, redact
+
+    if is_database_url(db):
+        try:
+            check_database_url(db)
+        except ValueError as exc:
+            fail(f"--db {redact(db)}: {exc}")
+        return db
+    scheme = db.split("://", 1)[0] if "://" in db else ""
+    if scheme and scheme.replace("+", "").isalnum():
+        fail(f"--db {redact(db)}: unsupported scheme {scheme!r}; give a memory file or a postgresql:// URL")
+    check_db(Path(db), must_exist)
+    return Path(db)
+
+
+def open_memory(target: str | Path, namespace: str, embedder: str) -> Any:
+    """The `Memory` of --db; a database that cannot be opened (server down, bad credentials, no pgvector, the
+    extra missing) stops with one line and exit 2."""
+    from psychoagent.memory.core import Memory
+    from psychoagent.memory.stores import redact
+
+    if isinstance(target, Path):
+        return Memory(target, namespace=namespace, embedder=embedder)
+    try:
+        return Memory(target, namespace=namespace, embedder=embedder)
+    except Exception as exc:  # every failure to open a database is a bad --db for the user
+        fail(f"--db {redact(target)}: {' '.join(str(exc).split())}")
+
+
 MEMORY_TABLES = {"meta", "units"}
 """Tables every memory file has; a SQLite file without them belongs to another program."""
 
@@ -139,7 +171,7 @@ def _check_where(number: int, where: dict[str, Any] | str | None) -> None:
         raise InputError(f"line {number}: field 'where': {exc.problem}") from exc
 
 
-DbOpt = Annotated[Path, typer.Option("--db", help="memory file (SQLite)")]
+DbOpt = Annotated[str, typer.Option("--db", help="memory file (SQLite) or postgresql:// URL")]
 EmbOpt = Annotated[
     str,
     typer.Option(
@@ -150,7 +182,9 @@ EmbOpt = Annotated[
 
 @app.command()
 def ingest(
-    db: Annotated[Path, typer.Option("--db", help="memory file (SQLite); created if missing")],
+    db: Annotated[
+        str, typer.Option("--db", help="memory file (SQLite; created if missing) or postgresql:// URL")
+    ],
     input: Annotated[Path, typer.Option("--input", "-i", help="JSONL file, '-' for stdin")],
     namespace: Annotated[str, typer.Option(help="namespace for lines that name none")] = "default",
     embedder: EmbOpt = "e5",
@@ -173,10 +207,8 @@ def ingest(
     from rich.console import Console
     from rich.progress import Progress
 
-    from psychoagent.memory.core import Memory
-
     check_input(input)
-    check_db(db, must_exist=False)
+    target = resolve_db(db, must_exist=False)
     lines: list[tuple[int, IngestLine]] = []
     bad: list[str] = []
     try:
@@ -191,7 +223,7 @@ def ingest(
         # Re-read line by line so every bad line is reported, not only the first.
         lines, bad = _tolerant_read(input)
     lines = _keep_valid(lines, namespace, bad, skip_invalid)
-    mem = Memory(db, namespace=namespace, embedder=embedder)
+    mem = open_memory(target, namespace, embedder)
     try:
         lines = _keep_new_ids(mem, lines, namespace, bad, skip_invalid)
     except typer.Exit:
@@ -312,7 +344,10 @@ def _tolerant_read(path: Path) -> tuple[list[tuple[int, IngestLine]], list[str]]
 
 @app.command()
 def recall(
-    db: Annotated[Path, typer.Option("--db", help="memory file written by `memory ingest` (must exist)")],
+    db: Annotated[
+        str,
+        typer.Option("--db", help="memory file written by `memory ingest` (must exist) or postgresql:// URL"),
+    ],
     input: Annotated[Path, typer.Option("--input", "-i", help="JSONL queries, '-' for stdin")],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="JSONL results (default stdout)")
@@ -332,7 +367,7 @@ def recall(
     from psychoagent.memory.core import Memory
 
     check_input(input)
-    check_db(db, must_exist=True)
+    target = resolve_db(db, must_exist=True)
     if output is not None and output.is_dir():
         fail(f"--output {output} is a folder; give a file")
     try:
@@ -341,7 +376,7 @@ def recall(
             _check_where(number, line.where)
     except InputError as exc:
         fail(f"--input {input}: {exc}")
-    mem = Memory(db, namespace=namespace, embedder=embedder)
+    mem = open_memory(target, namespace, embedder)
     views: dict[str, Memory] = {namespace: mem}
     records: list[str] = []
     try:

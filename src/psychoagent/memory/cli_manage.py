@@ -21,7 +21,7 @@ from psychoagent.types import ConflictStatus
 if TYPE_CHECKING:
     from psychoagent.service.hub import MemoryHub
 
-DbOpt = Annotated[Path, typer.Option("--db", help="memory file (SQLite)")]
+DbOpt = Annotated[str, typer.Option("--db", help="memory file (SQLite) or postgresql:// URL")]
 NsOpt = Annotated[str, typer.Option("--namespace", "-n", help="namespace")]
 EmbOpt = Annotated[str, typer.Option("--embedder", help="e5 (default), hash, static, ...")]
 
@@ -37,13 +37,15 @@ def _print(item: BaseModel | dict[str, Any]) -> None:
 
 
 @contextmanager
-def _hub(db: Path, embedder: str, must_exist: bool = True) -> Iterator[MemoryHub]:
-    """Open the file, translating validation and lookup failures into exit code 2 with the message."""
+def _hub(db: str, embedder: str, must_exist: bool = True) -> Iterator[MemoryHub]:
+    """Open the file or database, translating validation and lookup failures into exit code 2 with the message."""
+    from psychoagent.memory.cli import open_memory, resolve_db
     from psychoagent.service.hub import MemoryHub, ServiceError
 
-    if must_exist and not db.exists():
+    target = resolve_db(db, must_exist=False)
+    if must_exist and isinstance(target, Path) and not target.exists():
         raise _fail(f"--db: memory file {db} does not exist")
-    hub = MemoryHub.open(db, embedder=embedder)
+    hub = MemoryHub(open_memory(target, "default", embedder))
     try:
         yield hub
     except ServiceError as exc:

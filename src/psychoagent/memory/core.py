@@ -30,7 +30,6 @@ from psychoagent.memory.retrieve import (
 )
 from psychoagent.memory.shared import Shared
 from psychoagent.memory.stores import MemoryStore, open_store
-from psychoagent.memory.text import segment
 from psychoagent.types import (
     Affect,
     Briefing,
@@ -39,7 +38,6 @@ from psychoagent.types import (
     EdgeType,
     MemoryUnit,
     Recall,
-    to_datetime,
     utcnow,
 )
 
@@ -163,91 +161,14 @@ class Memory:
         self._shared.refresh()
         return self._shared.index(self.namespace)
 
-    def _new_id(self, content: str, created: datetime) -> str:
-        return self._shared.new_id(self.namespace, content, created)
-
-    # -- writing --------------------------------------------------------------------------------------------
-    def _build_unit(
-        self,
-        text: str,
-        *,
-        goals: Sequence[str] = (),
-        timestamp: datetime | str | float | None = None,
-        sources: Sequence[str] = (),
-        metadata: Mapping[str, Any] | None = None,
-        id: str | None = None,
-        kind: str = "episodic",
-        affect: Affect | None = None,
-        vector: np.ndarray | None = None,
-    ) -> MemoryUnit:
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError("text must be a non-empty string")
-        created = to_datetime(timestamp) or utcnow()
-        if affect is None and self.appraiser is not None:
-            if vector is None and self._appraiser_takes_vectors():
-                vector = self.embed_documents([text])[1][0]
-            # The appraiser learns which embedder this memory has, so it never embeds with another model itself.
-            context = {"embedder": self.embedder.name, "vector": vector}
-            affect = self.appraiser.appraise(text, goals, context)
-        elif affect is None:
-            affect = Affect.neutral()
-        meta = dict(metadata or {})
-        check_finite(meta, "metadata")
-        if goals:
-            meta.setdefault("goals", list(goals))
-        return MemoryUnit(
-            id=id if id is not None else self._new_id(text, created),
-            namespace=self.namespace,
-            content=text,
-            kind=kind,
-            affect=affect,
-            conflict_context=" vs ".join(affect.conflict_parties) if affect.conflict_intensity else "",
-            sources=list(sources),
-            created_at=created,
-            valid_at=created,
-            metadata=meta,
-        )
-
-    def _appraiser_takes_vectors(self) -> bool:
-        """True when the appraiser can use this memory's passage vectors (computed and cached here anyway)."""
-        return getattr(self.appraiser, "vector_embedder", None) == self.embedder.name
-
+    # -- writing (memory.write) ------------------------------------------------------------------------------
     def add_units(self, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
         """Store fully built units in one transaction (all or nothing) and index them."""
-        if not units:
-            return []
-        for unit in units:
-            if unit.namespace != self.namespace:
-                raise ValueError(f"unit {unit.id!r} belongs to {unit.namespace!r}, not {self.namespace!r}")
-        ids = [u.id for u in units]
-        if len(set(ids)) != len(ids):
-            raise ValueError("duplicate ids within one batch")
-        index = self._index()
-        hashes, vectors = self.embed_documents([u.content for u in units])
-        plan = affective.before_store(self, units, vectors, index)
-        segmented = [segment(u.content) for u in units]
-        edges = [
-            Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at)
-            for u in units
-            for s in u.sources
-        ]
-        try:
-            # Units, keyword rows, vectors, provenance edges and conflict records commit together or not at all.
-            with self.store.transaction():
-                pks = self.store.add_units(units, hashes, self.embedder.name, vectors, segmented)
-                index.append(pks, units, vectors, [text.split() for text in segmented])
-                if edges:
-                    self.add_edges(edges)
-                affective.after_store(self, units, plan)
-        except BaseException:
-            self._drop_caches()
-            raise
-        return list(units)
+        return write.store_units(self, units)
 
     def _drop_caches(self) -> None:
         """Forget this namespace's in-process index, graph and affect state; they reload from the file."""
-        for cache in (self._shared.indexes, self._shared.graphs, self._shared.affect):
-            cache.pop(self.namespace, None)
+        write.drop_caches(self)
 
     def observe(
         self,
@@ -263,38 +184,15 @@ class Memory:
     ) -> MemoryUnit:
         """Appraise (if an appraiser is set), encode and store one event; returns the stored unit."""
         check.check_observe(self, text, goals, timestamp, sources, metadata, id, kind, affect)
-        unit = self._build_unit(
-            text, goals=goals, timestamp=timestamp, sources=sources, metadata=metadata, id=id, kind=kind,
+        unit = write.build_unit(
+            self, text, goals=goals, timestamp=timestamp, sources=sources, metadata=metadata, id=id, kind=kind,
             affect=affect,
         )  # fmt: skip
-        return self.add_units([unit])[0]
+        return write.store_units(self, [unit])[0]
 
     def observe_many(self, items: Iterable[str | Mapping[str, Any]]) -> list[MemoryUnit]:
         """Observe a batch in one transaction: each item is a text or a dict of `observe` keyword arguments."""
-        items = check.check_observe_many(self, items)
-        batch: list[tuple[str, dict[str, Any]]] = []
-        for item in items:
-            if isinstance(item, str):
-                batch.append((item, {}))
-            else:
-                kwargs = dict(item)
-                text = kwargs.pop("text", None)
-                if text is None:
-                    raise ValueError("each item needs a 'text'")
-                batch.append((text, kwargs))
-        vectors: list[Any] = [None] * len(batch)
-        if self.appraiser is not None and self._appraiser_takes_vectors():
-            todo = [
-                i
-                for i, (t, kw) in enumerate(batch)
-                if kw.get("affect") is None and isinstance(t, str) and t.strip()
-            ]
-            if todo:  # one batched embedding for appraisal; add_units then finds the vectors cached
-                matrix = self.embed_documents([batch[i][0] for i in todo])[1]
-                for row, i in enumerate(todo):
-                    vectors[i] = matrix[row]
-        units = [self._build_unit(t, vector=v, **kw) for (t, kw), v in zip(batch, vectors, strict=True)]
-        return self.add_units(units)
+        return write.observe_batch(self, check.check_observe_many(self, items))
 
     def update(self, unit: MemoryUnit) -> MemoryUnit:
         """Persist changed mutable fields of a stored unit (affect, tier, validity, metadata...) of this namespace."""
@@ -454,7 +352,7 @@ class Memory:
         if self.appraiser is None:
             return Affect.neutral()
         if context is None:
-            takes = isinstance(event, str) and event.strip() and self._appraiser_takes_vectors()
+            takes = isinstance(event, str) and event.strip() and write.takes_vectors(self)
             context = {
                 "embedder": self.embedder.name,
                 "vector": self.embed_documents([event])[1][0] if takes else None,
@@ -482,7 +380,7 @@ class Memory:
         return affective.consolidate(self, now)
 
 
-from psychoagent.memory import affective  # noqa: E402  (affective imports Memory for typing only)
+from psychoagent.memory import affective, write  # noqa: E402  (both import Memory for typing only)
 from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect  # noqa: E402
 from psychoagent.memory.consolidate import ConsolidationReport  # noqa: E402
 from psychoagent.memory.currency import CurrencyStage  # noqa: E402

@@ -7,6 +7,7 @@ in `memory.context`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -41,13 +42,44 @@ class NamespaceIndex:
         self.ids: list[str] = []
         self.row_of: dict[str, int] = {}
         self.row_of_pk: dict[int, int] = {}
-        self.keywords = KeywordIndex()
-        self.conversation = ConversationIndex()
+        self._keywords = KeywordIndex()
+        self._conversation = ConversationIndex()
+        self._pending: list[tuple[range, Sequence[Sequence[str]], list[str], list[float | None]]] = []
+        self._pending_lock = threading.Lock()
         self._sessions: tuple[int, float, np.ndarray] | None = None
         self.ann: IvfIndex | None = None
 
     def __len__(self) -> int:
         return self._n
+
+    @property
+    def keywords(self) -> KeywordIndex:
+        """BM25 postings of every row (rows appended since the last read are indexed now)."""
+        if self._pending:
+            self._index_pending()
+        return self._keywords
+
+    @property
+    def conversation(self) -> ConversationIndex:
+        """Speaker and time facts of every row (rows appended since the last read are parsed now)."""
+        if self._pending:
+            self._index_pending()
+        return self._conversation
+
+    def _index_pending(self) -> None:
+        """Keyword postings and conversation facts of the appended batches, all at once: writes never wait for
+        them, and postings of many batches are grouped in one pass. Under a lock, and the batches leave the queue
+        only once indexed, so concurrent readers never see (or build) a half-built index."""
+        with self._pending_lock:
+            pending = self._pending[:]
+            if not pending:
+                return
+            rows = [row for batch in pending for row in batch[0]]
+            self._keywords.add(rows, [toks for batch in pending for toks in batch[1]])
+            self._conversation.add(
+                [text for batch in pending for text in batch[2]], [t for batch in pending for t in batch[3]]
+            )
+            del self._pending[: len(pending)]
 
     @property
     def vectors(self) -> np.ndarray:
@@ -107,8 +139,8 @@ class NamespaceIndex:
             self._float[name][start:end] = table[:, col]
         self._text["tier"][start:end] = [u.tier for u in units]
         self._text["kind"][start:end] = [u.kind for u in units]
-        self.keywords.add(rows, tokens)
-        self.conversation.add([u.content for u in units], [to_epoch(u.created_at) for u in units])
+        with self._pending_lock:
+            self._pending.append((rows, tokens, [u.content for u in units], table[:, 4].tolist()))
         self._n = end
 
     @staticmethod

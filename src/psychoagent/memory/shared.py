@@ -58,8 +58,8 @@ class Shared:
             elif h not in found:
                 missing.append(h)
         if missing:
-            stored = self.store.get_vectors(model, missing)
-            found.update(stored)
+            if not getattr(self.embedder, "cheaper_than_lookup", False):  # hashing: computing beats a lookup
+                found.update(self.store.get_vectors(model, missing))
             todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
             if todo:
                 fresh = normalise(self.embedder.embed_documents(list(todo.values())))

@@ -184,13 +184,36 @@ def time_spans(text: str, anchor: datetime | None = None) -> list[Span]:
     return spans
 
 
+_RELATIVE_WORDS = (
+    "day",
+    "tonight",
+    "this ",
+    "last ",
+    "next ",
+    "past ",
+    " ago",
+    "recently",
+    "lately",
+    "just now",
+)
+"""Every phrase `_RELATIVE` matches contains one of these (weekdays, "yesterday" and "today" end in "day")."""
+_FOUR_DIGITS = re.compile(r"\d{4}")
+"""Month-year, year, ISO and Chinese dates all contain four digits in a row."""
+
+
 def mentions_time(text: str) -> bool:
-    """Does the text state when something happened (a date, a year or a relative time phrase)?"""
+    """Does the text state when something happened (a date, a year or a relative time phrase)?
+
+    Cheap necessary conditions run first (a substring test, a short search), since most texts state no time.
+    """
     low = text.lower()
-    return bool(
-        _RELATIVE.search(low) or _ZH_RELATIVE.search(text) or _MONTH_YEAR.search(low) or _YEAR.search(low)
-        or _ISO.search(low) or _ZH_DATE.search(text)
-    )  # fmt: skip
+    if any(word in low for word in _RELATIVE_WORDS) and _RELATIVE.search(low):
+        return True
+    if not text.isascii() and _ZH_RELATIVE.search(text):
+        return True
+    return _FOUR_DIGITS.search(text) is not None and bool(
+        _MONTH_YEAR.search(low) or _YEAR.search(low) or _ISO.search(low) or _ZH_DATE.search(text)
+    )
 
 
 def asks_when(query: str) -> bool:

@@ -39,6 +39,8 @@ def _cjk_words(run: str) -> list[str]:
 
 def tokens(text: str) -> list[str]:
     """Lower-cased word tokens; Chinese runs are segmented with jieba (search mode: words and sub-words)."""
+    if text.isascii():  # no Chinese run to look for
+        return _TOKEN.findall(text.lower())
     out: list[str] = []
     pos = 0
     for match in _CJK_RUN.finditer(text):

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from psychoagent.config import StoreConfig
 from psychoagent.memory.stores.base import MemoryStore
@@ -18,6 +20,24 @@ def is_database_url(path: object) -> bool:
     return isinstance(path, str) and path.startswith(POSTGRES_SCHEMES)
 
 
+def redact(url: str) -> str:
+    """A database URL without its password (for messages and logs)."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def check_database_url(url: str) -> None:
+    """Raise ValueError saying what is wrong with the form of a PostgreSQL URL (connecting is left to the store)."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises ValueError for a port that is no number or out of range
+    except ValueError as exc:
+        raise ValueError(
+            f"not a valid PostgreSQL URL ({exc}); write postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+        ) from exc
+    if parts.fragment:
+        raise ValueError("a PostgreSQL URL has no '#' part (quote a '#' in the password as %23)")
+
+
 def open_store(path: str | Path | None, config: StoreConfig | None = None) -> MemoryStore:
     """A store for `path`: None -> in-memory SQLite, a ``postgresql://`` URL -> PostgreSQL, else a SQLite file."""
     if is_database_url(path):
@@ -27,4 +47,4 @@ def open_store(path: str | Path | None, config: StoreConfig | None = None) -> Me
     return SQLiteStore(path, config)
 
 
-__all__ = ["MemoryStore", "SQLiteStore", "is_database_url", "open_store"]
+__all__ = ["MemoryStore", "SQLiteStore", "check_database_url", "is_database_url", "open_store", "redact"]

@@ -68,7 +68,8 @@ def unit_values(unit: MemoryUnit, chash: str) -> tuple[Any, ...]:
     return (
         unit.namespace, unit.id, unit.content, chash, unit.kind, unit.tier, unit.affect.valence,
         unit.affect.arousal, unit.affect.conflict_intensity, unit.affect.model_dump_json(), unit.conflict_context,
-        json.dumps(unit.sources, ensure_ascii=False), json.dumps(unit.metadata, ensure_ascii=False, default=str),
+        json.dumps(unit.sources, ensure_ascii=False) if unit.sources else "[]",
+        json.dumps(unit.metadata, ensure_ascii=False, default=str) if unit.metadata else "{}",
         unit.created_at.timestamp(), to_epoch(unit.valid_at), to_epoch(unit.invalid_at), unit.access_count,
         to_epoch(unit.last_accessed_at),
     )  # fmt: skip
@@ -187,6 +188,35 @@ def namespace_rows(rows: Sequence[Sequence[Any]]) -> NamespaceRows:
         vectors=[None if r[14] is None else bytes(r[14]) for r in rows],
         segmented=[r[15] or "" for r in rows],
     )
+
+
+class ChangeCounter:
+    """Change detection both stores share: which value of the store's change counter this connection's caller
+    has reflected, compared with the counter in one read (`_counter`, the store's)."""
+
+    _lock: Any
+    _seen: int
+
+    def _counter(self) -> int:
+        raise NotImplementedError
+
+    def poll_changes(self) -> tuple[int, int] | None:
+        """(last seen, now) when another connection changed units since the last look; one indexed read."""
+        now = self._counter()
+        with self._lock:
+            return None if now == self._seen else (self._seen, now)
+
+    def mark_seen(self, upto: int) -> None:
+        with self._lock:
+            self._seen = max(self._seen, upto)
+
+    def _committed(self, stamp: int | None) -> None:
+        """After committing a transaction stamped `stamp`: if nobody else wrote in between, this connection's own
+        writes are already reflected (they went into the in-memory indexes as they were made)."""
+        if stamp is not None:
+            with self._lock:
+                if stamp == self._seen + 1:
+                    self._seen = stamp
 
 
 @runtime_checkable

@@ -8,7 +8,6 @@ up to N. Edges, conflict records, forgetting and search are in `postgres_records
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,8 +16,10 @@ from typing import Any
 import numpy as np
 
 from psychoagent.config import StoreConfig
+from psychoagent.memory.stores import redact
 from psychoagent.memory.stores.base import (
     UNIT_FIELDS,
+    ChangeCounter,
     ChangedUnit,
     NamespaceRows,
     check_batch,
@@ -51,17 +52,12 @@ _INSERT_UNIT = (
 )
 
 
-def _redact(url: str) -> str:
-    """The URL without its password (it is shown in logs and health answers)."""
-    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
-
-
 def lexemes(segmented: str) -> list[str]:
     """The distinct stemmed tokens of a unit's keyword text (its tsvector)."""
     return sorted({stem(t) for t in segmented.split() if t})
 
 
-class PostgresStore(RecordsMixin):
+class PostgresStore(RecordsMixin, ChangeCounter):
     """Units, vectors (pgvector, HNSW), keyword rows (tsvector, GIN), edges and conflicts in one database."""
 
     def __init__(self, url: str, config: StoreConfig | None = None) -> None:
@@ -73,7 +69,7 @@ class PostgresStore(RecordsMixin):
                 "a postgresql:// path needs the 'postgres' extra: pip install 'psychoagent[postgres]'"
             ) from exc
         self.config = config or StoreConfig()
-        self.path = _redact(url)
+        self.path = redact(url)
         self._lock = threading.RLock()
         self._local = threading.local()
         self._hnsw: set[tuple[str, int]] = set()
@@ -158,10 +154,7 @@ class PostgresStore(RecordsMixin):
                 stamp = local.stamp
             finally:
                 local.conn, local.stamp = None, None
-        if stamp is not None:
-            with self._lock:
-                if stamp == self._seen + 1:
-                    self._seen = stamp  # nobody else wrote in between: our own writes are already known
+        self._committed(stamp)
 
     def _stamp_now(self, conn: Any) -> int:
         """This transaction's change counter value; taking it locks the counter row until commit."""
@@ -184,16 +177,6 @@ class PostgresStore(RecordsMixin):
 
     def _counter(self) -> int:
         return int(self._rows("SELECT seq FROM changes WHERE id = 1")[0][0])
-
-    def poll_changes(self) -> tuple[int, int] | None:
-        """(last seen, now) when another connection changed units since the last look; one indexed read."""
-        now = self._counter()
-        with self._lock:
-            return None if now == self._seen else (self._seen, now)
-
-    def mark_seen(self, upto: int) -> None:
-        with self._lock:
-            self._seen = max(self._seen, upto)
 
     def changes(self, since: int, upto: int, model: str, namespaces: Sequence[str]) -> list[ChangedUnit]:
         if not namespaces:
@@ -318,9 +301,7 @@ class PostgresStore(RecordsMixin):
                 "changed = (SELECT seq FROM s) WHERE namespace = %s AND id = ANY(%s) RETURNING 1) SELECT seq FROM s",
                 (when, namespace, list(ids)),
             )
-            with self._lock:
-                if int(rows[0][0]) == self._seen + 1:
-                    self._seen += 1
+            self._committed(int(rows[0][0]))
             return
         with self.transaction() as conn:
             conn.execute(

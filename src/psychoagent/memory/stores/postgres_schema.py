@@ -14,6 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, split_sql, sql
+
+POSTGRES = {"real": "DOUBLE PRECISION", "int64": "BIGINT"}
+"""PostgreSQL's types for the shared table definitions."""
+
 MIGRATION_LOCK = 0x70737963686F
 """Advisory lock key held while migrating, so processes opening a new database migrate it exactly once."""
 
@@ -21,9 +26,10 @@ MIGRATION_LOCK = 0x70737963686F
 MIGRATIONS: list[str] = [
     """
     CREATE EXTENSION IF NOT EXISTS vector;
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE changes (id INTEGER PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL);
-    INSERT INTO changes (id, seq) VALUES (1, 0);
+    """
+    + META
+    + sql(CHANGES, POSTGRES)
+    + """
     CREATE TABLE units (
         pk BIGSERIAL PRIMARY KEY,
         namespace TEXT NOT NULL,
@@ -61,42 +67,21 @@ MIGRATIONS: list[str] = [
         embedding vector NOT NULL,
         PRIMARY KEY (model, content_hash)
     );
-    CREATE TABLE edges (
-        namespace TEXT NOT NULL,
-        src TEXT NOT NULL,
-        dst TEXT NOT NULL,
-        type TEXT NOT NULL,
-        weight DOUBLE PRECISION NOT NULL DEFAULT 1.0,
-        created_at DOUBLE PRECISION NOT NULL,
-        metadata_json TEXT NOT NULL DEFAULT '{}',
-        PRIMARY KEY (namespace, src, dst, type)
-    );
-    CREATE INDEX edges_dst ON edges (namespace, dst);
-    CREATE TABLE conflicts (
-        namespace TEXT NOT NULL,
-        id TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        side_a TEXT NOT NULL,
-        side_b TEXT NOT NULL,
-        description_a TEXT NOT NULL DEFAULT '',
-        description_b TEXT NOT NULL DEFAULT '',
-        intensity INTEGER NOT NULL DEFAULT 0,
-        status TEXT NOT NULL DEFAULT 'unresolved',
-        resolution TEXT NOT NULL DEFAULT '',
-        created_at DOUBLE PRECISION NOT NULL,
-        resolved_at DOUBLE PRECISION,
-        metadata_json TEXT NOT NULL DEFAULT '{}',
-        PRIMARY KEY (namespace, id)
-    );
-    CREATE INDEX conflicts_side_a ON conflicts (namespace, side_a);
-    CREATE INDEX conflicts_side_b ON conflicts (namespace, side_b);
-    """,
+    """
+    + sql(EDGES, POSTGRES)
+    + sql(CONFLICTS, POSTGRES),
 ]
 
 
-def split_sql(script: str) -> list[str]:
-    """Split a migration script into statements (no semicolons inside our statements' literals)."""
-    return [s.strip() for s in script.split(";") if s.strip()]
+__all__ = [
+    "MIGRATIONS",
+    "MIGRATION_LOCK",
+    "Vector",
+    "hnsw_index_name",
+    "split_sql",
+    "tsquery",
+    "vector_dumper",
+]
 
 
 def hnsw_index_name(model: str, dim: int) -> str:

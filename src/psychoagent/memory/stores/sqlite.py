@@ -21,6 +21,7 @@ from psychoagent.config import StoreConfig
 from psychoagent.memory.filters import Condition, FilterError
 from psychoagent.memory.stores.base import (
     UNIT_FIELDS,
+    ChangeCounter,
     ChangedUnit,
     NamespaceRows,
     check_batch,
@@ -50,7 +51,7 @@ _INSERT_UNIT = (
 )
 
 
-class SQLiteStore(SQLiteRecords):
+class SQLiteStore(SQLiteRecords, ChangeCounter):
     """The default `MemoryStore`: one SQLite file (or ``:memory:``) holding every namespace."""
 
     def __init__(self, path: str | Path | None = None, config: StoreConfig | None = None) -> None:
@@ -130,8 +131,7 @@ class SQLiteStore(SQLiteRecords):
                 raise
             else:
                 self._conn.execute("COMMIT")
-                if self._stamp is not None and self._stamp == self._seen + 1:
-                    self._seen = self._stamp  # nobody else wrote in between: our own writes are already known
+                self._committed(self._stamp)
             finally:
                 self._depth, self._stamp = 0, None
 
@@ -156,16 +156,6 @@ class SQLiteStore(SQLiteRecords):
 
     def _counter(self) -> int:
         return int(self.execute("SELECT seq FROM changes").fetchone()[0])
-
-    def poll_changes(self) -> tuple[int, int] | None:
-        """(last seen, now) when another connection changed units since the last look; one indexed read."""
-        with self._lock:
-            now = self._counter()
-            return None if now == self._seen else (self._seen, now)
-
-    def mark_seen(self, upto: int) -> None:
-        with self._lock:
-            self._seen = max(self._seen, upto)
 
     def changes(self, since: int, upto: int, model: str, namespaces: Sequence[str]) -> list[ChangedUnit]:
         if not namespaces:
@@ -200,7 +190,6 @@ class SQLiteStore(SQLiteRecords):
         if not units:
             return []
         with self.transaction() as conn:
-            self._refuse_existing(conn, units)
             stamp = self._stamp_now(conn)
             first = int(conn.execute("SELECT COALESCE(MAX(pk), 0) FROM units").fetchone()[0]) + 1
             pks = list(range(first, first + len(units)))
@@ -209,7 +198,9 @@ class SQLiteStore(SQLiteRecords):
                     _INSERT_UNIT,
                     [(pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)],
                 )
-            except sqlite3.IntegrityError as exc:
+            except sqlite3.IntegrityError as exc:  # the unique (namespace, id) index refused a row: name it
+                conn.execute("DELETE FROM units WHERE changed = ? AND pk >= ?", (stamp, first))
+                self._refuse_existing(conn, units)
                 raise ValueError(f"a unit of this batch already exists ({exc})") from exc
             conn.executemany(
                 "INSERT INTO units_fts (rowid, text) VALUES (?, ?)", zip(pks, segmented, strict=True)

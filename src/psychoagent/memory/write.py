@@ -1,0 +1,172 @@
+"""The write path of `Memory`: observe arguments -> units -> one store transaction -> the in-memory index.
+
+A batch is handled in columns: its texts are embedded in one call; units the library builds itself skip pydantic
+validation (the arguments were checked at the API boundary, `memory.arguments`); the store writes each table with
+one executemany; the index takes the batch as columns and builds its keyword postings and conversation facts on
+the next read that needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+from pydantic import BaseModel
+
+from psychoagent.memory import affective
+from psychoagent.memory.inputs import check_finite
+from psychoagent.memory.text import segment
+from psychoagent.types import Affect, Edge, MemoryUnit, to_datetime, utcnow
+
+if TYPE_CHECKING:
+    from psychoagent.memory.core import Memory
+
+_set = object.__setattr__
+_Model = TypeVar("_Model", bound=BaseModel)
+_NEUTRAL = Affect.neutral()
+_NEUTRAL_FIELDS = frozenset(_NEUTRAL.model_fields_set)
+_UNIT_FIELDS = frozenset(
+    ("id", "namespace", "content", "kind", "affect", "conflict_context", "sources", "created_at", "valid_at",
+     "metadata")
+)  # fmt: skip
+"""The fields a built unit sets (the rest keep their defaults), as `MemoryUnit(...)` with them records."""
+
+
+def _trusted(cls: type[_Model], values: dict[str, Any], fields: frozenset[str]) -> _Model:
+    """A pydantic model from values the library made itself, without validation (what `model_construct` does,
+    minus its per-field default handling: every field is given)."""
+    obj = cls.__new__(cls)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", set(fields))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+def neutral_affect() -> Affect:
+    """`Affect.neutral()` (its own list of parties) without re-running its validators."""
+    values = dict(_NEUTRAL.__dict__)
+    values["conflict_parties"] = []
+    return _trusted(Affect, values, _NEUTRAL_FIELDS)
+
+
+def build_unit(
+    memory: Memory,
+    text: str,
+    *,
+    goals: Sequence[str] = (),
+    timestamp: datetime | str | float | None = None,
+    sources: Sequence[str] = (),
+    metadata: Mapping[str, Any] | None = None,
+    id: str | None = None,
+    kind: str = "episodic",
+    affect: Affect | None = None,
+    vector: np.ndarray | None = None,
+) -> MemoryUnit:
+    """A unit from checked `observe` arguments: appraised (if an appraiser is set), with a deterministic id."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("text must be a non-empty string")
+    created = to_datetime(timestamp) or utcnow()
+    if affect is None and memory.appraiser is not None:
+        if vector is None and takes_vectors(memory):
+            vector = memory.embed_documents([text])[1][0]
+        # The appraiser learns which embedder this memory has, so it never embeds with another model itself.
+        context = {"embedder": memory.embedder.name, "vector": vector}
+        affect = memory.appraiser.appraise(text, goals, context)
+    elif affect is None:
+        affect = neutral_affect()
+    meta = dict(metadata) if metadata else {}
+    if meta:
+        check_finite(meta, "metadata")
+    if goals:
+        meta.setdefault("goals", list(goals))
+    values = {
+        "id": id if id is not None else memory._shared.new_id(memory.namespace, text, created),
+        "namespace": memory.namespace,
+        "content": text,
+        "kind": kind,
+        "affect": affect,
+        "conflict_context": " vs ".join(affect.conflict_parties) if affect.conflict_intensity else "",
+        "sources": list(sources),
+        "created_at": created,
+        "valid_at": created,
+        "invalid_at": None,
+        "tier": "long_term",
+        "access_count": 0,
+        "last_accessed_at": None,
+        "metadata": meta,
+    }
+    return _trusted(MemoryUnit, values, _UNIT_FIELDS)
+
+
+def takes_vectors(memory: Memory) -> bool:
+    """True when the appraiser can use this memory's passage vectors (computed and cached here anyway)."""
+    return getattr(memory.appraiser, "vector_embedder", None) == memory.embedder.name
+
+
+def observe_batch(memory: Memory, items: Iterable[str | Mapping[str, Any]]) -> list[MemoryUnit]:
+    """Build and store checked `observe_many` items (texts or dicts of `observe` arguments) in one transaction."""
+    batch: list[tuple[str, dict[str, Any]]] = []
+    for item in items:
+        if isinstance(item, str):
+            batch.append((item, {}))
+        else:
+            kwargs = dict(item)
+            text = kwargs.pop("text", None)
+            if text is None:
+                raise ValueError("each item needs a 'text'")
+            batch.append((text, kwargs))
+    vectors: list[Any] = [None] * len(batch)
+    if memory.appraiser is not None and takes_vectors(memory):
+        todo = [
+            i
+            for i, (t, kw) in enumerate(batch)
+            if kw.get("affect") is None and isinstance(t, str) and t.strip()
+        ]
+        if todo:  # one batched embedding for appraisal; store_units then finds the vectors cached
+            matrix = memory.embed_documents([batch[i][0] for i in todo])[1]
+            for row, i in enumerate(todo):
+                vectors[i] = matrix[row]
+    units = [build_unit(memory, t, vector=v, **kw) for (t, kw), v in zip(batch, vectors, strict=True)]
+    return store_units(memory, units)
+
+
+def store_units(memory: Memory, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
+    """Store built units in one transaction (all or nothing) and index them."""
+    if not units:
+        return []
+    namespace = memory.namespace
+    ids = [u.id for u in units]
+    for unit in units:
+        if unit.namespace != namespace:
+            raise ValueError(f"unit {unit.id!r} belongs to {unit.namespace!r}, not {namespace!r}")
+    if len(set(ids)) != len(ids):
+        raise ValueError("duplicate ids within one batch")
+    index = memory._index()
+    hashes, vectors = memory.embed_documents([u.content for u in units])
+    plan = affective.before_store(memory, units, vectors, index)
+    segmented = [segment(u.content) for u in units]
+    edges = [
+        Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at) for u in units for s in u.sources
+    ]
+    try:
+        # Units, keyword rows, vectors, provenance edges and conflict records commit together or not at all.
+        with memory.store.transaction():
+            pks = memory.store.add_units(units, hashes, memory.embedder.name, vectors, segmented)
+            index.append(pks, units, vectors, [text.split() for text in segmented])
+            if edges:
+                memory.add_edges(edges)
+            affective.after_store(memory, units, plan)
+    except BaseException:
+        drop_caches(memory)
+        raise
+    return list(units)
+
+
+def drop_caches(memory: Memory) -> None:
+    """Forget a namespace's in-process index, graph and affect state; they reload from the file."""
+    shared = memory._shared
+    for cache in (shared.indexes, shared.graphs, shared.affect):
+        cache.pop(memory.namespace, None)
