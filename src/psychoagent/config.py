@@ -189,6 +189,21 @@ class RecallConfig(_Config):
         ge=1,
         description="IVF clusters scanned per query: recall@10 vs exact and latency at 100k in docs/benchmarks.md",
     )
+    ann_codec: Literal["int8", "float32"] = Field(
+        "int8",
+        description=(
+            "how the IVF index stores vectors: int8 (faiss scalar quantiser, a quarter of the memory; scanning the "
+            "probed clusters took about half the time of float32 at 100k) or float32 (IndexIVFFlat)"
+        ),
+    )
+    ann_rerank: int = Field(
+        2,
+        ge=1,
+        description=(
+            "an int8 IVF search fetches this many times the rows asked and keeps the best by exact cosine from the "
+            "float32 matrix: at 100k, 2 gave the float32 index's recall@10 vs exact (docs/benchmarks.md)"
+        ),
+    )
 
 
 class MemoryConfig(_Config):
