@@ -66,7 +66,7 @@ def run_recall(
     chosen = memory.selector(cands, index, ctx)
     rows = cands.rows[chosen]
     ids = [index.ids[int(r)] for r in rows]
-    units = {u.id: u for u in memory.get_many(ids)}
+    units = {u.id: u for u in memory.store.get_units(memory.namespace, ids)}  # ids from the index: no checks
     results = [
         Recall(
             unit=units[uid],
