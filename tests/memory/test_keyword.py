@@ -3,6 +3,8 @@ scatter, and those arrays follow every write."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -57,3 +59,21 @@ def test_at_most_a_few_full_length_arrays_are_kept(monkeypatch: pytest.MonkeyPat
     for j in range(keyword.DENSE_TERMS + 5):
         index.search([f"w{j}"], None, 5)
     assert len(index._dense) == keyword.DENSE_TERMS
+
+
+def test_another_writers_units_reach_the_full_length_weights(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from psychoagent import Memory
+
+    monkeypatch.setattr(keyword, "DENSE_SHARE", 0.0)  # every term takes the full-length path
+    path = tmp_path / "shared.db"
+    reader = Memory(path=path, embedder="hash", appraiser=None)
+    writer = Memory(path=path, embedder="hash", appraiser=None)  # another open memory: as another process
+    reader.observe_many([f"the harbour log entry {i}" for i in range(30)])
+    assert reader.recall("harbour", k=1)  # the reader's weights are now cached
+    writer.observe("the harbour crane collapsed onto the harbour pier")
+    hits = reader.recall("harbour crane", k=1)  # caught up through the change counter
+    assert hits[0].unit.content.startswith("the harbour crane")
+    reader.close()
+    writer.close()
