@@ -30,7 +30,7 @@ def clustered(n: int, seed: int) -> np.ndarray:
     return normalise(centres[rng.integers(0, 30, n)] + 0.3 * rng.normal(size=(n, 32)))
 
 
-@pytest.mark.parametrize("codec", ["int8", "float32"])
+@pytest.mark.parametrize("codec", ["pq4", "int8", "float32"])
 def test_ivf_finds_what_the_exact_scan_finds(codec: str) -> None:
     vectors = clustered(3000, seed=1)
     queries = clustered(50, seed=2)
