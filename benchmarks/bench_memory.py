@@ -167,7 +167,9 @@ def latencies(sizes: list[int], n_queries: int) -> list[str]:
     lines = ["### Recall latency (k=10, one namespace, 384-d vectors, hybrid dense + keyword, default pipeline incl. affect stage and MMR)", "",
              "Units are stored with conflict detection off (detection would only slow the set-up); recall runs with "
              "the default configuration, detection included. The exact row is the same memory with "
-             "`ann=\"exact\"`, measured right after: on a shared machine the ratio is the comparable number.", "",
+             "`ann=\"exact\"`, measured right after: on a shared machine the ratio is the comparable number. CPU "
+             "columns: the thread CPU time of the same recalls (recall runs on one thread, so on a quiet machine the "
+             "wall time is about the CPU time).", "",
              "| units | dense search | p50 ms | p95 ms | p95 / exact p95 | CPU p50 ms | CPU p95 ms | RSS after load MiB | first recall (builds the IVF index) s | IVF recall@10 vs exact |",
              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     qs_text = queries(n_queries)
