@@ -76,13 +76,17 @@ def latency(mem: Memory, queries: list[str], k: int = 10) -> tuple[float, float,
 
 
 def ivf_agreement(mem: Memory, texts: list[str], k: int = 10) -> float:
-    """Mean share of the exact dense top-k that the IVF index returns in its top-k (recall@k vs exact)."""
+    """Mean share of the exact dense top-k found in the IVF's top-k (recall@k vs exact): of the n rows the dense
+    search returns when recall asks (n = RecallConfig.candidates), the k best by exact cosine, as recall sees them."""
     index, cfg = mem._index(), mem.config.recall
+    n = max(cfg.candidates, k)
     shares = []
     for text in texts:
         q = mem.embedder.embed_queries([text])[0]
         exact = set(np.argsort(-(index.vectors @ q))[:k].tolist())
-        shares.append(len(exact & set(dense_top(index, q, None, k, cfg).tolist())) / k)
+        found = dense_top(index, q, None, n, cfg)
+        best = found[np.argsort(-(index.vectors[found] @ q))[:k]]
+        shares.append(len(exact & set(best.tolist())) / k)
     return float(np.mean(shares))
 
 

@@ -185,25 +185,25 @@ class RecallConfig(_Config):
         description="IVF clusters = this x sqrt(units) (faiss guideline: about sqrt(n) to 16 sqrt(n))",
     )
     ann_probes: int = Field(
-        48,
+        32,
         ge=1,
         description="IVF clusters scanned per query: recall@10 vs exact and latency at 100k in docs/benchmarks.md",
     )
-    ann_codec: Literal["pq4", "int8", "float32"] = Field(
-        "pq4",
+    ann_codec: Literal["int8", "pq4", "float32"] = Field(
+        "int8",
         description=(
-            "how the IVF index stores vectors: pq4 (faiss fast-scan product quantiser, 4 bits per dimension, "
-            "19 MB at 100k x 384), int8 (scalar quantiser) or float32 (IndexIVFFlat, 154 MB); at 100k pq4 over 48 "
-            "clusters took about 0.7 of the CPU time of int8 over 32, with recall@10 0.93 vs 0.91 "
-            "(docs/benchmarks.md)"
+            "how the IVF index stores vectors: int8 (faiss scalar quantiser, a quarter of float32's bytes; at 100k "
+            "the scan took about half the CPU time of float32, recall@10 0.91 either way), pq4 (fast-scan product "
+            "quantiser, 4 bits per dimension: faster to search, but training took about 50 s at 100k on 2 busy "
+            "cores) or float32 (IndexIVFFlat); docs/benchmarks.md"
         ),
     )
     ann_rerank: int = Field(
-        4,
+        2,
         ge=1,
         description=(
             "a quantised IVF search fetches this many times the rows asked and keeps the best by exact cosine from "
-            "the float32 matrix (at 100k, pq4 with 48 probes and 4: recall@10 0.93 vs exact, docs/benchmarks.md)"
+            "the float32 matrix (at 100k, int8 with 32 probes and 2: recall@10 0.91, as float32)"
         ),
     )
 

@@ -2,10 +2,10 @@
 
 The exact scan reads every vector (100k x 384 float32 is 150 MB per query); above `RecallConfig.ann_min_rows` an
 IVF index (Jégou et al. 2011, faiss) scans only the `ann_probes` clusters nearest to the query, by default over
-4-bit product-quantised codes, one per dimension (André et al. 2015, faiss fast scan), whose best `ann_rerank` x n are re-scored
-exactly.
-Its recall@10 against the exact scan is reported in docs/benchmarks.md. Rows added after the index was trained are
-assigned to the existing clusters on the next search; filtered recall (a row mask) always scans exactly.
+8-bit scalar-quantised codes (or 4-bit fast-scan product codes, André et al. 2015) whose best `ann_rerank` x n are
+re-scored exactly. Its recall@10 against the exact scan is reported in docs/benchmarks.md. Rows added after the
+index was trained are assigned to the existing clusters on the next search; filtered recall (a row mask) always
+scans exactly.
 """
 
 from __future__ import annotations
