@@ -30,17 +30,18 @@ def clustered(n: int, seed: int) -> np.ndarray:
     return normalise(centres[rng.integers(0, 30, n)] + 0.3 * rng.normal(size=(n, 32)))
 
 
-def test_ivf_finds_what_the_exact_scan_finds() -> None:
+@pytest.mark.parametrize("codec", ["pq4", "int8", "float32"])
+def test_ivf_finds_what_the_exact_scan_finds(codec: str) -> None:
     vectors = clustered(3000, seed=1)
     queries = clustered(50, seed=2)
-    ivf_cfg = RecallConfig(ann_min_rows=1000, ann_probes=8)
+    ivf_cfg = RecallConfig(ann_min_rows=1000, ann_probes=8, ann_codec=codec)  # type: ignore[arg-type]
     index = ClusterIndex(vectors)
     overlap = []
     for q in queries:
         exact = set(np.argsort(-(vectors @ q))[:10].tolist())
         found = set(dense_top(index, q, None, 10, ivf_cfg).tolist())
         overlap.append(len(exact & found) / 10)
-    assert index.ann is not None  # the IVF path was taken
+    assert index.ann is not None and index.ann.codec == codec  # the IVF path was taken
     assert np.mean(overlap) >= 0.9
     # a filter always scans exactly; so does a namespace below the size threshold
     mask = np.zeros(3000, dtype=bool)
@@ -59,3 +60,19 @@ def test_rows_added_after_training_are_searchable() -> None:
     mem.observe("The lighthouse keeper painted the door bright orange")
     assert mem.recall("lighthouse keeper orange door", k=1)[0].unit.content.startswith("The lighthouse")
     assert mem._index().ann is not None and len(mem._index().ann) == 301
+
+
+def test_int8_rerank_orders_by_exact_cosine_and_codec_change_rebuilds() -> None:
+    vectors = clustered(3000, seed=3)
+    q = clustered(1, seed=4)[0]
+    index = ClusterIndex(vectors)
+    cfg = RecallConfig(ann_min_rows=1000, ann_probes=30, ann_rerank=3)  # 30 of 54 lists: near-exhaustive
+    found = dense_top(index, q, None, 10, cfg)
+    assert len(found) == 10 and len(set(found.tolist())) == 10
+    # the rows kept are the best by exact cosine among those the quantised index fetched
+    fetched = index.ann.search(q, 30, cfg.ann_probes)  # type: ignore[union-attr]
+    best = set(fetched[np.argsort(-(vectors[fetched] @ q))[:10]].tolist())
+    assert set(found.tolist()) == best
+    first = index.ann
+    dense_top(index, q, None, 10, cfg.model_copy(update={"ann_codec": "float32"}))
+    assert index.ann is not first and index.ann.codec == "float32"  # type: ignore[union-attr]

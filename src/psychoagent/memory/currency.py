@@ -54,21 +54,38 @@ class CurrencyStage:
         live = (np.isnan(invalid) | (invalid > ctx.now)) & ~np.isin(kinds, list(UNCHECKED_KINDS))
         if live.sum() < 2:
             return
-        facts = self.memory.affect_state_of_namespace().facts
-        texts = [facts.get(index.ids[int(r)], (0.0, "", ""))[1] for r in rows]
-        keys = [subjects(t) if t else frozenset() for t in texts]
         created = index.column("created_at")[rows]
         dense = normalised_similarity(
             index.vectors[rows] @ index.vectors[rows].T, self.memory.similarity_floor
         )
+        gap = settings.safety.supersession_gap
+        score = cands.score[top]
+        # a pair (older a, newer b) can only change the ranking when a still scores above gap x b's score (see
+        # `_cap`), so pairs already in order are never scored; the other conditions are those of the loop below
+        with np.errstate(invalid="ignore"):
+            open_pair = (
+                (live[:, None] & live[None, :])
+                & ~(created[:, None] >= created[None, :])
+                & ~(dense < conf.min_similarity)
+                & (score[:, None] > 0)
+                & (score[:, None] > score[None, :] * gap)
+            )
+        if not open_pair.any():
+            return
+        facts = self.memory.affect_state_of_namespace().facts
+        texts = [facts.get(index.ids[int(r)], (0.0, "", ""))[1] for r in rows]
+        keys: dict[int, frozenset[str]] = {}
+
+        def subject_keys(i: int) -> frozenset[str]:
+            if i not in keys:
+                keys[i] = subjects(texts[i]) if texts[i] else frozenset()
+            return keys[i]
+
         pairs: list[tuple[int, int]] = []
         features: list[np.ndarray] = []
-        for a in range(len(rows)):
-            for b in range(len(rows)):
-                if not (live[a] and live[b]) or created[a] >= created[b] or not keys[a] & keys[b]:
-                    continue
-                if dense[a, b] < conf.min_similarity or not comparable(texts[a], texts[b]):
-                    continue
+        for a, b in zip(*np.nonzero(open_pair), strict=True):
+            a, b = int(a), int(b)
+            if subject_keys(a) & subject_keys(b) and comparable(texts[a], texts[b]):
                 pairs.append((a, b))
         if not pairs:
             return
@@ -81,7 +98,6 @@ class CurrencyStage:
             )
         p_update = scorer.probabilities(np.stack(features))[:, _UPDATE]
         factor = np.ones(len(cands.rows))
-        gap = settings.safety.supersession_gap
         for (a, b), p in zip(pairs, p_update, strict=True):
             if p >= conf.recall_update_threshold:
                 _cap(cands, factor, int(top[a]), int(top[b]), gap)

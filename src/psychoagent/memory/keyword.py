@@ -17,6 +17,12 @@ BM25_K1 = 1.2
 """Term-frequency saturation (Robertson & Zaragoza 2009, the usual 1.2)."""
 BM25_B = 0.75
 """Length normalisation (Robertson & Zaragoza 2009, the usual 0.75)."""
+DENSE_SHARE = 0.25
+"""A term found in at least this share of the documents keeps its BM25 weights as a full-length array too: adding
+it to the scores is then one contiguous addition instead of a scatter over most rows (at 100k units a query's
+frequent words were most of a keyword search)."""
+DENSE_TERMS = 8
+"""At most this many such full-length arrays are kept (8 bytes per unit each)."""
 
 
 class KeywordIndex:
@@ -30,6 +36,7 @@ class KeywordIndex:
         self._length_array: np.ndarray | None = None
         self._doc_terms: list[tuple[str, ...]] = []
         self._weights: dict[str, np.ndarray] = {}
+        self._dense: dict[str, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self._lengths)
@@ -56,6 +63,7 @@ class KeywordIndex:
                     arrays.pop(tok, None)
         self._length_array = None
         self._weights.clear()  # BM25 weights depend on the collection size and mean length
+        self._dense.clear()
 
     def _postings(self, word: str, stemmed: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
         """Postings of a query word, looked up by its stem as documents are indexed (`stemmed`: already one)."""
@@ -106,6 +114,17 @@ class KeywordIndex:
         self._weights[term] = weights
         return weights
 
+    def _dense_weights(self, term: str, post: tuple[np.ndarray, np.ndarray], size: int) -> np.ndarray:
+        """A frequent term's BM25 weights as a full-length array (0 where absent), kept until the next `add`."""
+        dense = self._dense.get(term)
+        if dense is None:
+            dense = np.zeros(size)
+            dense[post[0]] = self._term_weights(term, post)
+            if len(self._dense) >= DENSE_TERMS:
+                self._dense.pop(next(iter(self._dense)))
+            self._dense[term] = dense
+        return dense
+
     def search(self, terms: Sequence[str], mask: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
         """(rows, BM25 scores) of the top-n documents matching any term, best first, within the mask."""
         size = len(self._lengths)
@@ -114,8 +133,14 @@ class KeywordIndex:
         scores = np.zeros(size)
         for term in dict.fromkeys(terms):
             post = self._postings(term)
-            if post is not None:
-                scores[post[0]] += self._term_weights(stem(term), post)
+            if post is None:
+                continue
+            stemmed = stem(term)
+            if len(post[0]) >= DENSE_SHARE * size:
+                # same sums as the scatter below: rows without the term add 0.0
+                scores += self._dense_weights(stemmed, post, size)
+            else:
+                scores[post[0]] += self._term_weights(stemmed, post)
         if mask is not None:
             scores[: len(mask)] *= mask
         hits = np.flatnonzero(scores > 0)

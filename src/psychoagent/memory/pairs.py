@@ -217,6 +217,33 @@ FEATURES: tuple[str, ...] = (
 """Names of the pair features, in order (the scorer's weights are stored against these names)."""
 
 
+@dataclass(frozen=True)
+class _Surface:
+    """Per-text regex results that pair features and `comparable` read for every pair a text is in (cached, so a
+    text met in many pairs is searched once)."""
+
+    folded: str
+    lower: str
+    asks: bool
+    qa: bool
+    occasion: bool
+    reports: bool
+    self_at: int
+    number_text: dict[float, str]
+
+
+@lru_cache(maxsize=32768)
+def _surface(text: str) -> _Surface:
+    zh = has_cjk(text)
+    found = (_SELF_ZH if zh else _SELF_EN).search(text)
+    return _Surface(
+        folded=" ".join(text.split()).lower(), lower=text.lower(), asks=any(mark in text for mark in "?？"),
+        qa=_QA.search(text) is not None, occasion=_OCCASION.search(text) is not None,
+        reports=(_REPORTS_ZH if zh else _REPORTS_EN).search(text) is not None,
+        self_at=found.start() if found else -1, number_text={x: str(x) for x in analyse(text).numbers},
+    )  # fmt: skip
+
+
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
@@ -227,8 +254,9 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     shared_ent = shared_entities(o.entities, n.entities)
     self_both = o.self_ref and n.self_ref
     subject = 1.0 if shared_ent or self_both else 0.0
-    old_vals = (o.entities - n.entities) | {str(x) for x in o.numbers - n.numbers} | (o.times - n.times)
-    new_vals = (n.entities - o.entities) | {str(x) for x in n.numbers - o.numbers} | (n.times - o.times)
+    o_text, n_text = _surface(old_text).number_text, _surface(new_text).number_text
+    old_vals = (o.entities - n.entities) | {o_text[x] for x in o.numbers - n.numbers} | (o.times - n.times)
+    new_vals = (n.entities - o.entities) | {n_text[x] for x in n.numbers - o.numbers} | (n.times - o.times)
     kept = bool((o.entities - shared_ent - n.entities) == set() and (o.entities - shared_ent)) or bool(
         o.numbers & n.numbers
     )
@@ -284,15 +312,15 @@ def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
 def comparable(old_text: str, new_text: str) -> bool:
     """Whether two facts can be about the same subject at all: not when both name someone and nobody in common
     (and the speaker is not in both), and not when they are the same sentence (a repetition changes nothing)."""
-    if " ".join(old_text.split()).lower() == " ".join(new_text.split()).lower():
+    so, sn = _surface(old_text), _surface(new_text)
+    if so.folded == sn.folded:
         return False
     o, n = analyse(old_text), analyse(new_text)
     if o.speaker or n.speaker:
         return False  # a chat turn ("Name: ...") is an utterance, not a stated fact: greetings, stories, questions
-    asks = any(mark in text for mark in "?？" for text in (old_text, new_text))
-    if asks and not (_QA.search(new_text) or _QA.search(old_text)):
+    if (so.asks or sn.asks) and not (sn.qa or so.qa):
         return False  # a question asks, it states no fact
-    if _OCCASION.search(old_text) and _OCCASION.search(new_text):
+    if so.occasion and sn.occasion:
         return False  # each tied to the day it was said ("today", "yesterday"): two occasions, not one changed fact
     shared = shared_entities(o.entities, n.entities)
     if not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref)):
@@ -355,9 +383,11 @@ def slot_clash(old_text: str, new_text: str) -> float:
     return 1.0 if any(s.contradicts(o) for s in extract_slots(new_text) for o in old_slots) else 0.0
 
 
+@lru_cache(maxsize=32768)
 def subjects(text: str) -> frozenset[str]:
     """Keys of a sentence for the candidate index: its named entities, '<self>' for the speaker, and its numbers
-    and times ('#5000', '@9:30am'), so that "Sorry, I meant 4200, not 5000" meets the fact that said 5000."""
+    and times ('#5000', '@9:30am'), so that "Sorry, I meant 4200, not 5000" meets the fact that said 5000 (cached:
+    recall reads the keys of its best candidates on every query)."""
     view = analyse(text)
     values = {f"#{x:g}" for x in view.numbers} | {f"@{t}" for t in view.times}
     return view.entities | ({"<self>"} if view.self_ref else frozenset()) | frozenset(values)
@@ -376,12 +406,12 @@ def framed(text: str, subject: frozenset[str], others: frozenset[str]) -> float:
     """1 when the sentence states its fact through someone or something else: it names a source ("the passport
     says", "合同上写的"), or before the first mention of the shared subject stand another name or a clause ending
     in 'that', a comma or a colon ("Tom is sure that ...", "胡军坚持说陈刚...")."""
-    if (_REPORTS_ZH if has_cjk(text) else _REPORTS_EN).search(text):
+    surface = _surface(text)
+    if surface.reports:
         return 1.0
-    lower = text.lower()
+    lower = surface.lower
     if "<self>" in subject:
-        found = (_SELF_ZH if has_cjk(text) else _SELF_EN).search(text)
-        pos = found.start() if found else -1
+        pos = surface.self_at
     else:
         pos = min((lower.find(s) for s in subject if s in lower), default=-1)
     if pos <= 0:

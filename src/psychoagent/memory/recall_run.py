@@ -10,7 +10,7 @@ import numpy as np
 from psychoagent.memory.embed import normalise
 from psychoagent.memory.filters import parse_where
 from psychoagent.memory.modulate import check_policy
-from psychoagent.memory.retrieve import RecallContext, finite_or_zero, gather_candidates
+from psychoagent.memory.retrieve import RecallContext, gather_candidates
 from psychoagent.types import Affect, Recall, to_datetime, utcnow
 
 if TYPE_CHECKING:
@@ -66,17 +66,23 @@ def run_recall(
     chosen = memory.selector(cands, index, ctx)
     rows = cands.rows[chosen]
     ids = [index.ids[int(r)] for r in rows]
-    units = {u.id: u for u in memory.get_many(ids)}
+    units = {u.id: u for u in memory.store.get_units(memory.namespace, ids)}  # ids from the index: no checks
+    # each part of the chosen candidates as plain floats, NaN and infinities as 0 (one conversion per part)
+    parts = {name: _finite(values[chosen]) for name, values in cands.parts.items()}
+    scores = _finite(cands.score[chosen])
     results = [
-        Recall(
-            unit=units[uid],
-            score=finite_or_zero(float(cands.score[pos])),
-            parts={name: finite_or_zero(float(values[pos])) for name, values in cands.parts.items()},
-        )
-        for uid, pos in zip(ids, chosen, strict=True)
+        Recall(unit=units[uid], score=scores[i], parts={name: values[i] for name, values in parts.items()})
+        for i, uid in enumerate(ids)
         if uid in units
     ]
     if cfg.track_access and ids:
         memory.store.record_access(memory.namespace, ids, ctx.now)
         index.touch(rows, ctx.now)
     return results
+
+
+def _finite(values: np.ndarray) -> list[float]:
+    """Plain floats of an array, 0.0 where a value is not finite (as `retrieve.finite_or_zero` does one by one)."""
+    floats = np.asarray(values, dtype=np.float64)
+    out: list[float] = np.where(np.isfinite(floats), floats, 0.0).tolist()
+    return out

@@ -222,13 +222,16 @@ def gather_candidates(
     else:
         dense_ctx = dense
     if keyword_signal == "coverage":
-        own = index.keywords.matches(terms, rows)
+        m = len(rows)
         if cfg.neighbour_keyword_weight > 0:
-            before = index.keywords.matches(terms, prv) & has_before[:, None]
-            after_m = index.keywords.matches(terms, nxt) & has_after[:, None]
+            # one postings lookup per term for the candidates and both neighbours
+            found = index.keywords.matches(terms, np.concatenate([rows, prv, nxt]))
+            own = found[:m]
+            before = found[m : 2 * m] & has_before[:, None]
+            after_m = found[2 * m :] & has_after[:, None]
             keyword = neighbour_coverage(own, before, after_m, cfg.neighbour_keyword_weight)
         else:
-            keyword = keyword_coverage(own)
+            keyword = keyword_coverage(index.keywords.matches(terms, rows))
     else:
         keyword = bm25
     return Candidates(

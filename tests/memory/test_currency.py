@@ -1,0 +1,74 @@
+"""The recall currency stage: an older fact the pair scorer reads as updated ranks just below the newer one, and
+pairs whose order no cap could change are never scored."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from psychoagent import Memory
+from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
+from psychoagent.memory import currency
+from psychoagent.memory.currency import CurrencyStage
+from psychoagent.memory.retrieve import Candidates, RecallContext
+
+OLD = "Hugo's monthly budget is 5000 dollars."
+NEW = "Hugo raised his monthly budget to 6000 dollars."
+
+
+@pytest.fixture
+def memory() -> Memory:
+    """Both facts stored with detection off (no supersession at write), detection on for recall."""
+    mem = Memory(embedder="hash", affect_config=AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False)))
+    mem.observe(OLD, timestamp=datetime(2024, 1, 1, tzinfo=UTC))
+    mem.observe(NEW, timestamp=datetime(2024, 2, 1, tzinfo=UTC))
+    mem.affect_config = AffectiveMemoryConfig()
+    return mem
+
+
+def run_stage(
+    mem: Memory, old_score: float, new_score: float, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Candidates, int]:
+    """Run the stage on the two stored units with the given scores; returns the candidates and how many pairs
+    were scored."""
+    calls = []
+    real = currency.pair_features
+
+    def counted(old: str, new: str, dense: float) -> np.ndarray:
+        calls.append((old, new))
+        return real(old, new, dense)
+
+    monkeypatch.setattr(currency, "pair_features", counted)
+    index = mem._index()
+    cands = Candidates(rows=np.array([0, 1]), score=np.array([old_score, new_score]))
+    ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=2,
+                        now=datetime(2024, 3, 1, tzinfo=UTC).timestamp())  # fmt: skip
+    CurrencyStage(mem)(cands, index, ctx, mem.config.recall)
+    return cands, len(calls)
+
+
+def test_an_older_fact_scoring_above_the_newer_is_capped_just_below_it(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cands, scored = run_stage(memory, 1.0, 0.5, monkeypatch)
+    gap = memory.affect_config.safety.supersession_gap
+    assert scored == 1
+    assert cands.parts["currency"][1] == 1.0
+    assert cands.score[0] == pytest.approx(0.5 * gap) and cands.score[0] < cands.score[1]
+
+
+def test_a_pair_already_in_order_is_not_scored(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    gap = memory.affect_config.safety.supersession_gap
+    cands, scored = run_stage(memory, 0.5 * gap, 0.5, monkeypatch)  # exactly at the cap already
+    assert scored == 0 and "currency" not in cands.parts
+    assert list(cands.score) == [0.5 * gap, 0.5]
+    # just above the cap the pair is scored again and lowered to it
+    cands, scored = run_stage(memory, 0.5 * gap + 0.01, 0.5, monkeypatch)
+    assert scored == 1 and cands.score[0] == pytest.approx(0.5 * gap)
+
+
+def test_recall_ranks_the_newer_fact_first(memory: Memory) -> None:
+    hits = memory.recall("What is Hugo's monthly budget?", k=2, now=datetime(2024, 3, 1, tzinfo=UTC))
+    assert [h.unit.content for h in hits] == [NEW, OLD]

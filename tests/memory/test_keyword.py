@@ -1,0 +1,79 @@
+"""Keyword index: frequent terms scored from full-length weight arrays give the same BM25 top-n as the postings
+scatter, and those arrays follow every write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from psychoagent.memory import keyword
+from psychoagent.memory.keyword import KeywordIndex
+
+
+def corpus(n: int, seed: int) -> list[list[str]]:
+    """Documents of 6-12 words from a skewed vocabulary (word 'w0' in most of them)."""
+    rng = np.random.default_rng(seed)
+    p = 1.0 / np.arange(1, 301)
+    return [
+        [f"w{j}" for j in rng.choice(300, size=int(rng.integers(6, 13)), p=p / p.sum())] for _ in range(n)
+    ]
+
+
+def build(docs: list[list[str]]) -> KeywordIndex:
+    index = KeywordIndex()
+    index.add(range(len(docs)), docs)
+    return index
+
+
+def test_dense_and_scatter_scoring_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = corpus(3000, seed=1)
+    queries = [["w0", "w1", "w57"], ["w0"], ["w2", "w140", "w299", "nothing"], ["w0", "w0", "w3"]]
+    dense_index = build(docs)
+    mask = np.arange(3000) % 3 != 0
+    dense = [dense_index.search(q, m, 50) for q in queries for m in (None, mask)]
+    assert dense_index._dense  # the frequent words took the full-length path
+    monkeypatch.setattr(keyword, "DENSE_SHARE", 2.0)  # never dense
+    scatter_index = build(docs)
+    scatter = [scatter_index.search(q, m, 50) for q in queries for m in (None, mask)]
+    assert not scatter_index._dense
+    for (rows_a, scores_a), (rows_b, scores_b) in zip(dense, scatter, strict=True):
+        assert np.array_equal(rows_a, rows_b) and np.array_equal(scores_a, scores_b)
+
+
+def test_full_length_weights_follow_writes() -> None:
+    index = build(corpus(400, seed=2))
+    index.search(["w0"], None, 10)
+    before = index._dense["w0"].copy()
+    index.add([400], [["w0"] * 5 + ["w9"]])  # a new document dense in the frequent word
+    rows, scores = index.search(["w0"], None, 401)
+    assert 400 in rows.tolist() and len(index._dense["w0"]) == 401
+    assert not np.array_equal(index._dense["w0"][:400], before)  # collection statistics changed: recomputed
+    assert rows[0] == 400 and scores[0] == scores.max()
+
+
+def test_at_most_a_few_full_length_arrays_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(keyword, "DENSE_SHARE", 0.0)  # every term dense
+    index = build(corpus(200, seed=3))
+    for j in range(keyword.DENSE_TERMS + 5):
+        index.search([f"w{j}"], None, 5)
+    assert len(index._dense) == keyword.DENSE_TERMS
+
+
+def test_another_writers_units_reach_the_full_length_weights(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from psychoagent import Memory
+
+    monkeypatch.setattr(keyword, "DENSE_SHARE", 0.0)  # every term takes the full-length path
+    path = tmp_path / "shared.db"
+    reader = Memory(path=path, embedder="hash", appraiser=None)
+    writer = Memory(path=path, embedder="hash", appraiser=None)  # another open memory: as another process
+    reader.observe_many([f"the harbour log entry {i}" for i in range(30)])
+    assert reader.recall("harbour", k=1)  # the reader's weights are now cached
+    writer.observe("the harbour crane collapsed onto the harbour pier")
+    hits = reader.recall("harbour crane", k=1)  # caught up through the change counter
+    assert hits[0].unit.content.startswith("the harbour crane")
+    reader.close()
+    writer.close()
