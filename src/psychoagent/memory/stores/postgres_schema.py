@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, split_sql, sql
+from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, UNIT_COLUMNS, split_sql, sql
 
 POSTGRES = {"real": "DOUBLE PRECISION", "int64": "BIGINT"}
 """PostgreSQL's types for the shared table definitions."""
@@ -32,25 +32,9 @@ MIGRATIONS: list[str] = [
     + """
     CREATE TABLE units (
         pk BIGSERIAL PRIMARY KEY,
-        namespace TEXT NOT NULL,
-        id TEXT NOT NULL,
-        content TEXT NOT NULL,
-        content_hash TEXT NOT NULL,
-        kind TEXT NOT NULL DEFAULT 'episodic',
-        tier TEXT NOT NULL DEFAULT 'long_term',
-        valence INTEGER NOT NULL DEFAULT 0,
-        arousal INTEGER NOT NULL DEFAULT 1,
-        conflict_intensity INTEGER NOT NULL DEFAULT 0,
-        affect_json TEXT NOT NULL,
-        conflict_context TEXT NOT NULL DEFAULT '',
-        sources_json TEXT NOT NULL DEFAULT '[]',
-        metadata_json TEXT NOT NULL DEFAULT '{}',
-        created_at DOUBLE PRECISION NOT NULL,
-        valid_at DOUBLE PRECISION,
-        invalid_at DOUBLE PRECISION,
-        access_count INTEGER NOT NULL DEFAULT 0,
-        last_accessed_at DOUBLE PRECISION,
-        segmented TEXT NOT NULL DEFAULT '',
+"""
+    + sql(UNIT_COLUMNS, POSTGRES)
+    + """        segmented TEXT NOT NULL DEFAULT '',
         terms TSVECTOR NOT NULL DEFAULT ''::tsvector,
         changed BIGINT NOT NULL DEFAULT 0,
         UNIQUE (namespace, id)

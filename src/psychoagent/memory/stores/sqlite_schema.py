@@ -7,7 +7,7 @@ each 1.5 KB vector row was inserted at a random place of the primary key's B-tre
 append plus a small index entry (measured with 384-d vectors, docs/benchmarks.md).
 """
 
-from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, split_sql, sql
+from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, UNIT_COLUMNS, split_sql, sql
 
 SQLITE = {"real": "REAL", "int64": "INTEGER"}
 """SQLite's types for the shared table definitions."""
@@ -18,25 +18,9 @@ MIGRATIONS: list[str] = [
     + """
     CREATE TABLE units (
         pk INTEGER PRIMARY KEY,
-        namespace TEXT NOT NULL,
-        id TEXT NOT NULL,
-        content TEXT NOT NULL,
-        content_hash TEXT NOT NULL,
-        kind TEXT NOT NULL DEFAULT 'episodic',
-        tier TEXT NOT NULL DEFAULT 'long_term',
-        valence INTEGER NOT NULL DEFAULT 0,
-        arousal INTEGER NOT NULL DEFAULT 1,
-        conflict_intensity INTEGER NOT NULL DEFAULT 0,
-        affect_json TEXT NOT NULL,
-        conflict_context TEXT NOT NULL DEFAULT '',
-        sources_json TEXT NOT NULL DEFAULT '[]',
-        metadata_json TEXT NOT NULL DEFAULT '{}',
-        created_at REAL NOT NULL,
-        valid_at REAL,
-        invalid_at REAL,
-        access_count INTEGER NOT NULL DEFAULT 0,
-        last_accessed_at REAL,
-        UNIQUE (namespace, id)
+"""
+    + sql(UNIT_COLUMNS, SQLITE)
+    + """        UNIQUE (namespace, id)
     );
     CREATE INDEX units_ns_created ON units (namespace, created_at);
     CREATE VIRTUAL TABLE units_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');

@@ -13,6 +13,28 @@ CHANGES = """
 """
 """The change counter: every write transaction increments `seq` once and stamps the unit rows it writes."""
 
+UNIT_COLUMNS = """\
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        content TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'episodic',
+        tier TEXT NOT NULL DEFAULT 'long_term',
+        valence INTEGER NOT NULL DEFAULT 0,
+        arousal INTEGER NOT NULL DEFAULT 1,
+        conflict_intensity INTEGER NOT NULL DEFAULT 0,
+        affect_json TEXT NOT NULL,
+        conflict_context TEXT NOT NULL DEFAULT '',
+        sources_json TEXT NOT NULL DEFAULT '[]',
+        metadata_json TEXT NOT NULL DEFAULT '{{}}',
+        created_at {real} NOT NULL,
+        valid_at {real},
+        invalid_at {real},
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_accessed_at {real},
+"""
+"""The memory unit columns both stores share, after the store's own key column (each adds its search columns)."""
+
 EDGES = """
     CREATE TABLE edges (
         namespace TEXT NOT NULL,
