@@ -6,8 +6,14 @@ import numpy as np
 
 from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
 from psychoagent.agent.config import CognitiveConfig, PerceptionConfig
-from psychoagent.agent.perception import Belief, PriceHistory, TickPerception, observe_instrument, perceive
 from psychoagent.agent.recall import WorkingItem, WorkingMemory, persona_factor
+from psychoagent.econ.mind.perception import (
+    Belief,
+    PriceHistory,
+    TickPerception,
+    observe_instrument,
+    perceive,
+)
 from psychoagent.memory.core import Memory
 from psychoagent.persona import Persona
 

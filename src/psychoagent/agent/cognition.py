@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from psychoagent.affect.outcome import OutcomeEvent as AffectOutcome
 from psychoagent.affect.outcome import appraise_outcome
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.perception import Observation
 from psychoagent.agent.recall import (
     PersonaStage,
     RecallResult,
@@ -25,7 +24,8 @@ from psychoagent.agent.recall import (
     WorkingMemory,
     cross_layer_recall,
 )
-from psychoagent.agent.semantic import SemanticMemory, TradeRecord
+from psychoagent.econ.mind.perception import Observation
+from psychoagent.econ.mind.semantic import SemanticMemory, TradeRecord
 from psychoagent.persona import Persona
 from psychoagent.quoting import escape
 from psychoagent.types import Affect, MemoryUnit

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from psychoagent.agent.cognition import Briefing
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.perception import Observation
-from psychoagent.agent.schema import Decision
+from psychoagent.econ.mind.perception import Observation
+from psychoagent.econ.mind.schema import Decision
 from psychoagent.persona import Persona
 
 

@@ -18,14 +18,14 @@ import numpy as np
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.guardrails import Account, Guardrails, is_risky
-from psychoagent.agent.perception import Observation, PriceHistory, TickPerception
-from psychoagent.agent.schema import ApprovedOrder, Decision
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
 from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
 from psychoagent.econ.cognitive.streams import household_generator
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.mind.guardrails import Account, Guardrails, is_risky
+from psychoagent.econ.mind.perception import Observation, PriceHistory, TickPerception
+from psychoagent.econ.mind.schema import ApprovedOrder, Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
