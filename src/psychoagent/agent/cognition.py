@@ -1,20 +1,18 @@
 """One cognitive agent's private state and its per-tick cognition (DESIGN.md, 'data flow of one tick').
 
-events -> memory (structured appraisal) ; open expectations scored -> persona evolution ; perception ;
-cross-layer, persona-modulated recall -> working memory -> briefing (<= 200 words, reused when nothing changed).
-The agent holds no model reference: the policy feeds it events and reads its briefing and expectations.
+events -> memory (structured appraisal) ; cross-layer, persona-modulated recall -> working memory -> briefing
+(<= 200 words, reused when nothing changed) ; periodic reflection. Domain-neutral: what the agent perceives is
+any object with a `text`, and its beliefs are a `Knowledge` (the economy's are `econ.mind.semantic`). The agent
+holds no model reference: whoever steps it feeds it events and reads its briefing.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from psychoagent.affect.outcome import OutcomeEvent as AffectOutcome
-from psychoagent.affect.outcome import appraise_outcome
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.agent.recall import (
     PersonaStage,
@@ -24,8 +22,6 @@ from psychoagent.agent.recall import (
     WorkingMemory,
     cross_layer_recall,
 )
-from psychoagent.econ.mind.perception import Observation
-from psychoagent.econ.mind.semantic import SemanticMemory, TradeRecord
 from psychoagent.persona import Persona
 from psychoagent.quoting import escape
 from psychoagent.types import Affect, MemoryUnit
@@ -43,20 +39,21 @@ def tick_time(tick: int) -> datetime:
     return EPOCH + timedelta(days=30 * tick)
 
 
-@dataclass
-class Expectation:
-    """A decision's stated expectation, scored after `due` ticks (seed 2.1.2: expected vs actual)."""
+class Observed(Protocol):
+    """What the agent perceives: anything with a one-line text (the economy's `Observation`)."""
 
-    tick: int
-    due: int
-    instrument: str
-    side: str
-    entry: float
-    quantity: float
-    expected: float
-    stake: float
-    signal: str
-    risky: bool
+    @property
+    def text(self) -> str: ...
+
+
+class Knowledge(Protocol):
+    """An agent's beliefs: a graph it can traverse from entities, and periodic reflection into new beliefs."""
+
+    def seed_priors(self, when: datetime) -> None: ...
+
+    def neighbours(self, entities: Sequence[str], depth: int) -> dict[str, int]: ...
+
+    def reflect(self, when: datetime, min_evidence: int) -> list[str]: ...
 
 
 @dataclass
@@ -76,33 +73,30 @@ def clip_words(text: str, limit: int) -> str:
 
 
 class CognitiveAgent:
-    """Memory, beliefs, working memory, open expectations and guardrail history of one household."""
+    """Memory, beliefs (a `Knowledge`), working memory and briefing cache of one agent."""
 
-    def __init__(self, index: int, persona: Persona, memory: Memory | None, cfg: CognitiveConfig,
+    def __init__(self, index: int, memory: Memory | None, cfg: CognitiveConfig, knowledge: Knowledge,
                  population: bool = False) -> None:  # fmt: skip
         self.index = index
         self.cfg = cfg
-        self.baseline_risk = persona.risk_preference
         self.memory = memory
         self.remembers = memory is not None or population
         """True when the agent has memory: its own `Memory`, or rows of the policy's population memory."""
         self.stage = PersonaStage(cfg.recall.persona_weight)
         if memory is not None and cfg.ablation.persona_recall:
             memory.pipeline.append(self.stage)
-        self.semantic = SemanticMemory(memory, keep_graph=population)
+        self.knowledge = knowledge
         self.working = WorkingMemory(cfg.recall.working_capacity)
         self.summaries = SummaryCache(cfg.recall.summary_cache)
         self.pending: list[dict[str, Any]] = []
         self.feedback: list[str] = []
-        self.expectations: list[Expectation] = []
-        self.high_risk: deque[bool] = deque(maxlen=8)
         self.briefing: Briefing | None = None
         self._recalls: dict[tuple[Any, ...], tuple[int, list[WorkingItem], list[Any]]] = {}
         """Recent recalls by (question, persona bucket): reused for `refresh_every` ticks (seed 4.3)."""
         self.mood = Affect.neutral()
         self.analyze_next = False
         if self.remembers:
-            self.semantic.seed_priors(tick_time(0))
+            self.knowledge.seed_priors(tick_time(0))
 
     # -- encoding ------------------------------------------------------------------------------------------
     def note(self, tick: int, text: str, affect: Affect | None = None, **metadata: Any) -> None:
@@ -134,34 +128,6 @@ class CognitiveAgent:
             )
         return units
 
-    # -- expectations --------------------------------------------------------------------------------------
-    def expect(self, e: Expectation) -> None:
-        self.expectations.append(e)
-
-    def score(self, tick: int, prices: dict[str, float]) -> list[tuple[Expectation, float]]:
-        """Expectations due now with their realised return; each becomes an outcome memory and a trade record."""
-        due = [e for e in self.expectations if e.due <= tick and prices.get(e.instrument, 0) > 0]
-        self.expectations = [e for e in self.expectations if e not in due]
-        out = []
-        for e in due:
-            move = prices[e.instrument] / e.entry - 1.0
-            actual = move if e.side == "BUY" else -move
-            affect = appraise_outcome(AffectOutcome(
-                expected=e.expected, actual=actual, stake=min(max(e.stake, 0.0), 1.0),
-                description=f"return on {e.side.lower()} {e.instrument}",
-            ))  # fmt: skip
-            verb = "Bought" if e.side == "BUY" else "Sold"
-            text = (
-                f"{verb} {e.quantity:.3g} {e.instrument} at {e.entry:.4g} after a {e.signal.replace('_', ' ')} "
-                f"signal expecting {e.expected:+.1%}; {tick - e.tick} ticks later {actual:+.1%} "
-                f"({'success' if actual > 0 else 'failure'}, {e.stake:.0%} of assets)"
-            )
-            self.note(tick, text, affect, kind_of="outcome", instrument=e.instrument, side=e.side, signal=e.signal,
-                      expected=e.expected, actual=actual, risky=e.risky, stake=e.stake)  # fmt: skip
-            self.semantic.records.append(TradeRecord(e.instrument, e.side, e.signal, actual, ""))
-            out.append((e, actual))
-        return out
-
     # -- recall and briefing --------------------------------------------------------------------------------
     def recall(
         self, tick: int, query: str, entities: Sequence[str], persona: Persona, k: int
@@ -175,7 +141,7 @@ class CognitiveAgent:
             self.memory, query, entities, k=k, depth=self.cfg.recall.graph_depth,
             now=tick_time(tick).timestamp(), persona=persona if ab.persona_recall else None,
             affect_state=self.mood if ab.affect_modulation else None, policy=policy,
-            graph=self.semantic.neighbours,
+            graph=self.knowledge.neighbours,
         )  # fmt: skip
 
     def situation(self, query: str, persona: Persona) -> tuple[str, int]:
@@ -205,7 +171,7 @@ class CognitiveAgent:
         self._recalls[situation] = (tick, items, episodes)
         return items, episodes
 
-    def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
+    def brief(self, tick: int, query: str, observations: Sequence[Observed], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
         """Working memory + <= N-word briefing. A recall of the same question at the same persona younger than
         `refresh_every` ticks is reused (seed 4.3: decide with an earlier tick's fused memory); observations and
@@ -218,7 +184,7 @@ class CognitiveAgent:
         beliefs = [(u.id, u.content, hops) for u, hops in found.semantic]
         return self.render(observations, persona, *self.keep_recall(tick, situation, found.episodes, beliefs))
 
-    def render(self, observations: Sequence[Observation], persona: Persona, items: list[WorkingItem],
+    def render(self, observations: Sequence[Observed], persona: Persona, items: list[WorkingItem],
                episodes: list[Any], reused: bool = False) -> Briefing:  # fmt: skip
         """Load the working memory (recalled items + the last guardrail feedback) and write the briefing text."""
         self.working.load(
@@ -244,7 +210,7 @@ class CognitiveAgent:
         """Periodic reflection: abstract beliefs into semantic memory, and consolidate tiers now and then."""
         if not self.remembers:
             return []
-        formed = self.semantic.reflect(tick_time(tick), self.cfg.reflection.min_evidence)
+        formed = self.knowledge.reflect(tick_time(tick), self.cfg.reflection.min_evidence)
         every = self.cfg.reflection.consolidate_every
         if every and self.memory is not None and (tick + self.index) % every == 0:
             self.memory.consolidate(now=tick_time(tick))

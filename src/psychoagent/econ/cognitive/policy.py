@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
+from psychoagent.agent.cognition import tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
@@ -24,6 +24,7 @@ from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
 from psychoagent.econ.cognitive.streams import household_generator
 from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.mind.guardrails import Account, Guardrails, is_risky
+from psychoagent.econ.mind.household import Expectation, HouseholdMind
 from psychoagent.econ.mind.perception import Observation, PriceHistory, TickPerception
 from psychoagent.econ.mind.schema import ApprovedOrder, Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
@@ -51,7 +52,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.cognitive = cognitive or CognitiveConfig()
         self.engine = EvolutionEngine()
         self.model: Any = None
-        self.agents: dict[int, CognitiveAgent] = {}
+        self.agents: dict[int, HouseholdMind] = {}
         self.history = PriceHistory(self.cognitive.perception.history)
         self.guardrails = Guardrails(self.cognitive.guardrails, self.cognitive.lookahead,
                                      enabled=self.cognitive.ablation.guardrails)  # fmt: skip
@@ -100,7 +101,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
 
                 mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
                              affect_config=_EVENT_MEMORY)  # fmt: skip
-            self.agents[int(i)] = CognitiveAgent(int(i), personas[int(i)], mem, cfg, population=shared)
+            self.agents[int(i)] = HouseholdMind(int(i), personas[int(i)], mem, cfg, population=shared)
             self.household_rng[int(i)] = household_generator(base, int(i))
         if shared:
             assert embedder is not None
@@ -202,8 +203,8 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                 rows = [(u.content, u.affect, str(u.metadata.get("kind_of", u.kind))) for u in units]
                 self._emit(t, "memory.formed", formed_payload(rows, [u.id for u in units]), f"household:{i}")
 
-    def _briefings(self, t: int, deciding: Sequence[tuple[int, CognitiveAgent]], seeing: TickPerception,
-                   view: HouseholdView) -> list[tuple[int, CognitiveAgent, Persona, list[Observation], Any]]:  # fmt: skip
+    def _briefings(self, t: int, deciding: Sequence[tuple[int, HouseholdMind]], seeing: TickPerception,
+                   view: HouseholdView) -> list[tuple[int, HouseholdMind, Persona, list[Observation], Any]]:  # fmt: skip
         """Perception and briefing of every deciding agent; fresh recalls of the population run as one batch."""
         contexts: list[Any] = []
         asks: list[tuple[int, str, int, Persona]] = []
@@ -238,7 +239,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         return [tuple(c) for c in contexts]
 
     def _beliefs_near(
-        self, agent: CognitiveAgent, entities: list[str], depth: int
+        self, agent: HouseholdMind, entities: list[str], depth: int
     ) -> list[tuple[str, str, int]]:
         """`semantic.beliefs_near`, reused while the agent's beliefs are unchanged (its `by_subject()` result is
         the same object until a belief is set)."""
@@ -250,7 +251,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self._near[agent.index] = (current, (entities, depth), found)
         return found
 
-    def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
+    def decide_many(self, tick: int, contexts: Sequence[tuple[int, HouseholdMind, Persona, list[Observation], Any]],
                     flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
         """One decision per context (heuristic); the LLM policy batches these into one model call."""
         out = []
@@ -289,7 +290,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                        income=income, spending=float(view.consume_share[i]) * income, supply=room, fee_rate=fee,
                        changes=changes or {})  # fmt: skip
 
-    def _guard(self, t: int, i: int, agent: CognitiveAgent, persona: Persona, obs: Sequence[Observation],
+    def _guard(self, t: int, i: int, agent: HouseholdMind, persona: Persona, obs: Sequence[Observation],
                decision: Decision, view: HouseholdView, prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
         agent.feedback = []
         if decision.type != "DECIDE":
