@@ -20,7 +20,7 @@ import mesa
 import numpy as np
 
 from psychoagent.agent.bus import EventBus
-from psychoagent.econ.agents import TRAIT_COLUMNS, Firm, Household, make_households
+from psychoagent.econ.agents import TRAIT_COLUMNS, CognitiveFirm, Firm, Household, make_households
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.firms.board import CognitiveFirms
@@ -82,14 +82,16 @@ class EconomyModel(mesa.Model):
             if s.input_sector is not None:
                 cost += s.input_per_unit * prices[self.sector_names.index(s.input_sector)]
             prices[k] = max(cost * (1.0 + s.markup), cfg.market.price_floor)
+        firm_type = Firm if cfg.firms.mode == "rule" else CognitiveFirm  # a cognitive firm's mind comes below
         for k, s in enumerate(cfg.sectors):
-            self.firms.append(Firm(self, k, s, float(prices[k]), cfg.market.initial_wage))
+            self.firms.append(firm_type(self, k, s, float(prices[k]), cfg.market.initial_wage))
         self.base_prices = prices.copy()
         wages = np.array([f.wage for f in self.firms])
         self.households, personas = make_households(
             cfg.households, cfg.household, cfg.sectors, wages, self.rng
         )
-        self.members = [Household(self, i, p) for i, p in enumerate(personas)]
+        self.members: list[Household] = [Household(self, i, p) for i, p in enumerate(personas)]
+        """Household i's Mesa agent (a cognitive policy replaces those it thinks for by `CognitiveHousehold`s)."""
         self.personas = tuple(personas)
         hh = self.households
         for f in self.firms:

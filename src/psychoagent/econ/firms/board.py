@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from mesa.agent import AgentSet
 
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import tick_time
+from psychoagent.econ.agents import CognitiveFirm
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
@@ -74,6 +76,14 @@ class CognitiveFirms:
             persona = firm_persona(cfg.personas.get(f.name, cfg.default_persona))
             self.states[f.index] = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price,
                                              wage=f.wage)  # fmt: skip
+            if isinstance(f, CognitiveFirm):
+                f.mind = self.states[f.index]
+
+    @property
+    def agents(self) -> AgentSet:
+        """The model's cognitive firms as a Mesa AgentSet, in sector order (what the monthly and quarterly loops
+        step)."""
+        return self.model.agents_by_type[CognitiveFirm]
 
     def use_llm(self, spec: str | None) -> None:
         """Choose the model firms ask in `llm` mode ('offline', 'local', 'local:PATH', 'env' or a URL)."""
@@ -115,18 +125,20 @@ class CognitiveFirms:
         """The month's books for every firm (upkeep, plant payments and completions, reviews); price and wage
         stay where the last decision set them (the demand-gap rule moves only hiring, below the firm's cap);
         every `decide_every` months, the decisions."""
-        for f in self.model.firms:
-            s = self.states[f.index]
-            self._books(t, f, s)
-            self._build(t, f, s)
-            f.offer_rate = min(f.offer_rate, s.target_rate)
-            f.price, f.wage = max(s.price, s.price_floor), s.wage
+        self.agents.do(self._month_of, t)
         self._remember()  # a plant reviewed this month is recalled at this month's decision
         if t % self.cfg.decide_every == 0:
             self.decide(t)
             self._remember()
 
     # -- the books -------------------------------------------------------------------------------------------
+    def _month_of(self, f: Firm, t: int) -> None:
+        s = self.states[f.index]
+        self._books(t, f, s)
+        self._build(t, f, s)
+        f.offer_rate = min(f.offer_rate, s.target_rate)
+        f.price, f.wage = max(s.price, s.price_floor), s.wage
+
     def _pay_households(self, amount: float) -> None:
         hh = self.model.households
         if amount:
@@ -269,7 +281,7 @@ class CognitiveFirms:
 
     def decide(self, t: int) -> None:
         """One quarter: perceive, decide (heuristic, or one model batch), then guard, act and evolve each firm."""
-        firms = [(f, self.states[f.index]) for f in self.model.firms]
+        firms = self.agents.map(lambda f: (f, self.states[f.index]))
         seen = [self.perceive(t, f, s) for f, s in firms]
         if self.cfg.mode == "llm":
             from psychoagent.econ.firms.prompt import ask_model
