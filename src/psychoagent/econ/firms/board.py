@@ -23,6 +23,7 @@ from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
 from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
+from psychoagent.econ.firms.lesson import recalled_lesson
 from psychoagent.econ.firms.state import FirmState, Month, Plant
 from psychoagent.econ.snapshot import NewsItem
 from psychoagent.persona import EvolutionEngine, OutcomeEvent
@@ -81,8 +82,7 @@ class CognitiveFirms:
 
     @property
     def agents(self) -> AgentSet:
-        """The model's cognitive firms as a Mesa AgentSet, in sector order (what the monthly and quarterly loops
-        step)."""
+        """The model's cognitive firms as a Mesa AgentSet, in sector order (what the loops below step)."""
         return self.model.agents_by_type[CognitiveFirm]
 
     def use_llm(self, spec: str | None) -> None:
@@ -247,7 +247,7 @@ class CognitiveFirms:
             series = [h[f"price_{f.cfg.input_sector}"] for h in self.model._history[-6:]]
             avg = float(np.mean(series)) if series else 0.0
             gap = self.model.firms[k].price / avg - 1.0 if avg > 0 else 0.0
-        lesson, n = self._lesson(t, s)
+        lesson, n = recalled_lesson(t, s, self.cfg.lesson_months)
         s.idle = s.idle + 1 if np.isfinite(demand) and demand / cap < self.cfg.close_at else 0
         workforce = int(np.count_nonzero(self.model.households.sector == f.index))
         labour = self.model.config.household.hours * workforce * f.cfg.productivity * s.productivity / cap
@@ -264,20 +264,6 @@ class CognitiveFirms:
             input_gap=gap,
             lesson=lesson, lessons=n,
         )  # fmt: skip
-
-    def _lesson(self, t: int, s: FirmState) -> tuple[float, int]:
-        """Mean shortfall of the expansions reviewed in the last `lesson_months` that the firm recalls (its memory;
-        its own records without one): old lessons fade."""
-        if s.memory is None:
-            errors = [e for tick, e in s.lessons[-4:] if t - tick <= self.cfg.lesson_months]
-        else:
-            if not s.lessons:
-                return 0.0, 0
-            hits = s.memory.recall("expansion reviewed: output against capacity added, success or failure", k=4,
-                                   where={"metadata.kind_of": "expansion_outcome"}, now=tick_time(t))  # fmt: skip
-            recent = [h for h in hits if t - float(h.unit.metadata.get("tick", t)) <= self.cfg.lesson_months]
-            errors = [float(h.unit.metadata.get("error", 0.0)) for h in recent]
-        return (float(np.mean(errors)), len(errors)) if errors else (0.0, 0)
 
     def decide(self, t: int) -> None:
         """One quarter: perceive, decide (heuristic, or one model batch), then guard, act and evolve each firm."""
