@@ -16,6 +16,7 @@ from psychoagent.agent.cognition import CognitiveAgent
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.memory.core import Memory
 from psychoagent.persona import Persona
+from psychoagent.types import Briefing
 
 
 def _imports(path: Path) -> set[str]:
@@ -78,6 +79,26 @@ def test_a_chat_assistant_uses_the_loop_without_the_economy() -> None:
     agent.note(1, "The user asked for a quiet cafe nearby.")
     assert len(agent.encode(1)) == 2 and not agent.pending
     b = agent.brief(2, "what does the user drink", [_Seen("It is morning.")], ["drinks"], Persona())
-    assert "green tea" in b.text and "Now: It is morning." in b.text and not b.reused
-    assert agent.brief(2, "what does the user drink", [_Seen("It is morning.")], ["drinks"], Persona()).reused
+    assert "green tea" in b.text and "Now: It is morning." in b.text and not b.metadata["reused"]
+    assert agent.brief(
+        2, "what does the user drink", [_Seen("It is morning.")], ["drinks"], Persona()
+    ).metadata["reused"]
     assert agent.reflect(3) == ["the user prefers tea"] and topics.reflections == 1
+
+
+def test_the_briefing_is_the_librarys_with_the_conflicts_memory_brief_found() -> None:
+    mem = Memory(embedder="hash", namespace="planner")  # the heuristic appraiser links clashing facts
+    agent = CognitiveAgent(0, mem, CognitiveConfig(), _Topics())
+    agent.note(1, "The user set the equipment budget to 2000 yuan.")
+    agent.encode(1)
+    agent.note(2, "The user raised the equipment budget from 2000 to 3000 yuan.")
+    agent.encode(2)
+    b = agent.brief(3, "equipment budget", [], [], Persona())
+    assert isinstance(b, Briefing) and b.query == "equipment budget"
+    assert {r.unit.content for r in b.memories} >= {"The user set the equipment budget to 2000 yuan."}
+    assert len(b.conflicts) == 1 and {b.conflicts[0].side_a, b.conflicts[0].side_b} == {
+        u.unit.id for u in b.memories
+    }
+    assert [w.kind for w in b.metadata["working"]] == ["episode", "episode"]
+    again = agent.brief(3, "equipment budget", [], [], Persona())
+    assert again.metadata["reused"] and again.conflicts == b.conflicts  # a reused recall keeps its conflicts

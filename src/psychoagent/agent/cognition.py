@@ -9,7 +9,6 @@ holds no model reference: whoever steps it feeds it events and reads its briefin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -24,7 +23,7 @@ from psychoagent.agent.recall import (
 )
 from psychoagent.persona import Persona
 from psychoagent.quoting import escape
-from psychoagent.types import Affect, MemoryUnit
+from psychoagent.types import Affect, Briefing, MemoryUnit
 
 if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
@@ -37,6 +36,10 @@ SECONDS_PER_TICK = 30 * 86400.0
 def tick_time(tick: int) -> datetime:
     """Simulation tick (month) -> a timestamp for memory (30-day months from 2000-01-01)."""
     return EPOCH + timedelta(days=30 * tick)
+
+
+Recalled = tuple[list[WorkingItem], list[Any], Briefing | None]
+"""A recall kept for a situation: working items, episodes and the `Memory.brief` behind them (or None)."""
 
 
 class Observed(Protocol):
@@ -56,15 +59,17 @@ class Knowledge(Protocol):
     def reflect(self, when: datetime, min_evidence: int) -> list[str]: ...
 
 
-@dataclass
-class Briefing:
-    """What the policy reads: text (<= max words), the working memory behind it, and whether it was reused."""
-
-    text: str
-    working: list[WorkingItem]
-    reused: bool = False
-    episodes: list[tuple[Any, float, dict[str, float]]] = field(default_factory=list)
-    """(memory, score, parts): a `MemoryUnit` or a population `Recalled`, both with id, content, metadata."""
+def briefing_of(text: str, working: list[WorkingItem], episodes: list[Any], found: Briefing | None,
+                reused: bool) -> Briefing:  # fmt: skip
+    """The library's `Briefing` of one decision: the agent's text (<= max words); the memories and conflicts of
+    the `Memory.brief` behind it (none with the population memory); in `metadata`, `reused` (an earlier tick's
+    recall), `working` (the working memory) and `episodes` ((memory, score, parts): a `MemoryUnit` or a
+    population `Recalled`, both with id, content and metadata)."""
+    meta = {"reused": reused, "working": working, "episodes": episodes}
+    if found is None:
+        return Briefing.model_construct(query="", text=text, memories=[], conflicts=[], metadata=meta)
+    return Briefing.model_construct(query=found.query, text=text, memories=found.memories,
+                                    conflicts=found.conflicts, metadata=meta)  # fmt: skip
 
 
 def clip_words(text: str, limit: int) -> str:
@@ -91,7 +96,7 @@ class CognitiveAgent:
         self.pending: list[dict[str, Any]] = []
         self.feedback: list[str] = []
         self.briefing: Briefing | None = None
-        self._recalls: dict[tuple[Any, ...], tuple[int, list[WorkingItem], list[Any]]] = {}
+        self._recalls: dict[tuple[Any, ...], tuple[int, list[WorkingItem], list[Any], Briefing | None]] = {}
         """Recent recalls by (question, persona bucket): reused for `refresh_every` ticks (seed 4.3)."""
         self.mood = Affect.neutral()
         self.analyze_next = False
@@ -148,12 +153,12 @@ class CognitiveAgent:
         """The key a recall is reused under: the question and the persona's risk bucket."""
         return (query, round(persona.risk_preference * 10))
 
-    def reusable(self, tick: int, situation: tuple[str, int]) -> tuple[list[WorkingItem], list[Any]] | None:
+    def reusable(self, tick: int, situation: tuple[str, int]) -> Recalled | None:
         """A recall of the same situation younger than `refresh_every` ticks, unless a closer look was asked."""
         cached = self._recalls.get(situation)
         if (self.cfg.recall.reuse_briefing and cached is not None and not self.analyze_next
                 and tick - cached[0] < self.cfg.recall.refresh_every):  # fmt: skip
-            return cached[1], cached[2]
+            return cached[1], cached[2], cached[3]
         return None
 
     @property
@@ -162,14 +167,15 @@ class CognitiveAgent:
         return self.cfg.recall.k * (2 if self.analyze_next else 1)
 
     def keep_recall(self, tick: int, situation: tuple[str, int], episodes: list[Any],
-                    beliefs: Sequence[tuple[str, str, int]]) -> tuple[list[WorkingItem], list[Any]]:  # fmt: skip
-        """Working items of a fresh recall (episodes, then beliefs by graph distance), cached for reuse."""
+                    beliefs: Sequence[tuple[str, str, int]], found: Briefing | None = None) -> Recalled:  # fmt: skip
+        """Working items of a fresh recall (episodes, then beliefs by graph distance), cached for reuse with the
+        `Memory.brief` it came from (None with the population memory)."""
         items = [WorkingItem("episode", u.content, s, u.id) for u, s, _ in episodes]
         items += [WorkingItem("belief", text, 1.0 / (1 + hops), uid) for uid, text, hops in beliefs]
         every = self.cfg.recall.refresh_every
         self._recalls = {k: v for k, v in self._recalls.items() if tick - v[0] < every}
-        self._recalls[situation] = (tick, items, episodes)
-        return items, episodes
+        self._recalls[situation] = (tick, items, episodes, found)
+        return items, episodes, found
 
     def brief(self, tick: int, query: str, observations: Sequence[Observed], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
@@ -182,10 +188,11 @@ class CognitiveAgent:
             return self.render(observations, persona, *cached, reused=True)
         found = self.recall(tick, query, entities, persona, self.recall_k)
         beliefs = [(u.id, u.content, hops) for u, hops in found.semantic]
-        return self.render(observations, persona, *self.keep_recall(tick, situation, found.episodes, beliefs))
+        kept = self.keep_recall(tick, situation, found.episodes, beliefs, found.briefing)
+        return self.render(observations, persona, *kept)
 
     def render(self, observations: Sequence[Observed], persona: Persona, items: list[WorkingItem],
-               episodes: list[Any], reused: bool = False) -> Briefing:  # fmt: skip
+               episodes: list[Any], found: Briefing | None = None, reused: bool = False) -> Briefing:  # fmt: skip
         """Load the working memory (recalled items + the last guardrail feedback) and write the briefing text."""
         self.working.load(
             [*items, *(WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:])]
@@ -203,7 +210,7 @@ class CognitiveAgent:
             lines.append("Guardrails: " + " | ".join(self.feedback[-2:]))
         text = clip_words(" ".join(lines), self.cfg.recall.briefing_words)
         self.analyze_next = False
-        self.briefing = Briefing(text, list(self.working.items), reused, episodes)
+        self.briefing = briefing_of(text, list(self.working.items), episodes, found, reused)
         return self.briefing
 
     def reflect(self, tick: int) -> list[str]:

@@ -75,10 +75,10 @@ def test_briefing_is_short_uses_graph_beliefs_and_is_reused() -> None:
     agent.semantic.news_belief("steel", "A new steel mill opened", -0.6, tick_time(4))
     obs = perceive(hist, ["steel"], agent.semantic.by_subject(), PerceptionConfig(), {"interest_rate": 0.05})
     b1 = agent.brief(5, "buy steel", obs, ["steel", "interest_rate"], Persona())
-    assert len(b1.text.split()) <= 200 and not b1.reused
+    assert len(b1.text.split()) <= 200 and not b1.metadata["reused"]
     assert "new steel mill" in b1.text and "financing costs" in b1.text  # depth-2 graph from interest_rate
     b2 = agent.brief(5, "buy steel", obs, ["steel", "interest_rate"], Persona())
-    assert b2.reused and b2.text == b1.text
+    assert b2.metadata["reused"] and b2.text == b1.text
 
 
 def test_perception_reads_the_seed_example() -> None:

@@ -222,7 +222,7 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
             if self.mind is None or cached is not None:
                 briefing = (agent.render(obs, persona, *cached, reused=True) if cached is not None
                             else agent.brief(t, query, obs, entities, persona))  # fmt: skip
-                self._count("briefing.reused" if briefing.reused else "briefing.built")
+                self._count("briefing.reused" if briefing.metadata["reused"] else "briefing.built")
             else:
                 asks.append((i, query, agent.recall_k, persona))
                 waiting.append((len(contexts), situation, entities))
