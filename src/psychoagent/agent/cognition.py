@@ -67,9 +67,10 @@ def briefing_of(text: str, working: list[WorkingItem], episodes: list[Any], foun
     population `Recalled`, both with id, content and metadata)."""
     meta = {"reused": reused, "working": working, "episodes": episodes}
     if found is None:
-        return Briefing.model_construct(query="", text=text, memories=[], conflicts=[], metadata=meta)
-    return Briefing.model_construct(query=found.query, text=text, memories=found.memories,
-                                    conflicts=found.conflicts, metadata=meta)  # fmt: skip
+        return Briefing(query="", text=text, metadata=meta)
+    return Briefing(
+        query=found.query, text=text, memories=found.memories, conflicts=found.conflicts, metadata=meta
+    )
 
 
 def clip_words(text: str, limit: int) -> str:

@@ -5,6 +5,7 @@ trades in the markets (`model.markets`) and bilateral steel deals. One tick, for
 order: encode last tick's events -> perceive -> brief -> decide -> guardrails; then all approved orders are
 submitted at once (cleared centrally in the model's trading session); `feedback` turns fills and scored
 expectations into memories and persona updates. A `share` of households below 1 keeps the rest on the rule.
+The households it thinks for are `CognitiveHousehold` Mesa agents of the model, stepped with AgentSet verbs.
 """
 
 from __future__ import annotations
