@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from psychoagent.agent.schema import Decision
+from psychoagent.econ.mind.schema import Decision
 from psychoagent.llm import LLMClient, OfflineBackend
 from psychoagent.llm.schema import CRITICAL, is_critical, prepare_schema
 

@@ -1,22 +1,18 @@
 """One cognitive agent's private state and its per-tick cognition (DESIGN.md, 'data flow of one tick').
 
-events -> memory (structured appraisal) ; open expectations scored -> persona evolution ; perception ;
-cross-layer, persona-modulated recall -> working memory -> briefing (<= 200 words, reused when nothing changed).
-The agent holds no model reference: the policy feeds it events and reads its briefing and expectations.
+events -> memory (structured appraisal) ; cross-layer, persona-modulated recall -> working memory -> briefing
+(<= 200 words, reused when nothing changed) ; periodic reflection. Domain-neutral: what the agent perceives is
+any object with a `text`, and its beliefs are a `Knowledge` (the economy's are `econ.mind.semantic`). The agent
+holds no model reference: whoever steps it feeds it events and reads its briefing.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from psychoagent.affect.outcome import OutcomeEvent as AffectOutcome
-from psychoagent.affect.outcome import appraise_outcome
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.perception import Observation
 from psychoagent.agent.recall import (
     PersonaStage,
     RecallResult,
@@ -25,10 +21,9 @@ from psychoagent.agent.recall import (
     WorkingMemory,
     cross_layer_recall,
 )
-from psychoagent.agent.semantic import SemanticMemory, TradeRecord
 from psychoagent.persona import Persona
 from psychoagent.quoting import escape
-from psychoagent.types import Affect, MemoryUnit
+from psychoagent.types import Affect, Briefing, MemoryUnit
 
 if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
@@ -43,31 +38,39 @@ def tick_time(tick: int) -> datetime:
     return EPOCH + timedelta(days=30 * tick)
 
 
-@dataclass
-class Expectation:
-    """A decision's stated expectation, scored after `due` ticks (seed 2.1.2: expected vs actual)."""
-
-    tick: int
-    due: int
-    instrument: str
-    side: str
-    entry: float
-    quantity: float
-    expected: float
-    stake: float
-    signal: str
-    risky: bool
+Recalled = tuple[list[WorkingItem], list[Any], Briefing | None]
+"""A recall kept for a situation: working items, episodes and the `Memory.brief` behind them (or None)."""
 
 
-@dataclass
-class Briefing:
-    """What the policy reads: text (<= max words), the working memory behind it, and whether it was reused."""
+class Observed(Protocol):
+    """What the agent perceives: anything with a one-line text (the economy's `Observation`)."""
 
-    text: str
-    working: list[WorkingItem]
-    reused: bool = False
-    episodes: list[tuple[Any, float, dict[str, float]]] = field(default_factory=list)
-    """(memory, score, parts): a `MemoryUnit` or a population `Recalled`, both with id, content, metadata."""
+    @property
+    def text(self) -> str: ...
+
+
+class Knowledge(Protocol):
+    """An agent's beliefs: a graph it can traverse from entities, and periodic reflection into new beliefs."""
+
+    def seed_priors(self, when: datetime) -> None: ...
+
+    def neighbours(self, entities: Sequence[str], depth: int) -> dict[str, int]: ...
+
+    def reflect(self, when: datetime, min_evidence: int) -> list[str]: ...
+
+
+def briefing_of(text: str, working: list[WorkingItem], episodes: list[Any], found: Briefing | None,
+                reused: bool) -> Briefing:  # fmt: skip
+    """The library's `Briefing` of one decision: the agent's text (<= max words); the memories and conflicts of
+    the `Memory.brief` behind it (none with the population memory); in `metadata`, `reused` (an earlier tick's
+    recall), `working` (the working memory) and `episodes` ((memory, score, parts): a `MemoryUnit` or a
+    population `Recalled`, both with id, content and metadata)."""
+    meta = {"reused": reused, "working": working, "episodes": episodes}
+    if found is None:
+        return Briefing(query="", text=text, metadata=meta)
+    return Briefing(
+        query=found.query, text=text, memories=found.memories, conflicts=found.conflicts, metadata=meta
+    )
 
 
 def clip_words(text: str, limit: int) -> str:
@@ -76,33 +79,30 @@ def clip_words(text: str, limit: int) -> str:
 
 
 class CognitiveAgent:
-    """Memory, beliefs, working memory, open expectations and guardrail history of one household."""
+    """Memory, beliefs (a `Knowledge`), working memory and briefing cache of one agent."""
 
-    def __init__(self, index: int, persona: Persona, memory: Memory | None, cfg: CognitiveConfig,
+    def __init__(self, index: int, memory: Memory | None, cfg: CognitiveConfig, knowledge: Knowledge,
                  population: bool = False) -> None:  # fmt: skip
         self.index = index
         self.cfg = cfg
-        self.baseline_risk = persona.risk_preference
         self.memory = memory
         self.remembers = memory is not None or population
         """True when the agent has memory: its own `Memory`, or rows of the policy's population memory."""
         self.stage = PersonaStage(cfg.recall.persona_weight)
         if memory is not None and cfg.ablation.persona_recall:
             memory.pipeline.append(self.stage)
-        self.semantic = SemanticMemory(memory, keep_graph=population)
+        self.knowledge = knowledge
         self.working = WorkingMemory(cfg.recall.working_capacity)
         self.summaries = SummaryCache(cfg.recall.summary_cache)
         self.pending: list[dict[str, Any]] = []
         self.feedback: list[str] = []
-        self.expectations: list[Expectation] = []
-        self.high_risk: deque[bool] = deque(maxlen=8)
         self.briefing: Briefing | None = None
-        self._recalls: dict[tuple[Any, ...], tuple[int, list[WorkingItem], list[Any]]] = {}
+        self._recalls: dict[tuple[Any, ...], tuple[int, list[WorkingItem], list[Any], Briefing | None]] = {}
         """Recent recalls by (question, persona bucket): reused for `refresh_every` ticks (seed 4.3)."""
         self.mood = Affect.neutral()
         self.analyze_next = False
         if self.remembers:
-            self.semantic.seed_priors(tick_time(0))
+            self.knowledge.seed_priors(tick_time(0))
 
     # -- encoding ------------------------------------------------------------------------------------------
     def note(self, tick: int, text: str, affect: Affect | None = None, **metadata: Any) -> None:
@@ -134,34 +134,6 @@ class CognitiveAgent:
             )
         return units
 
-    # -- expectations --------------------------------------------------------------------------------------
-    def expect(self, e: Expectation) -> None:
-        self.expectations.append(e)
-
-    def score(self, tick: int, prices: dict[str, float]) -> list[tuple[Expectation, float]]:
-        """Expectations due now with their realised return; each becomes an outcome memory and a trade record."""
-        due = [e for e in self.expectations if e.due <= tick and prices.get(e.instrument, 0) > 0]
-        self.expectations = [e for e in self.expectations if e not in due]
-        out = []
-        for e in due:
-            move = prices[e.instrument] / e.entry - 1.0
-            actual = move if e.side == "BUY" else -move
-            affect = appraise_outcome(AffectOutcome(
-                expected=e.expected, actual=actual, stake=min(max(e.stake, 0.0), 1.0),
-                description=f"return on {e.side.lower()} {e.instrument}",
-            ))  # fmt: skip
-            verb = "Bought" if e.side == "BUY" else "Sold"
-            text = (
-                f"{verb} {e.quantity:.3g} {e.instrument} at {e.entry:.4g} after a {e.signal.replace('_', ' ')} "
-                f"signal expecting {e.expected:+.1%}; {tick - e.tick} ticks later {actual:+.1%} "
-                f"({'success' if actual > 0 else 'failure'}, {e.stake:.0%} of assets)"
-            )
-            self.note(tick, text, affect, kind_of="outcome", instrument=e.instrument, side=e.side, signal=e.signal,
-                      expected=e.expected, actual=actual, risky=e.risky, stake=e.stake)  # fmt: skip
-            self.semantic.records.append(TradeRecord(e.instrument, e.side, e.signal, actual, ""))
-            out.append((e, actual))
-        return out
-
     # -- recall and briefing --------------------------------------------------------------------------------
     def recall(
         self, tick: int, query: str, entities: Sequence[str], persona: Persona, k: int
@@ -175,19 +147,19 @@ class CognitiveAgent:
             self.memory, query, entities, k=k, depth=self.cfg.recall.graph_depth,
             now=tick_time(tick).timestamp(), persona=persona if ab.persona_recall else None,
             affect_state=self.mood if ab.affect_modulation else None, policy=policy,
-            graph=self.semantic.neighbours,
+            graph=self.knowledge.neighbours,
         )  # fmt: skip
 
     def situation(self, query: str, persona: Persona) -> tuple[str, int]:
         """The key a recall is reused under: the question and the persona's risk bucket."""
         return (query, round(persona.risk_preference * 10))
 
-    def reusable(self, tick: int, situation: tuple[str, int]) -> tuple[list[WorkingItem], list[Any]] | None:
+    def reusable(self, tick: int, situation: tuple[str, int]) -> Recalled | None:
         """A recall of the same situation younger than `refresh_every` ticks, unless a closer look was asked."""
         cached = self._recalls.get(situation)
         if (self.cfg.recall.reuse_briefing and cached is not None and not self.analyze_next
                 and tick - cached[0] < self.cfg.recall.refresh_every):  # fmt: skip
-            return cached[1], cached[2]
+            return cached[1], cached[2], cached[3]
         return None
 
     @property
@@ -196,16 +168,17 @@ class CognitiveAgent:
         return self.cfg.recall.k * (2 if self.analyze_next else 1)
 
     def keep_recall(self, tick: int, situation: tuple[str, int], episodes: list[Any],
-                    beliefs: Sequence[tuple[str, str, int]]) -> tuple[list[WorkingItem], list[Any]]:  # fmt: skip
-        """Working items of a fresh recall (episodes, then beliefs by graph distance), cached for reuse."""
+                    beliefs: Sequence[tuple[str, str, int]], found: Briefing | None = None) -> Recalled:  # fmt: skip
+        """Working items of a fresh recall (episodes, then beliefs by graph distance), cached for reuse with the
+        `Memory.brief` it came from (None with the population memory)."""
         items = [WorkingItem("episode", u.content, s, u.id) for u, s, _ in episodes]
         items += [WorkingItem("belief", text, 1.0 / (1 + hops), uid) for uid, text, hops in beliefs]
         every = self.cfg.recall.refresh_every
         self._recalls = {k: v for k, v in self._recalls.items() if tick - v[0] < every}
-        self._recalls[situation] = (tick, items, episodes)
-        return items, episodes
+        self._recalls[situation] = (tick, items, episodes, found)
+        return items, episodes, found
 
-    def brief(self, tick: int, query: str, observations: Sequence[Observation], entities: Sequence[str],
+    def brief(self, tick: int, query: str, observations: Sequence[Observed], entities: Sequence[str],
               persona: Persona) -> Briefing:  # fmt: skip
         """Working memory + <= N-word briefing. A recall of the same question at the same persona younger than
         `refresh_every` ticks is reused (seed 4.3: decide with an earlier tick's fused memory); observations and
@@ -216,10 +189,11 @@ class CognitiveAgent:
             return self.render(observations, persona, *cached, reused=True)
         found = self.recall(tick, query, entities, persona, self.recall_k)
         beliefs = [(u.id, u.content, hops) for u, hops in found.semantic]
-        return self.render(observations, persona, *self.keep_recall(tick, situation, found.episodes, beliefs))
+        kept = self.keep_recall(tick, situation, found.episodes, beliefs, found.briefing)
+        return self.render(observations, persona, *kept)
 
-    def render(self, observations: Sequence[Observation], persona: Persona, items: list[WorkingItem],
-               episodes: list[Any], reused: bool = False) -> Briefing:  # fmt: skip
+    def render(self, observations: Sequence[Observed], persona: Persona, items: list[WorkingItem],
+               episodes: list[Any], found: Briefing | None = None, reused: bool = False) -> Briefing:  # fmt: skip
         """Load the working memory (recalled items + the last guardrail feedback) and write the briefing text."""
         self.working.load(
             [*items, *(WorkingItem("feedback", f, 3.0, "guardrails") for f in self.feedback[-2:])]
@@ -237,14 +211,14 @@ class CognitiveAgent:
             lines.append("Guardrails: " + " | ".join(self.feedback[-2:]))
         text = clip_words(" ".join(lines), self.cfg.recall.briefing_words)
         self.analyze_next = False
-        self.briefing = Briefing(text, list(self.working.items), reused, episodes)
+        self.briefing = briefing_of(text, list(self.working.items), episodes, found, reused)
         return self.briefing
 
     def reflect(self, tick: int) -> list[str]:
         """Periodic reflection: abstract beliefs into semantic memory, and consolidate tiers now and then."""
         if not self.remembers:
             return []
-        formed = self.semantic.reflect(tick_time(tick), self.cfg.reflection.min_evidence)
+        formed = self.knowledge.reflect(tick_time(tick), self.cfg.reflection.min_evidence)
         every = self.cfg.reflection.consolidate_every
         if every and self.memory is not None and (tick + self.index) % every == 0:
             self.memory.consolidate(now=tick_time(tick))

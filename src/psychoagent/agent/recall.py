@@ -21,7 +21,7 @@ from psychoagent.memory.retrieve import Candidates, RecallContext
 
 if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
-    from psychoagent.types import Affect, MemoryUnit
+    from psychoagent.types import Affect, Briefing, MemoryUnit
 
 
 def persona_factor(
@@ -113,10 +113,12 @@ class SummaryCache:
 
 @dataclass
 class RecallResult:
-    """What cross-layer recall found: scored episodes and semantic units reached through the graph."""
+    """What cross-layer recall found: scored episodes, semantic units reached through the graph, and the
+    `Memory.brief` the episodes came from (its conflicts among them with both sides)."""
 
     episodes: list[tuple[MemoryUnit, float, dict[str, float]]]
     semantic: list[tuple[MemoryUnit, int]]
+    briefing: Briefing | None = None
 
 
 def cross_layer_recall(
@@ -132,15 +134,16 @@ def cross_layer_recall(
     policy: str | None = None,
     graph: Callable[[Sequence[str], int], dict[str, int]] | None = None,
 ) -> RecallResult:
-    """Vector + keyword recall over episodes (persona/affect modulated) and graph traversal over beliefs.
+    """`Memory.brief` over episodes (persona/affect modulated recall, conflicts among what was recalled) and
+    graph traversal over beliefs.
 
     `graph(entities, depth)` may serve the traversal from an in-process mirror of the belief edges; by default
     the memory's own graph is traversed."""
-    hits = memory.recall(
+    found = memory.brief(
         query, k=k, where={"kind": ["episodic", "summary"]}, now=now, persona=persona,
         affect_state=affect_state, policy=policy,
     )  # fmt: skip
-    episodes = [(h.unit, h.score, h.parts) for h in hits]
+    episodes = [(h.unit, h.score, h.parts) for h in found.memories if "conflict_partner" not in h.parts]
     semantic: list[tuple[MemoryUnit, int]] = []
     if depth > 0 and entities:
         if graph is not None:
@@ -153,4 +156,4 @@ def cross_layer_recall(
         if ids:
             units = [u for u in memory.get_many(ids) if u.kind == "semantic" and u.is_current]
             semantic = sorted(((u, reach[u.id]) for u in units), key=lambda p: (p[1], p[0].id))
-    return RecallResult(episodes, semantic)
+    return RecallResult(episodes, semantic, found)

@@ -1,9 +1,15 @@
-"""Households and firms as Mesa agents; household state lives in numpy arrays so a tick is vectorised."""
+"""Households and firms as Mesa agents; household state lives in numpy arrays so a tick is vectorised.
+
+`Household` and `Firm` follow rules; `CognitiveHousehold` and `CognitiveFirm` carry a mind (memory, beliefs,
+persona evolution) and are what `model.agents_by_type[CognitiveHousehold]` returns for the cognitive policies
+and `--firms cognitive|llm`. The tick steps them with AgentSet verbs in index order (`select`, `do`, `map`):
+every phase's events are journaled in household order, so `shuffle_do` would change the run files.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import mesa
 import numpy as np
@@ -12,9 +18,13 @@ from numpy.typing import NDArray
 from psychoagent.econ.config import HouseholdConfig, MarketConfig, SectorConfig
 from psychoagent.econ.rules import adjust, pareto_skills
 from psychoagent.persona import Persona
+from psychoagent.types import Affect, MemoryUnit
 
 if TYPE_CHECKING:
+    from psychoagent.econ.firms.state import FirmState
+    from psychoagent.econ.mind.household import HouseholdMind
     from psychoagent.econ.model import EconomyModel
+    from psychoagent.memory.core import Memory
 
 FloatArray = NDArray[np.float64]
 TRAIT_COLUMNS = ("risk_preference", "optimism", "learning_rate", "social_tendency")
@@ -209,3 +219,77 @@ class Firm(mesa.Agent):
                 last if self.expected_demand < 0 else self.expected_demand + g * (last - self.expected_demand)
             )
         return price, wage
+
+
+class CognitiveHousehold(Household):
+    """A household that remembers, recalls, decides through guardrails and evolves: its memory handle, beliefs
+    and open expectations are `mind`, its own random generator `draws` (what it decides does not depend on who
+    shares its process). Created by the cognitive policy for the households it thinks for; it takes the plain
+    `Household`'s place and `unique_id`, so agents.csv and the journal name it as before."""
+
+    def __init__(self, model: EconomyModel, index: int, persona: Persona, mind: HouseholdMind,
+                 draws: np.random.Generator) -> None:  # fmt: skip
+        super().__init__(model, index, persona)
+        self.mind = mind
+        self.draws = draws
+
+    @classmethod
+    def replacing(cls, old: Household, mind: HouseholdMind, draws: np.random.Generator) -> CognitiveHousehold:
+        """The cognitive agent of household `old.index`, registered in `old`'s place (same unique_id)."""
+        new = cls(old.model, old.index, old.persona, mind, draws)
+        new.unique_id = old.unique_id
+        old.remove()
+        return new
+
+    @property
+    def memory(self) -> Memory | None:
+        """The household's own `Memory` (None with the population memory, whose rows it reads instead)."""
+        return self.mind.memory
+
+    @property
+    def risk_preference(self) -> float:
+        """The current (evolved) persona's risk preference: `select(lambda a: a.risk_preference > 0.7)`."""
+        return float(self.persona.risk_preference)
+
+    @property
+    def holdings(self) -> dict[str, float]:
+        """Units held per instrument."""
+        return dict(self.model.markets.holdings(self.index))
+
+    def decides(self, tick: int) -> bool:
+        """Whether it makes a trading decision this tick (every `decide_every` ticks, staggered by index)."""
+        return not (tick + self.index) % self.mind.cfg.decide_every
+
+    def rests(self, tick: int) -> bool:
+        """Whether its traits drift toward their baseline this tick when no outcome arrived."""
+        return (tick + self.index) % self.mind.cfg.decay_every == 0
+
+    def reflects(self, tick: int) -> bool:
+        """Whether it reflects (abstracts beliefs) this tick."""
+        return (tick + self.index) % self.mind.cfg.reflection.every == 0
+
+    def note(self, tick: int, text: str, affect: Affect | None = None, **metadata: Any) -> None:
+        """Queue an event for its memory (stored at the next encoding)."""
+        self.mind.note(tick, text, affect, **metadata)
+
+    def encode(self, tick: int) -> list[MemoryUnit]:
+        """Store its queued events in its own `Memory` (the population memory encodes them all at once)."""
+        return self.mind.encode(tick)
+
+
+class CognitiveFirm(Firm):
+    """A sector firm that decides as an agent (`--firms cognitive|llm`): persona, memory, plants and books are
+    its `mind`, set by `econ.firms.board.CognitiveFirms` once the households exist."""
+
+    def __init__(self, model: EconomyModel, index: int, cfg: SectorConfig, price: float, wage: float) -> None:
+        super().__init__(model, index, cfg, price, wage)
+        self.mind: FirmState | None = None
+
+    @property
+    def persona(self) -> Persona | None:
+        """The firm's persona (an archetype such as 'startup CEO'), None before the board sets its mind."""
+        return self.mind.persona if self.mind is not None else None
+
+    @property
+    def memory(self) -> Memory | None:
+        return self.mind.memory if self.mind is not None else None

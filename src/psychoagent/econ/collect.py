@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from mesa import DataCollector
 
-from psychoagent.econ.agents import ALLOC_COLUMNS, TRAIT_COLUMNS, Household
+from psychoagent.econ.agents import ALLOC_COLUMNS, TRAIT_COLUMNS, CognitiveHousehold, Household
 from psychoagent.econ.markets import ASSET_COLUMNS
 
 if TYPE_CHECKING:
@@ -35,12 +35,14 @@ def agent_rows(model: EconomyModel) -> list[tuple[Any, ...]]:
 
 
 def make_collector(model: EconomyModel) -> DataCollector:
-    """Model reporters for every indicator; one Household reporter returning the household's row tuple."""
+    """Model reporters for every indicator; a reporter for rule and cognitive households returning the
+    household's row tuple."""
     keys = [k for k in model.metrics if k != "tick"]
     reporters = {k: (lambda m, k=k: m.metrics[k]) for k in keys}
     agent: dict[type, dict[str, Any]] = {}
     if model.config.record_agents:
-        agent = {Household: {"row": lambda a: a.model.agent_table[a.index]}}
+        row = {"row": lambda a: a.model.agent_table[a.index]}
+        agent = {Household: row, CognitiveHousehold: dict(row)}
     return DataCollector(model_reporters=reporters, agenttype_reporters=agent)
 
 
@@ -55,10 +57,14 @@ def agents_frame(model: EconomyModel) -> pd.DataFrame:
     """agents.csv as a frame: one row per household per tick."""
     if not model.config.record_agents:
         return pd.DataFrame(columns=["tick", "agent_id", *AGENT_COLUMNS])
-    raw = model.datacollector.get_agenttype_vars_dataframe(Household)
-    if raw.empty:
+    kinds = [t for t in (Household, CognitiveHousehold) if len(model.agents_by_type.get(t, ()))]
+    parts = [
+        model.datacollector.get_agenttype_vars_dataframe(t) for t in kinds
+    ]  # (Mesa pads a type with none)
+    if not parts:
         return pd.DataFrame(columns=["tick", "agent_id", *AGENT_COLUMNS])
-    raw = raw.reset_index()
+    raw = pd.concat([p.reset_index() for p in parts], ignore_index=True)
+    raw = raw.sort_values(["Step", "AgentID"], kind="stable").drop_duplicates(["Step", "AgentID"])
     body = pd.DataFrame(raw["row"].tolist(), columns=list(AGENT_COLUMNS))
     body.insert(0, "agent_id", raw["AgentID"].to_numpy())
     body.insert(0, "tick", raw["Step"].to_numpy())

@@ -20,16 +20,17 @@ import mesa
 import numpy as np
 
 from psychoagent.agent.bus import EventBus
-from psychoagent.econ.agents import TRAIT_COLUMNS, Firm, Household, make_households
+from psychoagent.econ.agents import TRAIT_COLUMNS, CognitiveFirm, Firm, Household, make_households
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.firms.board import CognitiveFirms
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.indicators import Indicators
 from psychoagent.econ.markets import Markets
+from psychoagent.econ.month import goods_market, incomes, labour_and_production
 from psychoagent.econ.news import NewsGenerator
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Learner, Outcomes, Policy, make_policy
-from psychoagent.econ.rules import clear_goods, progressive_tax, taylor_rate
+from psychoagent.econ.rules import taylor_rate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers, RateShock
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
@@ -82,14 +83,16 @@ class EconomyModel(mesa.Model):
             if s.input_sector is not None:
                 cost += s.input_per_unit * prices[self.sector_names.index(s.input_sector)]
             prices[k] = max(cost * (1.0 + s.markup), cfg.market.price_floor)
+        firm_type = Firm if cfg.firms.mode == "rule" else CognitiveFirm  # a cognitive firm's mind comes below
         for k, s in enumerate(cfg.sectors):
-            self.firms.append(Firm(self, k, s, float(prices[k]), cfg.market.initial_wage))
+            self.firms.append(firm_type(self, k, s, float(prices[k]), cfg.market.initial_wage))
         self.base_prices = prices.copy()
         wages = np.array([f.wage for f in self.firms])
         self.households, personas = make_households(
             cfg.households, cfg.household, cfg.sectors, wages, self.rng
         )
-        self.members = [Household(self, i, p) for i, p in enumerate(personas)]
+        self.members: list[Household] = [Household(self, i, p) for i, p in enumerate(personas)]
+        """Household i's Mesa agent (a cognitive policy replaces those it thinks for by `CognitiveHousehold`s)."""
         self.personas = tuple(personas)
         hh = self.households
         for f in self.firms:
@@ -188,9 +191,9 @@ class EconomyModel(mesa.Model):
         self.bus.emit(t, "decision.point", {"decision": "work_consume_save", "households": self.households.n,
                                             "policy": self.policy.name}, "model")  # fmt: skip
         intents = self._guard(self.policy.decide_batch(snap, self.view()), t)
-        flows = self._labour_and_production(intents, t)
-        self._incomes(flows, t)
-        flows["budget"] = self._goods_market(intents, t)
+        flows = labour_and_production(self, intents, t)
+        incomes(self, flows, t)
+        flows["budget"] = goods_market(self, intents, t)
         self.markets.session(t)
         self._adjust_firms(t)
         self.metrics = self.indicators.compute(t, flows)
@@ -262,133 +265,6 @@ class EconomyModel(mesa.Model):
         consume = np.clip(arrays[1] * self.levers.demand_factor, 0.0, 1.0)
         hh.work_prob, hh.consume_share = arrays[0], arrays[1]
         return IntentBatch(arrays[0], consume, arrays[2])
-
-    def _labour_and_production(self, intents: IntentBatch, t: int) -> dict[str, np.ndarray]:
-        hh, cfg = self.households, self.config
-        for f in self.firms:
-            f.demand = f.sold = f.produced = 0.0
-            f.market_price = f.price
-        willing = self.rng.random(hh.n) < intents.work
-        # frictions: last month's workers keep their jobs first; a newcomer reaches an open job with probability f
-        held = hh.worked if t > 1 else np.ones(hh.n, dtype=bool)  # the economy starts with everyone in a job
-        found = held | (self.rng.random(hh.n) < cfg.market.job_finding_rate)
-        worked = np.zeros(hh.n, dtype=bool)
-        labour = []
-        for f in self.firms:
-            members = np.flatnonzero(hh.sector == f.index)
-            applicants = members[willing[members]]
-            if cfg.market.hiring == "demand":
-                per_worker = (
-                    cfg.household.hours * f.cfg.productivity * self.levers.productivity.get(f.name, 1.0)
-                )
-                f.labour_demand(members.size, per_worker, cfg.market)
-            f.offers = f.post_offers(members.size, self.levers.offer_cap.get(f.name, 1.0))
-            queue = self.rng.permutation(applicants)
-            queue = np.concatenate([queue[held[queue]], queue[~held[queue] & found[queue]]])
-            hired = queue[: f.offers]
-            worked[hired] = True
-            f.turned_away = int(queue.size - hired.size)
-            labour.append({"sector": f.name, "offers": f.offers, "applicants": int(applicants.size),
-                           "hired": int(hired.size)})  # fmt: skip
-        self.bus.emit(t, "labour.matched", {"sectors": labour}, "model")
-        hh.worked = worked
-        wages = np.array([f.wage for f in self.firms])
-        pay = np.where(worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
-        for k in self._order:
-            f = self.firms[k]
-            mask = worked & (hh.sector == k)
-            f.wage_bill = float(pay[mask].sum())
-            f.cash -= f.wage_bill
-            hours = cfg.household.hours * int(mask.sum())
-            potential = hours * f.cfg.productivity * self.levers.productivity.get(f.name, 1.0)
-            if self.firm_board is not None:
-                potential = self.firm_board.cap_output(f, potential)
-            output = potential
-            if f.cfg.input_sector is not None and f.cfg.input_per_unit > 0:
-                supplier = self.firms[self.sector_names.index(f.cfg.input_sector)]
-                need = potential * f.cfg.input_per_unit
-                own = self.firm_board.draw_input(f, need) if self.firm_board is not None else 0.0
-                bought = min(need - own, supplier.inventory)
-                supplier.demand += need
-                supplier.inventory -= bought
-                supplier.sold += bought
-                supplier.cash += bought * supplier.price
-                f.cash -= bought * supplier.price
-                output = (bought + own) / f.cfg.input_per_unit
-                self.bus.emit(t, "market.cleared", {"market": supplier.name, "buyer": f.name, "demand": need,
-                                                    "sold": bought, "price": supplier.price,
-                                                    "shortage": need - own - bought}, "model")  # fmt: skip
-            f.produced = output
-            f.inventory += output
-        return {"wages": pay, "involuntary": willing & ~worked, "willing": willing}
-
-    def _incomes(self, flows: dict[str, np.ndarray], t: int) -> None:
-        hh, cfg = self.households, self.config
-        dividends = np.zeros(hh.n)
-        for f in self.firms:
-            payout = f.dividend(cfg.market)
-            f.cash -= payout
-            dividends += self.markets.pay_dividend(f, payout)
-        interest = np.zeros(hh.n)
-        if t % cfg.bank.interest_months == 0:
-            interest = hh.deposits * self.interest_rate * cfg.bank.interest_months / 12.0
-            self.money_created += float(interest.sum())
-            self.bus.emit(t, "bank.interest_paid", {"total": float(interest.sum()), "rate": self.interest_rate},
-                          "central_bank")  # fmt: skip
-        coupons, spending = self.markets.government_payments(
-            self.metrics["nominal_gdp"]
-        )  # bonds finance them
-        gross = flows["wages"] + dividends + interest + coupons
-        tax_cfg = cfg.tax
-        if self.levers.tax_scale != 1.0:
-            rates = tuple(min(r * self.levers.tax_scale, 1.0) for r in tax_cfg.rates)
-            tax_cfg = tax_cfg.model_copy(update={"rates": rates})
-        tax = progressive_tax(gross, tax_cfg)
-        revenue = float(tax.sum())
-        transfer = np.full(hh.n, revenue / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
-        self.gov_balance += revenue - float(transfer.sum())
-        transfer = transfer + spending
-        hh.cash += gross - tax + transfer
-        hh.wage_income = flows["wages"]
-        hh.income = gross - tax + transfer
-        flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer)
-        self.bus.emit(t, "tax.collected", {"revenue": revenue, "redistributed": float(transfer.sum()),
-                                           "balance": self.gov_balance}, "government")  # fmt: skip
-
-    def _goods_market(self, intents: IntentBatch, t: int) -> np.ndarray:
-        hh = self.households
-        budget = intents.consume * np.maximum(hh.wealth, 0.0)
-        spent = np.zeros(hh.n)
-        for f in self.firms:
-            share = self.basket[f.index]
-            if share <= 0:
-                continue
-            demand = budget * share / f.price
-            c = clear_goods(demand, f.inventory, self.rng)
-            f.demand += c.demand
-            f.inventory -= c.sold
-            f.sold += c.sold
-            f.cash += c.sold * f.price
-            spent += c.served * f.price
-            self.bus.emit(t, "market.cleared", {"market": f.name, "buyer": "households", "demand": c.demand,
-                                                "sold": c.sold, "price": f.price, "shortage": c.shortage,
-                                                "rationed": c.rationed}, "model")  # fmt: skip
-        from_cash = np.minimum(hh.cash, spent)
-        hh.cash -= from_cash
-        hh.deposits -= spent - from_cash
-        hh.consumption = spent
-        wealth = hh.cash + hh.deposits
-        hh.deposits = intents.save * wealth
-        hh.cash = wealth - hh.deposits
-        self.bus.emit(t, "action.result", {"intended_work": float(intents.work.mean()),
-                                           "worked": float(hh.worked.mean()), "spent": float(spent.sum()),
-                                           "budget": float(budget.sum())}, "model")  # fmt: skip
-        if self.config.household_events:
-            for i in range(hh.n):
-                self.bus.emit(t, "action.result", {"work_intent": float(intents.work[i]),
-                                                   "worked": bool(hh.worked[i]), "budget": float(budget[i]),
-                                                   "spent": float(spent[i])}, f"household:{i}")  # fmt: skip
-        return budget
 
     def _adjust_firms(self, t: int) -> None:
         draws = self.rng.random((len(self.firms), 2))

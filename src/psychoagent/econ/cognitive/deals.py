@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from psychoagent.agent.negotiation import Party, negotiate
-from psychoagent.agent.schema import ApprovedOrder
+from psychoagent.econ.mind.negotiation import Party, negotiate
+from psychoagent.econ.mind.schema import ApprovedOrder
 from psychoagent.econ.policies import HouseholdView
 from psychoagent.types import Affect
 

@@ -22,8 +22,6 @@ import numpy as np
 
 from psychoagent.agent.cognition import CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.perception import Observation
-from psychoagent.agent.schema import Decision
 from psychoagent.econ.cognitive import offline_rules  # noqa: F401  (registers the offline model's rules)
 from psychoagent.econ.cognitive.llm_policy import LLMPolicy, compact, persona_fields
 from psychoagent.econ.cognitive.propensity import (
@@ -33,6 +31,8 @@ from psychoagent.econ.cognitive.propensity import (
     guard_propensities,
 )
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.mind.perception import Observation
+from psychoagent.econ.mind.schema import Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.rules import progressive_tax
 from psychoagent.econ.snapshot import Snapshot

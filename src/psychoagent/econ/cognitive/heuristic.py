@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from psychoagent.agent.cognition import Briefing
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.perception import Observation
-from psychoagent.agent.schema import Decision
+from psychoagent.econ.mind.perception import Observation
+from psychoagent.econ.mind.schema import Decision
 from psychoagent.persona import Persona
 
 
@@ -35,7 +35,7 @@ def recalled_outcome(briefing: Briefing | None, instrument: str) -> tuple[float,
     if briefing is None:
         return 0.0, 0.0
     num = den = 0.0
-    for unit, score, _ in briefing.episodes:
+    for unit, score, _ in briefing.metadata["episodes"]:
         meta = unit.metadata
         if meta.get("instrument") != instrument or "actual" not in meta:
             continue
@@ -50,7 +50,7 @@ def recalled_outcomes(briefing: Briefing | None) -> dict[str, tuple[float, float
     out: dict[str, tuple[float, float]] = {}
     if briefing is None:
         return out
-    for unit, score, _ in briefing.episodes:
+    for unit, score, _ in briefing.metadata["episodes"]:
         meta = unit.metadata
         if "actual" not in meta:
             continue

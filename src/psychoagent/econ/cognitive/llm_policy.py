@@ -19,11 +19,11 @@ from pydantic import BaseModel, Field
 
 from psychoagent.agent.cognition import CognitiveAgent
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.perception import Observation
-from psychoagent.agent.schema import Decision
 from psychoagent.econ.cognitive import offline_rules  # noqa: F401  (registers the offline model's rules)
 from psychoagent.econ.cognitive.policy import CognitivePolicy
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.mind.perception import Observation
+from psychoagent.econ.mind.schema import Decision
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.llm.offline import OfflineBackend, data_line
 from psychoagent.persona import Persona

@@ -5,27 +5,34 @@ trades in the markets (`model.markets`) and bilateral steel deals. One tick, for
 order: encode last tick's events -> perceive -> brief -> decide -> guardrails; then all approved orders are
 submitted at once (cleared centrally in the model's trading session); `feedback` turns fills and scored
 expectations into memories and persona updates. A `share` of households below 1 keeps the rest on the rule.
+The households it thinks for are `CognitiveHousehold` Mesa agents of the model, stepped with AgentSet verbs.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from random import Random
 from typing import Any
 
+import mesa
 import numpy as np
+from mesa.agent import AgentSet
 
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
+from psychoagent.agent.cognition import tick_time
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.agent.guardrails import Account, Guardrails, is_risky
-from psychoagent.agent.perception import Observation, PriceHistory, TickPerception
-from psychoagent.agent.schema import ApprovedOrder, Decision
+from psychoagent.econ.agents import CognitiveHousehold
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
 from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
 from psychoagent.econ.cognitive.streams import household_generator
+from psychoagent.econ.cognitive.trading import MarketSide
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.mind.guardrails import Guardrails
+from psychoagent.econ.mind.household import Expectation, HouseholdMind
+from psychoagent.econ.mind.perception import Observation, PriceHistory, TickPerception
+from psychoagent.econ.mind.schema import ApprovedOrder, Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
@@ -41,7 +48,7 @@ _EVENT_MEMORY = AffectiveMemoryConfig(conflicts=ConflictConfig(detect_changes=Fa
 only rule-based slot clashes (same slot, different value) link their memories, as the economy was calibrated."""
 
 
-class CognitivePolicy(PersonaHeuristicPolicy):
+class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
     """The heuristic cognitive policy; subclasses replace `decide_many` (e.g. the LLM policy)."""
 
     name = "cognitive"
@@ -51,7 +58,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self.cognitive = cognitive or CognitiveConfig()
         self.engine = EvolutionEngine()
         self.model: Any = None
-        self.agents: dict[int, CognitiveAgent] = {}
+        self.agents: dict[int, HouseholdMind] = {}
         self.history = PriceHistory(self.cognitive.perception.history)
         self.guardrails = Guardrails(self.cognitive.guardrails, self.cognitive.lookahead,
                                      enabled=self.cognitive.ablation.guardrails)  # fmt: skip
@@ -100,12 +107,36 @@ class CognitivePolicy(PersonaHeuristicPolicy):
 
                 mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
                              affect_config=_EVENT_MEMORY)  # fmt: skip
-            self.agents[int(i)] = CognitiveAgent(int(i), personas[int(i)], mem, cfg, population=shared)
+            self.agents[int(i)] = HouseholdMind(int(i), personas[int(i)], mem, cfg, population=shared)
             self.household_rng[int(i)] = household_generator(base, int(i))
         if shared:
             assert embedder is not None
             self.mind = PopulationMind(self.agents, embedder, cfg, _EVENT_MEMORY, mind_seed,
                                        generators=self.household_rng)  # fmt: skip
+        self.enlist(chosen, personas)
+
+    def enlist(
+        self, chosen: Sequence[int] | np.ndarray, personas: Mapping[int, Persona] | Sequence[Persona]
+    ) -> None:
+        """Register households `chosen` with the (Mesa) model as `CognitiveHousehold` agents holding their minds;
+        in the economy each takes its plain `Household`'s place in `model.members`."""
+        model = self.model
+        if not isinstance(model, mesa.Model):
+            return
+        members = getattr(model, "members", None)
+        for i in map(int, chosen):
+            mind, draws = self.agents[i], self.household_rng[i]
+            if members is not None:
+                members[i] = CognitiveHousehold.replacing(members[i], mind, draws)
+            else:
+                CognitiveHousehold(model, i, personas[i], mind, draws)
+
+    @property
+    def households(self) -> AgentSet:
+        """The cognitive households as a Mesa AgentSet in index order (what the tick steps with `select`, `do`
+        and `map`; empty before the policy is bound to a model)."""
+        found = getattr(self.model, "agents_by_type", {}).get(CognitiveHousehold)
+        return found if found is not None else AgentSet([], random=Random(0))
 
     def _count(self, key: str, n: int = 1) -> None:
         self.counts[key] = self.counts.get(key, 0) + n
@@ -114,36 +145,6 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         if self.model is not None:
             self.model.bus.emit(tick, type_, payload, source)
         self._count(type_)
-
-    @property
-    def markets(self) -> Any:
-        return getattr(self.model, "markets", None)
-
-    def instruments(self) -> list[str]:
-        m = self.markets
-        listed = list(m.instruments) if m is not None else []
-        wanted = self.cognitive.instruments
-        return [x for x in listed if not wanted or x in wanted]
-
-    def prices(self, snapshot: Snapshot) -> dict[str, float]:
-        m = self.markets
-        out = {}
-        for name in self.instruments():
-            try:
-                out[name] = float(m.quote(name).price)
-            except Exception:  # a quote that fails is skipped this tick, never fatal
-                self._count("quote.failed")
-        return out
-
-    def flows(self) -> dict[str, float]:
-        m = self.markets
-        out = {}
-        for name in self.instruments():
-            try:
-                out[name] = float(m.quote(name).net_flow)
-            except Exception:
-                out[name] = 0.0
-        return out
 
     # -- the tick --------------------------------------------------------------------------------------------
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
@@ -174,7 +175,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         indicators = {"interest_rate": snapshot.interest_rate, "inflation": snapshot.inflation,
                       "unemployment": snapshot.unemployment}  # fmt: skip
         seeing = TickPerception(self.history, list(prices), self.cognitive.perception, indicators)
-        deciding = [(i, a) for i, a in self.agents.items() if not (t + i) % self.cognitive.decide_every]
+        deciding = [(a.index, a.mind) for a in self.households.select(lambda a: a.decides(t))]
         contexts = self._briefings(t, deciding, seeing, view)
         decisions = self.decide_many(t, contexts, flows)
         orders: list[ApprovedOrder] = []
@@ -196,14 +197,16 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                 if journal:
                     self._emit(t, "memory.formed", payload, f"household:{i}")
             return
-        for i, agent in self.agents.items():
-            units = agent.encode(t)
+        households = self.households
+        for a, units in zip(households, households.map("encode", t), strict=True):
             if units and journal:
                 rows = [(u.content, u.affect, str(u.metadata.get("kind_of", u.kind))) for u in units]
-                self._emit(t, "memory.formed", formed_payload(rows, [u.id for u in units]), f"household:{i}")
+                self._emit(
+                    t, "memory.formed", formed_payload(rows, [u.id for u in units]), f"household:{a.index}"
+                )
 
-    def _briefings(self, t: int, deciding: Sequence[tuple[int, CognitiveAgent]], seeing: TickPerception,
-                   view: HouseholdView) -> list[tuple[int, CognitiveAgent, Persona, list[Observation], Any]]:  # fmt: skip
+    def _briefings(self, t: int, deciding: Sequence[tuple[int, HouseholdMind]], seeing: TickPerception,
+                   view: HouseholdView) -> list[tuple[int, HouseholdMind, Persona, list[Observation], Any]]:  # fmt: skip
         """Perception and briefing of every deciding agent; fresh recalls of the population run as one batch."""
         contexts: list[Any] = []
         asks: list[tuple[int, str, int, Persona]] = []
@@ -220,7 +223,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             if self.mind is None or cached is not None:
                 briefing = (agent.render(obs, persona, *cached, reused=True) if cached is not None
                             else agent.brief(t, query, obs, entities, persona))  # fmt: skip
-                self._count("briefing.reused" if briefing.reused else "briefing.built")
+                self._count("briefing.reused" if briefing.metadata["reused"] else "briefing.built")
             else:
                 asks.append((i, query, agent.recall_k, persona))
                 waiting.append((len(contexts), situation, entities))
@@ -238,7 +241,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         return [tuple(c) for c in contexts]
 
     def _beliefs_near(
-        self, agent: CognitiveAgent, entities: list[str], depth: int
+        self, agent: HouseholdMind, entities: list[str], depth: int
     ) -> list[tuple[str, str, int]]:
         """`semantic.beliefs_near`, reused while the agent's beliefs are unchanged (its `by_subject()` result is
         the same object until a belief is set)."""
@@ -250,7 +253,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         self._near[agent.index] = (current, (entities, depth), found)
         return found
 
-    def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
+    def decide_many(self, tick: int, contexts: Sequence[tuple[int, HouseholdMind, Persona, list[Observation], Any]],
                     flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
         """One decision per context (heuristic); the LLM policy batches these into one model call."""
         out = []
@@ -262,81 +265,9 @@ class CognitivePolicy(PersonaHeuristicPolicy):
                                           bool(agent.feedback), cash))  # fmt: skip
         return out
 
-    def _holdings(self, i: int) -> dict[str, float]:
-        m = self.markets
-        return dict(m.holdings(i)) if m is not None else {}
-
-    def _limits(self) -> tuple[dict[str, float], float]:
-        """Position caps per instrument and the fee rate of the markets (empty / 0 when not published)."""
-        m = self.markets
-        caps_of = getattr(m, "position_caps", None) or getattr(m, "_caps", None)
-        caps = dict(caps_of()) if callable(caps_of) else {}
-        fee = float(getattr(getattr(m, "cfg", None), "fee_rate", 0.0) or 0.0)
-        return caps, fee
-
-    def _account(
-        self,
-        i: int,
-        view: HouseholdView,
-        prices: Mapping[str, float],
-        changes: Mapping[str, float] | None = None,
-    ) -> Account:
-        income = float(view.potential_income[i])
-        held = self._holdings(i)
-        caps, fee = self._tick_limits
-        room = {k: max(c - held.get(k, 0.0), 0.0) for k, c in caps.items()}
-        return Account(agent=i, cash=float(view.cash[i] + view.deposits[i]), holdings=held, prices=prices,
-                       income=income, spending=float(view.consume_share[i]) * income, supply=room, fee_rate=fee,
-                       changes=changes or {})  # fmt: skip
-
-    def _guard(self, t: int, i: int, agent: CognitiveAgent, persona: Persona, obs: Sequence[Observation],
-               decision: Decision, view: HouseholdView, prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
-        agent.feedback = []
-        if decision.type != "DECIDE":
-            return []
-        vol = {o.subject: o.volatility for o in obs}
-        res = self.guardrails.check(
-            decision, self._account(i, view, prices, {o.subject: o.change for o in obs}), risk=persona.risk_preference,
-            baseline_risk=persona.baseline.risk_preference, recent_high_risk=list(agent.high_risk),
-            allowed=list(prices), volatility=vol, rng=self.household_rng[i],
-        )  # fmt: skip
-        src = f"household:{i}"
-        for note in res.adjusted:
-            self._emit(t, "guardrail.adjusted", {"reason": note, "intent": decision.intent}, src)
-        for r in res.rejected:
-            self._emit(t, "guardrail.rejected", {"stage": r.stage, "rule": r.rule, "reason": r.reason,
-                                                 "order": r.order, "intent": decision.intent}, src)  # fmt: skip
-        for r in res.vetoed:
-            self._emit(t, "guardrail.vetoed", {"rule": r.rule, "reason": r.reason, "order": r.order}, src)
-        agent.feedback = res.feedback()
-        for f in agent.feedback:
-            agent.note(t, f"My order was refused: {f}", Affect(valence=-1, arousal=2, reason="guardrail refusal"),
-                       kind_of="refusal")  # fmt: skip
-        signal = next((o.signal for o in obs if o.subject == decision.instrument), "steady")
-        for o in res.approved:
-            agent.high_risk.append(o.high_risk)
-        self.submitted.setdefault(i, []).extend((o, signal) for o in res.approved)
-        return res.approved
-
     def _negotiate(self, t: int, negotiators: list[int], view: HouseholdView,
                    prices: Mapping[str, float]) -> list[ApprovedOrder]:  # fmt: skip
         return negotiate_deals(self, t, negotiators, view, prices)
-
-    def _submit(self, t: int, orders: list[ApprovedOrder], prices: Mapping[str, float]) -> None:
-        m = self.markets
-        if m is None or not orders:
-            return
-        from psychoagent.econ.orders import Order
-
-        receipt = m.submit([Order(agent_id=o.agent, instrument=o.instrument, side=o.side, quantity=o.quantity,
-                                  limit_price=o.limit_price) for o in orders])  # fmt: skip
-        for rej in receipt.rejected:
-            agent = self.agents.get(rej.agent_id)
-            if agent is not None:
-                agent.feedback.append(f"market: {rej.reason}: {rej.detail}")
-                agent.note(t, f"The market refused my order: {rej.detail}",
-                           Affect(valence=-1, arousal=2, reason="market rejection"), kind_of="refusal")  # fmt: skip
-            self._count("market.rejected")
 
     # -- after the tick --------------------------------------------------------------------------------------
     def feedback(self, outcomes: Outcomes, view: HouseholdView) -> Mapping[int, Persona] | None:
@@ -349,51 +280,32 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             self._fills(t, i, submitted, view)
         self.submitted = {}
         evolve = self.cognitive.ablation.persona_evolution
-        scored = {i: agent.score(t, prices) for i, agent in self.agents.items()}
+        households = self.households
+        scored = dict(
+            zip(households.get("index"), households.map(lambda a: a.mind.score(t, prices)), strict=True)
+        )
         events = {i: [OutcomeEvent(expected=e.expected, actual=actual, stake=e.stake, domain=e.instrument, time=t)
                       for e, actual in v] for i, v in scored.items() if v and evolve}  # fmt: skip
         evolved = self.engine.update_in_rounds({i: view.personas[i] for i in events}, events)
         updates.update({i: steps[-1][0] for i, steps in evolved.items()})
         if evolve:
-            resting = [i for i in self.agents if not scored[i] and (t + i) % self.cognitive.decay_every == 0]
+            resting = households.select(lambda a: not scored[a.index] and a.rests(t)).get("index")
             rested = self.engine.tick_each([view.personas[i] for i in resting], dt=self.cognitive.decay_every)
             updates.update(zip(resting, rested, strict=True))
-        for i, agent in self.agents.items():
-            for (e, actual), (_, why) in zip(scored[i], evolved.get(i, []), strict=False):
-                self._emit(t, "persona.evolved", {"expected": e.expected, "actual": actual, "stake": e.stake,
-                           "instrument": e.instrument, "major": why.major, "impact": why.impact,
-                           "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
-            if (t + i) % self.cognitive.reflection.every == 0:
-                for text in agent.reflect(t):
-                    self._emit(t, "belief.formed", {"belief": text}, f"household:{i}")
+        households.do(self._report, t, scored, evolved)
         return updates
 
-    def _fills(self, t: int, i: int, submitted: list[tuple[ApprovedOrder, str]], view: HouseholdView) -> None:
-        m = self.markets
-        agent = self.agents.get(i)
-        if m is None or agent is None:
-            return
-        got: dict[tuple[str, str], tuple[float, float]] = {}
-        for f in m.fills(i):
-            q, v = got.get((f.instrument, str(f.side)), (0.0, 0.0))
-            got[(f.instrument, str(f.side))] = (q + f.quantity, v + f.quantity * f.price)
-        total = max(float(view.wealth[i]), 1e-9)
-        done: list[str] = []
-        for o, signal in submitted:
-            q, v = got.pop((o.instrument, o.side), (0.0, 0.0))
-            if q <= 1e-12:
-                done.append(
-                    f"my {o.side.lower()} order for {o.instrument} at {o.limit_price:.4g} was not filled"
-                )
-                continue
-            price = v / q
-            done.append(f"{'bought' if o.side == 'BUY' else 'sold'} {q:.3g} {o.instrument} at {price:.4g}")
-            if signal != "negotiated":
-                agent.expect(Expectation(t, t + self.cognitive.horizon, o.instrument, o.side, price, q,
-                                         o.expected_return, min(q * price / total, 1.0), signal,
-                                         is_risky(o.instrument) or o.high_risk))  # fmt: skip
-        if done:
-            agent.note(t, "Trading: " + "; ".join(done), kind_of="fill")
+    def _report(self, a: CognitiveHousehold, t: int, scored: Mapping[int, list[tuple[Expectation, float]]],
+                evolved: Mapping[int, list[tuple[Persona, Any]]]) -> None:  # fmt: skip
+        """Journal one household's persona changes, then let it reflect when its turn comes."""
+        i = a.index
+        for (e, actual), (_, why) in zip(scored[i], evolved.get(i, []), strict=False):
+            self._emit(t, "persona.evolved", {"expected": e.expected, "actual": actual, "stake": e.stake,
+                       "instrument": e.instrument, "major": why.major, "impact": why.impact,
+                       "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
+        if a.reflects(t):
+            for text in a.mind.reflect(t):
+                self._emit(t, "belief.formed", {"belief": text}, f"household:{i}")
 
     def _public_events(self, t: int, snapshot: Snapshot, prices: Mapping[str, float],
                        flows: Mapping[str, float]) -> None:  # fmt: skip
@@ -407,6 +319,7 @@ class CognitivePolicy(PersonaHeuristicPolicy):
         crowd_text = "Others' trades: " + "; ".join(crowd) if crowd else ""
         when = tick_time(t)
         mind = self.mind
+        households = self.households
         for n in news:
             val = int(np.clip(round(2 * n.sentiment), -2, 2))
             affect = Affect(valence=val, arousal=2 if abs(val) > 1 else 1, reason="news sentiment")
@@ -415,13 +328,15 @@ class CognitivePolicy(PersonaHeuristicPolicy):
             )
             if mind is not None:
                 mind.broadcast(t, f"News: {n.headline}", affect, "news")
-            for agent in self.agents.values():
-                if mind is None:
-                    agent.note(t, f"News: {n.headline}", affect, kind_of="news", topic=n.topic)
-                if subject is not None and agent.remembers:
-                    agent.semantic.news_belief(subject, n.headline, n.sentiment, when)
+            if mind is None:
+                households.do("note", t, f"News: {n.headline}", affect, kind_of="news", topic=n.topic)
+            if subject is not None:
+                households.select(lambda a: a.mind.remembers).do(
+                    lambda a, n=n, subject=subject: a.mind.semantic.news_belief(
+                        subject, n.headline, n.sentiment, when
+                    )
+                )
         if crowd_text and mind is not None:
             mind.broadcast(t, crowd_text, Affect(reason="routine event"), "public")
         elif crowd_text:
-            for agent in self.agents.values():
-                agent.note(t, crowd_text, kind_of="public")
+            households.do("note", t, crowd_text, kind_of="public")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from psychoagent.agent.schema import OrderSpec
+from psychoagent.econ.mind.schema import OrderSpec
 
 
 class Propensities(BaseModel):

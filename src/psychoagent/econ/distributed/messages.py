@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.agent.schema import ApprovedOrder
+from psychoagent.econ.mind.schema import ApprovedOrder
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
 from psychoagent.persona import Persona
 from psychoagent.types import Affect

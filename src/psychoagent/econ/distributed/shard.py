@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
+import mesa
 import numpy as np
 
 from psychoagent.agent.config import CognitiveConfig
@@ -112,10 +113,12 @@ class RecordingBus:
         return out
 
 
-class ShardModel:
-    """The part of `EconomyModel` the cognitive policy reads, filled from messages."""
+class ShardModel(mesa.Model):
+    """The part of `EconomyModel` the cognitive policy reads, filled from messages: a Mesa model whose agents
+    are the shard's `CognitiveHousehold`s (the driver's model keeps plain `Household` agents for them)."""
 
     def __init__(self, n: int, rows: Mapping[int, int]) -> None:
+        super().__init__(seed=0)  # nothing in a shard draws from the model's generators
         self.markets = ShardMarkets(rows)
         self.bus = RecordingBus()
         self.households = _Accounts(np.zeros(n), np.zeros(n))
@@ -130,6 +133,10 @@ class ShardModel:
 class _Accounts:
     cash: np.ndarray
     deposits: np.ndarray
+
+    @property
+    def wealth(self) -> np.ndarray:
+        return self.cash + self.deposits
 
 
 class _Personas(Sequence[Persona]):
@@ -200,6 +207,9 @@ class HouseholdShard:
             )
             updates = dict(pol.feedback(outcomes, self._view(None, None)) or {})
             self.personas.update(updates)
+            pol.households.select(lambda h: h.index in updates).do(
+                lambda h: setattr(h, "persona", updates[h.index])
+            )
             events = self.model.bus.take()
         return FeedbackReply(updates, events, self._counts(), logs)
 

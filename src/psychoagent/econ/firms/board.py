@@ -13,14 +13,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from mesa.agent import AgentSet
 
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import tick_time
+from psychoagent.econ.agents import CognitiveFirm
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
 from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
+from psychoagent.econ.firms.lesson import recalled_lesson
 from psychoagent.econ.firms.state import FirmState, Month, Plant
 from psychoagent.econ.snapshot import NewsItem
 from psychoagent.persona import EvolutionEngine, OutcomeEvent
@@ -74,6 +77,13 @@ class CognitiveFirms:
             persona = firm_persona(cfg.personas.get(f.name, cfg.default_persona))
             self.states[f.index] = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price,
                                              wage=f.wage)  # fmt: skip
+            if isinstance(f, CognitiveFirm):
+                f.mind = self.states[f.index]
+
+    @property
+    def agents(self) -> AgentSet:
+        """The model's cognitive firms as a Mesa AgentSet, in sector order (what the loops below step)."""
+        return self.model.agents_by_type[CognitiveFirm]
 
     def use_llm(self, spec: str | None) -> None:
         """Choose the model firms ask in `llm` mode ('offline', 'local', 'local:PATH', 'env' or a URL)."""
@@ -115,18 +125,20 @@ class CognitiveFirms:
         """The month's books for every firm (upkeep, plant payments and completions, reviews); price and wage
         stay where the last decision set them (the demand-gap rule moves only hiring, below the firm's cap);
         every `decide_every` months, the decisions."""
-        for f in self.model.firms:
-            s = self.states[f.index]
-            self._books(t, f, s)
-            self._build(t, f, s)
-            f.offer_rate = min(f.offer_rate, s.target_rate)
-            f.price, f.wage = max(s.price, s.price_floor), s.wage
+        self.agents.do(self._month_of, t)
         self._remember()  # a plant reviewed this month is recalled at this month's decision
         if t % self.cfg.decide_every == 0:
             self.decide(t)
             self._remember()
 
     # -- the books -------------------------------------------------------------------------------------------
+    def _month_of(self, f: Firm, t: int) -> None:
+        s = self.states[f.index]
+        self._books(t, f, s)
+        self._build(t, f, s)
+        f.offer_rate = min(f.offer_rate, s.target_rate)
+        f.price, f.wage = max(s.price, s.price_floor), s.wage
+
     def _pay_households(self, amount: float) -> None:
         hh = self.model.households
         if amount:
@@ -235,7 +247,7 @@ class CognitiveFirms:
             series = [h[f"price_{f.cfg.input_sector}"] for h in self.model._history[-6:]]
             avg = float(np.mean(series)) if series else 0.0
             gap = self.model.firms[k].price / avg - 1.0 if avg > 0 else 0.0
-        lesson, n = self._lesson(t, s)
+        lesson, n = recalled_lesson(t, s, self.cfg.lesson_months)
         s.idle = s.idle + 1 if np.isfinite(demand) and demand / cap < self.cfg.close_at else 0
         workforce = int(np.count_nonzero(self.model.households.sector == f.index))
         labour = self.model.config.household.hours * workforce * f.cfg.productivity * s.productivity / cap
@@ -253,23 +265,9 @@ class CognitiveFirms:
             lesson=lesson, lessons=n,
         )  # fmt: skip
 
-    def _lesson(self, t: int, s: FirmState) -> tuple[float, int]:
-        """Mean shortfall of the expansions reviewed in the last `lesson_months` that the firm recalls (its memory;
-        its own records without one): old lessons fade."""
-        if s.memory is None:
-            errors = [e for tick, e in s.lessons[-4:] if t - tick <= self.cfg.lesson_months]
-        else:
-            if not s.lessons:
-                return 0.0, 0
-            hits = s.memory.recall("expansion reviewed: output against capacity added, success or failure", k=4,
-                                   where={"metadata.kind_of": "expansion_outcome"}, now=tick_time(t))  # fmt: skip
-            recent = [h for h in hits if t - float(h.unit.metadata.get("tick", t)) <= self.cfg.lesson_months]
-            errors = [float(h.unit.metadata.get("error", 0.0)) for h in recent]
-        return (float(np.mean(errors)), len(errors)) if errors else (0.0, 0)
-
     def decide(self, t: int) -> None:
         """One quarter: perceive, decide (heuristic, or one model batch), then guard, act and evolve each firm."""
-        firms = [(f, self.states[f.index]) for f in self.model.firms]
+        firms = self.agents.map(lambda f: (f, self.states[f.index]))
         seen = [self.perceive(t, f, s) for f, s in firms]
         if self.cfg.mode == "llm":
             from psychoagent.econ.firms.prompt import ask_model

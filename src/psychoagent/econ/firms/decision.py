@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from psychoagent.agent.schema import CRITICAL
 from psychoagent.econ.firms.config import FirmsConfig
+from psychoagent.econ.mind.schema import CRITICAL
 from psychoagent.llm.offline import register_schema_rule
 from psychoagent.persona import Persona
 

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from psychoagent.agent.cognition import CognitiveAgent, Expectation, tick_time
+from psychoagent.agent.cognition import tick_time
 from psychoagent.agent.config import CognitiveConfig, PerceptionConfig
-from psychoagent.agent.perception import Belief, PriceHistory, TickPerception, observe_instrument, perceive
 from psychoagent.agent.recall import WorkingItem, WorkingMemory, persona_factor
+from psychoagent.econ.mind.household import Expectation, HouseholdMind
+from psychoagent.econ.mind.perception import (
+    Belief,
+    PriceHistory,
+    TickPerception,
+    observe_instrument,
+    perceive,
+)
 from psychoagent.memory.core import Memory
 from psychoagent.persona import Persona
 
@@ -21,9 +28,9 @@ def test_persona_factor_direction() -> None:
     assert bold[2] == shy[2] == 1.0
 
 
-def _agent_with_history(risk: float) -> tuple[CognitiveAgent, Persona]:
+def _agent_with_history(risk: float) -> tuple[HouseholdMind, Persona]:
     mem = Memory(embedder="hash", appraiser=None, namespace="household:0")
-    agent = CognitiveAgent(0, Persona(risk_preference=risk), mem, CognitiveConfig())
+    agent = HouseholdMind(0, Persona(risk_preference=risk), mem, CognitiveConfig())
     agent.expect(Expectation(1, 2, "stock:tech", "BUY", 100.0, 5, 0.05, 0.3, "sharp_fall", True))
     agent.expect(Expectation(1, 2, "steel", "BUY", 100.0, 5, 0.05, 0.3, "sharp_fall", True))
     agent.score(2, {"stock:tech": 120.0, "steel": 80.0})  # tech: risky success; steel: risky failure
@@ -49,7 +56,7 @@ def test_persona_recall_can_be_ablated() -> None:
     cfg = CognitiveConfig()
     cfg.ablation.persona_recall = False
     mem = Memory(embedder="hash", appraiser=None)
-    agent = CognitiveAgent(0, Persona(), mem, cfg)
+    agent = HouseholdMind(0, Persona(), mem, cfg)
     assert agent.stage not in mem.pipeline
 
 
@@ -61,17 +68,17 @@ def test_working_memory_is_bounded_and_ranked() -> None:
 
 def test_briefing_is_short_uses_graph_beliefs_and_is_reused() -> None:
     mem = Memory(embedder="hash", appraiser=None, namespace="household:1")
-    agent = CognitiveAgent(1, Persona(), mem, CognitiveConfig())
+    agent = HouseholdMind(1, Persona(), mem, CognitiveConfig())
     hist = PriceHistory(36)
     for t, p in enumerate([125, 126, 124, 125, 120]):
         hist.record(t, {"steel": p})
     agent.semantic.news_belief("steel", "A new steel mill opened", -0.6, tick_time(4))
     obs = perceive(hist, ["steel"], agent.semantic.by_subject(), PerceptionConfig(), {"interest_rate": 0.05})
     b1 = agent.brief(5, "buy steel", obs, ["steel", "interest_rate"], Persona())
-    assert len(b1.text.split()) <= 200 and not b1.reused
+    assert len(b1.text.split()) <= 200 and not b1.metadata["reused"]
     assert "new steel mill" in b1.text and "financing costs" in b1.text  # depth-2 graph from interest_rate
     b2 = agent.brief(5, "buy steel", obs, ["steel", "interest_rate"], Persona())
-    assert b2.reused and b2.text == b1.text
+    assert b2.metadata["reused"] and b2.text == b1.text
 
 
 def test_perception_reads_the_seed_example() -> None:

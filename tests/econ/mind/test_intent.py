@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from psychoagent.agent.intent import parse_intent, zh_number
+from psychoagent.econ.mind.intent import parse_intent, zh_number
 
 CASES = [
     ("use 20% of cash to buy as much steel as possible", "BUY", "steel", None, 0.2, None),

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from psychoagent.agent.config import GuardrailConfig, LookaheadConfig
-from psychoagent.agent.intent import parse_intent
-from psychoagent.agent.schema import ApprovedOrder, Decision, OrderSpec
+from psychoagent.econ.mind.intent import parse_intent
+from psychoagent.econ.mind.schema import ApprovedOrder, Decision, OrderSpec
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from psychoagent.agent.perception import Belief
+from psychoagent.econ.mind.perception import Belief
 from psychoagent.types import Affect, Edge
 
 if TYPE_CHECKING:

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from psychoagent.agent.config import GuardrailConfig, LookaheadConfig
-from psychoagent.agent.guardrails import (
+from psychoagent.econ.mind.guardrails import (
     Account,
     Guardrails,
     adjust_for_persona,
     lookahead,
     persona_scale,
 )
-from psychoagent.agent.schema import ApprovedOrder, Decision, OrderSpec
+from psychoagent.econ.mind.schema import ApprovedOrder, Decision, OrderSpec
 
 PRICES = {"steel": 100.0, "stock:tech": 50.0}
 

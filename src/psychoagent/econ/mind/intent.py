@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from psychoagent.affect.lexicon import zh_number
-from psychoagent.agent.schema import OrderSpec, Side
+from psychoagent.econ.mind.schema import OrderSpec, Side
 
 DEFAULT_ALIASES: dict[str, tuple[str, ...]] = {
     "steel": ("steel", "钢材", "钢铁", "钢"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from psychoagent.agent.config import NegotiationConfig
-from psychoagent.agent.negotiation import Party, negotiate
+from psychoagent.econ.mind.negotiation import Party, negotiate
 
 
 def test_deal_between_flexible_parties() -> None:

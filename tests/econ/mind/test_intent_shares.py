@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from psychoagent.agent.intent import parse_intent
+from psychoagent.econ.mind.intent import parse_intent
 
 
 def test_out_of_range_percent_refuses_the_order() -> None:

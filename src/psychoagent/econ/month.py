@@ -1,0 +1,147 @@
+"""The central steps of a month, after the households' intents are known: the labour market and production
+(inputs bought along the supply chain), incomes (wages, dividends, interest, bond coupons) with taxes and
+lump-sum transfers, and the goods market with random-order rationing and saving. Each is a function of the
+model; `EconomyModel.step` calls them in this order, all randomness from `model.rng`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from psychoagent.econ.policies import IntentBatch
+from psychoagent.econ.rules import clear_goods, progressive_tax
+
+if TYPE_CHECKING:
+    from psychoagent.econ.model import EconomyModel
+
+
+def labour_and_production(model: EconomyModel, intents: IntentBatch, t: int) -> dict[str, np.ndarray]:
+    """Who works (last month's workers first, newcomers by the job-finding rate), what each firm makes and
+    buys from its supplier; returns the wage, willingness and involuntary-unemployment arrays."""
+    hh, cfg = model.households, model.config
+    for f in model.firms:
+        f.demand = f.sold = f.produced = 0.0
+        f.market_price = f.price
+    willing = model.rng.random(hh.n) < intents.work
+    # frictions: last month's workers keep their jobs first; a newcomer reaches an open job with probability f
+    held = hh.worked if t > 1 else np.ones(hh.n, dtype=bool)  # the economy starts with everyone in a job
+    found = held | (model.rng.random(hh.n) < cfg.market.job_finding_rate)
+    worked = np.zeros(hh.n, dtype=bool)
+    labour = []
+    for f in model.firms:
+        members = np.flatnonzero(hh.sector == f.index)
+        applicants = members[willing[members]]
+        if cfg.market.hiring == "demand":
+            per_worker = cfg.household.hours * f.cfg.productivity * model.levers.productivity.get(f.name, 1.0)
+            f.labour_demand(members.size, per_worker, cfg.market)
+        f.offers = f.post_offers(members.size, model.levers.offer_cap.get(f.name, 1.0))
+        queue = model.rng.permutation(applicants)
+        queue = np.concatenate([queue[held[queue]], queue[~held[queue] & found[queue]]])
+        hired = queue[: f.offers]
+        worked[hired] = True
+        f.turned_away = int(queue.size - hired.size)
+        labour.append({"sector": f.name, "offers": f.offers, "applicants": int(applicants.size),
+                       "hired": int(hired.size)})  # fmt: skip
+    model.bus.emit(t, "labour.matched", {"sectors": labour}, "model")
+    hh.worked = worked
+    wages = np.array([f.wage for f in model.firms])
+    pay = np.where(worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
+    for k in model._order:
+        f = model.firms[k]
+        mask = worked & (hh.sector == k)
+        f.wage_bill = float(pay[mask].sum())
+        f.cash -= f.wage_bill
+        hours = cfg.household.hours * int(mask.sum())
+        potential = hours * f.cfg.productivity * model.levers.productivity.get(f.name, 1.0)
+        if model.firm_board is not None:
+            potential = model.firm_board.cap_output(f, potential)
+        output = potential
+        if f.cfg.input_sector is not None and f.cfg.input_per_unit > 0:
+            supplier = model.firms[model.sector_names.index(f.cfg.input_sector)]
+            need = potential * f.cfg.input_per_unit
+            own = model.firm_board.draw_input(f, need) if model.firm_board is not None else 0.0
+            bought = min(need - own, supplier.inventory)
+            supplier.demand += need
+            supplier.inventory -= bought
+            supplier.sold += bought
+            supplier.cash += bought * supplier.price
+            f.cash -= bought * supplier.price
+            output = (bought + own) / f.cfg.input_per_unit
+            model.bus.emit(t, "market.cleared", {"market": supplier.name, "buyer": f.name, "demand": need,
+                                                "sold": bought, "price": supplier.price,
+                                                "shortage": need - own - bought}, "model")  # fmt: skip
+        f.produced = output
+        f.inventory += output
+    return {"wages": pay, "involuntary": willing & ~worked, "willing": willing}
+
+
+def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
+    """Dividends, deposit interest, bond coupons and government spending paid, taxed and redistributed."""
+    hh, cfg = model.households, model.config
+    dividends = np.zeros(hh.n)
+    for f in model.firms:
+        payout = f.dividend(cfg.market)
+        f.cash -= payout
+        dividends += model.markets.pay_dividend(f, payout)
+    interest = np.zeros(hh.n)
+    if t % cfg.bank.interest_months == 0:
+        interest = hh.deposits * model.interest_rate * cfg.bank.interest_months / 12.0
+        model.money_created += float(interest.sum())
+        model.bus.emit(t, "bank.interest_paid", {"total": float(interest.sum()), "rate": model.interest_rate},
+                      "central_bank")  # fmt: skip
+    coupons, spending = model.markets.government_payments(model.metrics["nominal_gdp"])  # bonds finance them
+    gross = flows["wages"] + dividends + interest + coupons
+    tax_cfg = cfg.tax
+    if model.levers.tax_scale != 1.0:
+        rates = tuple(min(r * model.levers.tax_scale, 1.0) for r in tax_cfg.rates)
+        tax_cfg = tax_cfg.model_copy(update={"rates": rates})
+    tax = progressive_tax(gross, tax_cfg)
+    revenue = float(tax.sum())
+    transfer = np.full(hh.n, revenue / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
+    model.gov_balance += revenue - float(transfer.sum())
+    transfer = transfer + spending
+    hh.cash += gross - tax + transfer
+    hh.wage_income = flows["wages"]
+    hh.income = gross - tax + transfer
+    flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer)
+    model.bus.emit(t, "tax.collected", {"revenue": revenue, "redistributed": float(transfer.sum()),
+                                       "balance": model.gov_balance}, "government")  # fmt: skip
+
+
+def goods_market(model: EconomyModel, intents: IntentBatch, t: int) -> np.ndarray:
+    """Spending on each final good, rationed in random order; saving splits wealth into cash and deposits.
+    Returns each household's budget."""
+    hh = model.households
+    budget = intents.consume * np.maximum(hh.wealth, 0.0)
+    spent = np.zeros(hh.n)
+    for f in model.firms:
+        share = model.basket[f.index]
+        if share <= 0:
+            continue
+        demand = budget * share / f.price
+        c = clear_goods(demand, f.inventory, model.rng)
+        f.demand += c.demand
+        f.inventory -= c.sold
+        f.sold += c.sold
+        f.cash += c.sold * f.price
+        spent += c.served * f.price
+        model.bus.emit(t, "market.cleared", {"market": f.name, "buyer": "households", "demand": c.demand,
+                                            "sold": c.sold, "price": f.price, "shortage": c.shortage,
+                                            "rationed": c.rationed}, "model")  # fmt: skip
+    from_cash = np.minimum(hh.cash, spent)
+    hh.cash -= from_cash
+    hh.deposits -= spent - from_cash
+    hh.consumption = spent
+    wealth = hh.cash + hh.deposits
+    hh.deposits = intents.save * wealth
+    hh.cash = wealth - hh.deposits
+    model.bus.emit(t, "action.result", {"intended_work": float(intents.work.mean()),
+                                       "worked": float(hh.worked.mean()), "spent": float(spent.sum()),
+                                       "budget": float(budget.sum())}, "model")  # fmt: skip
+    if model.config.household_events:
+        for i in range(hh.n):
+            model.bus.emit(t, "action.result", {"work_intent": float(intents.work[i]),
+                                               "worked": bool(hh.worked[i]), "budget": float(budget[i]),
+                                               "spent": float(spent[i])}, f"household:{i}")  # fmt: skip
+    return budget
