@@ -100,12 +100,18 @@ class InformationConfig(_Config):
         0.98,
         ge=0,
         lt=1,
-        description="AR(1) coefficient of log intensity per round (information comes in spells)",
+        description=(
+            "AR(1) coefficient of log intensity per round (a day): information comes in spells; 0.98 as daily"
+            " log variance in Kim, Shephard & Chib (1998)"
+        ),
     )
     dispersion: float = Field(
         0.78,
         ge=0,
-        description="stationary s.d. of log intensity (E[intensity] = 1, so mean activity is kept)",
+        description=(
+            "stationary s.d. of log intensity: 0.16 / sqrt(1 - 0.98^2), the daily log-variance shocks of Kim,"
+            " Shephard & Chib (1998, exchange rates)"
+        ),
     )
     activity: float = Field(
         1.0, ge=0, description="review chance x intensity^this (Tauchen & Pitts: traders react to each event)"
