@@ -8,10 +8,12 @@ units change hands only in auctions, so shares and steel are conserved. Money mo
 and the dealer; fees (fee_rate per side) are pooled and returned as an equal lump sum to households at the end
 of the session, so total money is conserved and the cost still falls on those who trade.
 
-A session (one per month, inside `model.step()` after the goods market) runs `rounds` rounds; in each, position
-caps are computed, agents' resting orders are trimmed to their cash and holdings, investors decide once for
-all instruments, then each instrument is auctioned in a fixed order (steel, then the stocks in firm order). An
-auction without a cross moves the reference price to the best bid above (or best ask below) the last price.
+A session (one per month, inside `model.step()` after the goods market) starts by folding the month's news
+surprise into each instrument's information intensity (markets/state.py), then runs `rounds` rounds; in each,
+position caps are computed, agents' resting orders are trimmed to their cash and holdings, the intensity
+advances, investors decide once for all instruments, then each instrument is auctioned in a fixed order (steel,
+then the stocks in firm order, then the bond). An auction without a cross moves the reference price to the best
+bid above (or best ask below) the last price.
 """
 
 from __future__ import annotations
