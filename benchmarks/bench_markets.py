@@ -3,7 +3,8 @@
 Run from the repository root: `python -m benchmarks.bench_markets` (add `--quick` for a smoke run). Speed: the
 pure call auction on books of several sizes, and whole economies of 1,000 households with markets on and off
 (the difference is the cost of the trading sessions). Stylized facts (Cont 2001): 1,000 households x 240 months
-x 20 rounds = 4,800 auctions per asset, per seed; reported as they come out, nothing is tuned to them here.
+x 20 rounds = 4,800 auctions per asset, per seed, with information arrival (`TradingConfig.information`) on, as
+by default, and off (the markets before it); reported as they come out, nothing is tuned to them here.
 """
 
 from __future__ import annotations
@@ -37,13 +38,17 @@ def auction_speed(sizes: tuple[int, ...], repeats: int) -> list[tuple[int, float
     return out
 
 
-def economy(households: int, ticks: int, seed: int, trading: bool) -> tuple[float, pd.DataFrame]:
+def economy(
+    households: int, ticks: int, seed: int, trading: bool, information: bool = True
+) -> tuple[float, pd.DataFrame]:
     """Seconds for one run (heuristic policy, agents table recorded) and its assets frame."""
     from psychoagent.econ.config import EconomyConfig
     from psychoagent.econ.markets import ASSET_COLUMNS, TradingConfig
+    from psychoagent.econ.markets.config import InformationConfig
     from psychoagent.econ.model import EconomyModel
 
-    cfg = EconomyConfig(trading=TradingConfig(enabled=trading))
+    info = InformationConfig(enabled=information)
+    cfg = EconomyConfig(trading=TradingConfig(enabled=trading, information=info))
     t0 = time.perf_counter()
     model = EconomyModel(cfg, seed=seed, households=households)
     model.run(ticks)
@@ -69,11 +74,13 @@ def main() -> None:
     for seed in seeds:
         on, assets = economy(households, ticks, seed, trading=True)
         rows.append((seed, on))
-        assets["seed"] = seed
-        frames.append(assets)
+        frames.append(assets.assign(seed=seed, information="on"))
+    for seed in seeds:
+        _, assets = economy(households, ticks, seed, trading=True, information=False)
+        frames.append(assets.assign(seed=seed, information="off"))
     on = float(np.mean([s for _, s in rows]))
     rounds = ticks * 20
-    auctions = rounds * frames[0]["asset"].nunique()
+    auctions = rounds * frames[0]["asset"].nunique()  # timing: the default markets (information on)
     lines += ["", f"Whole economy, {households:,} households x {ticks} months, heuristic policy, 20 rounds a month:",
               "", "| run | seconds | trading rounds/s | auctions/s |", "|---|---:|---:|---:|",
               f"| markets off (seed {seeds[0]}) | {off:.1f} | | |",
@@ -82,13 +89,22 @@ def main() -> None:
               "", f"Markets cost {on / off:.1f}x the macro core's time (rounds/s counts the extra time only).", ""]  # fmt: skip
     lines += [f"Stylized facts per asset and seed ({rounds:,} auctions each; |ACF_1(r)| band 2/sqrt(T) = "
               f"{2 / np.sqrt(rounds):.3f}; kurtosis is excess kurtosis, kurtosis_20 of 20-round sums; "
-              "leverage = corr(r, |r| next)):", "",
-              "| seed | asset | " + " | ".join(FACTS) + " |", "|---|---|" + "---:|" * len(FACTS)]  # fmt: skip
+              "leverage = corr(r, |r| next); information: arrival of information on, as by default, or off):", "",
+              "| information | seed | asset | " + " | ".join(FACTS) + " |",
+              "|---|---|---|" + "---:|" * len(FACTS)]  # fmt: skip
+    means: dict[str, list[pd.DataFrame]] = {}
     for frame in frames:
         table = facts_table(frame)
+        mode = str(frame["information"].iloc[0])
+        means.setdefault(mode, []).append(table[table.index.str.startswith("stock:")])
         for asset, row in table.iterrows():
             cells = " | ".join(f"{row[c]:.3f}" for c in FACTS)
-            lines.append(f"| {int(frame['seed'].iloc[0])} | {asset} | {cells} |")
+            lines.append(f"| {mode} | {int(frame['seed'].iloc[0])} | {asset} | {cells} |")
+    lines += ["", "Mean over the stocks and seeds:", "", "| information | " + " | ".join(FACTS) + " |",
+              "|---|" + "---:|" * len(FACTS)]  # fmt: skip
+    for mode, tables in means.items():
+        mean = pd.concat(tables).mean()
+        lines.append(f"| {mode} | " + " | ".join(f"{mean[c]:.3f}" for c in FACTS) + " |")
     body = "\n".join(lines) + "\n"
     print(body)
     if not args.quick:

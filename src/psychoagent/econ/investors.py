@@ -4,7 +4,7 @@ Expected log return over the horizon tau (rounds) of household i (heterogeneous 
 Brock & Hommes 1998, Lux & Marchesi 1999, Franke & Westerhoff 2012; orders as in Chiarella, Iori & Perello 2009):
 
     e_i = tau x [(1 - w_i) ln(V / P) / tau_F  +  w_i x chi x m]  +  herding x s_i x flow  +  optimism x o_i
-          + (1 - w_i) x noise_value x xi_value  +  w_i x noise_trend x xi_trend  +  noise_private x eps_i
+          + I^a x [(1 - w_i) x noise_value x xi_value  +  w_i x noise_trend x xi_trend]  +  I^b x noise_private x eps_i
 
 - V the fundamental value (relative dividend discount for stocks, the producer's price for steel), P the last
   price, m the EWMA of recent returns, flow last round's public net order flow (buy - sell) / (buy + sell);
@@ -14,12 +14,17 @@ Brock & Hommes 1998, Lux & Marchesi 1999, Franke & Westerhoff 2012; orders as in
   far from value, value trading gains followers; herding makes the majority rule more attractive;
 - s_i social_tendency (herding on others' public orders), o_i optimism; xi_value and xi_trend are one draw per
   auction shared by each style's followers (they read the same news or charts), eps_i is private; all come
-  from the model's seeded generator.
+  from the model's seeded generator;
+- I the instrument's information intensity this round (markets/state.py; mean 1, persistent, raised by news
+  surprises): the mixture-of-distributions hypothesis (Clark 1973; Tauchen & Pitts 1983) lets the arrival of
+  information drive both price changes and volume. The shared news scales with I^a (a = 0.5: variance per
+  event), disagreement with I^b (b = 1: opinions spread as news comes, Harris & Raviv 1993), and the review
+  chance with I (every event draws traders in), so busy rounds move prices and trade more at once.
 
 Position: target share of wealth in the instrument = invest_i x weight + kappa_i x e_i, clipped to
 [0, max_share], kappa_i = invest_i x tilt x (0.5 + risk_i): allocation['invest'] sets the strategic holding
 (weight = the stock's market-cap share; 0 for steel), risk preference scales how far expectations tilt it.
-A household reviews a position with probability activity x (0.5 + risk_i) x attention^attention_exponent
+A household reviews a position with probability activity x (0.5 + risk_i) x attention^attention_exponent x I
 (attention = recent / long-run |r|, bounded). The order closes the gap between target and holding; its limit
 lies between the last and the expected price, P exp(u e_i) with u ~ U(0, 1), within +-max_move; buys are
 trimmed to the cash and the position limit, sales to the holding (no short sales).
@@ -52,6 +57,9 @@ class Signals:
     weight: FloatArray
     news_value: FloatArray
     news_trend: FloatArray
+    arrivals: FloatArray
+    spread_shared: FloatArray
+    spread_private: FloatArray
 
     def at(self, cols: IntArray) -> Signals:
         """The signals seen by each (household, instrument) pair whose instrument column is `cols`."""
@@ -94,8 +102,12 @@ def expectations(sig: Signals, traits: FloatArray, eps: FloatArray, cfg: Investo
     trend = cfg.extrapolation * sig.trend
     e = cfg.horizon * ((1.0 - w) * value + w * trend)
     shared = (1.0 - w) * cfg.noise_value * sig.news_value + w * cfg.noise_trend * sig.news_trend
+    private = sig.spread_private * cfg.noise_private * eps
     e += (
-        cfg.herding * traits[:, 3] * sig.flow + cfg.optimism * traits[:, 1] + shared + cfg.noise_private * eps
+        cfg.herding * traits[:, 3] * sig.flow
+        + cfg.optimism * traits[:, 1]
+        + sig.spread_shared * shared
+        + private
     )
     return np.asarray(e, dtype=float)
 
@@ -113,7 +125,7 @@ def investor_orders(
     """(bids, asks) per instrument of the households reviewing positions this round (draws: n x k, then 2 per
     reviewed pair). A household's buys across instruments together stay within its cash."""
     n, k = hold.units.shape
-    chance = cfg.activity * np.outer(0.5 + traits[:, 0], sig.attention**cfg.attention)
+    chance = cfg.activity * np.outer(0.5 + traits[:, 0], sig.attention**cfg.attention * sig.arrivals)
     active = rng.random((n, k)) < chance
     if allowed is not None:
         active &= allowed[:, None]

@@ -89,6 +89,61 @@ class InvestorConfig(_Config):
     attention_slow: float = Field(0.005, gt=0, le=1, description="EWMA weight of |r| in long-run volatility")
 
 
+class InformationConfig(_Config):
+    """Information arrival that drives trading and price changes together: the mixture-of-distributions hypothesis
+    (Clark 1973; Tauchen & Pitts 1983), with persistent arrival as in Andersen (1996)."""
+
+    enabled: bool = Field(
+        True, description="scale trading and news by an information intensity per instrument"
+    )
+    persistence: float = Field(
+        0.98,
+        ge=0,
+        lt=1,
+        description=(
+            "AR(1) coefficient of log intensity per round (a day): information comes in spells; 0.98 as daily"
+            " log variance in Kim, Shephard & Chib (1998)"
+        ),
+    )
+    dispersion: float = Field(
+        0.78,
+        ge=0,
+        description=(
+            "stationary s.d. of log intensity: 0.16 / sqrt(1 - 0.98^2), the daily log-variance shocks of Kim,"
+            " Shephard & Chib (1998, exchange rates)"
+        ),
+    )
+    activity: float = Field(
+        1.0, ge=0, description="review chance x intensity^this (Tauchen & Pitts: traders react to each event)"
+    )
+    shared: float = Field(
+        0.5,
+        ge=0,
+        description="s.d. of the news a style's followers share x intensity^this (Clark 1973: variance per event)",
+    )
+    disagreement: float = Field(
+        1.0,
+        ge=0,
+        description=(
+            "s.d. of each household's own reading x intensity^this: opinions spread as news comes (Harris & Raviv"
+            " 1993; Kandel & Pearson 1995: public news is read differently, so it brings volume)"
+        ),
+    )
+    headlines: float = Field(
+        0.5,
+        ge=0,
+        description=(
+            "log intensity + this x (the month's summed |sentiment| of news - its usual level) at the session's"
+            " start: announcements bring trading and volatility (Flannery & Protopapadakis 2002)"
+        ),
+    )
+    news_memory: float = Field(
+        12.0,
+        ge=1,
+        description="months: span of the EWMA that sets the usual level of news (surprise = news - it)",
+    )
+
+
 class BondConfig(_Config):
     """Government bonds: floating-coupon perpetuals the treasury issues in the call auctions to cover its deficit."""
 
@@ -164,4 +219,5 @@ class TradingConfig(_Config):
         0.02, ge=0, le=1, description="dealer quotes this share of last month's steel output per round"
     )
     investors: InvestorConfig = Field(default_factory=InvestorConfig)
+    information: InformationConfig = Field(default_factory=InformationConfig)
     bonds: BondConfig = Field(default_factory=BondConfig)

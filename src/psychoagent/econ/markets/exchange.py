@@ -8,10 +8,12 @@ units change hands only in auctions, so shares and steel are conserved. Money mo
 and the dealer; fees (fee_rate per side) are pooled and returned as an equal lump sum to households at the end
 of the session, so total money is conserved and the cost still falls on those who trade.
 
-A session (one per month, inside `model.step()` after the goods market) runs `rounds` rounds; in each, position
-caps are computed, agents' resting orders are trimmed to their cash and holdings, investors decide once for
-all instruments, then each instrument is auctioned in a fixed order (steel, then the stocks in firm order). An
-auction without a cross moves the reference price to the best bid above (or best ask below) the last price.
+A session (one per month, inside `model.step()` after the goods market) starts by folding the month's news
+surprise into each instrument's information intensity (markets/state.py), then runs `rounds` rounds; in each,
+position caps are computed, agents' resting orders are trimmed to their cash and holdings, the intensity
+advances, investors decide once for all instruments, then each instrument is auctioned in a fixed order (steel,
+then the stocks in firm order, then the bond). An auction without a cross moves the reference price to the best
+bid above (or best ask below) the last price.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from psychoagent.econ.investors import Holdings, OrderArrays, Signals, investor_
 from psychoagent.econ.markets.bonds import Treasury
 from psychoagent.econ.markets.clearing import call_auction, quote_price
 from psychoagent.econ.markets.intake import Book, Resting, Ticket, check, live_orders, parse
+from psychoagent.econ.markets.settlement import book_side, dealer_quotes, settle_households
 from psychoagent.econ.markets.state import MarketState
 from psychoagent.econ.orders import BOND, STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
 
@@ -176,6 +179,7 @@ class Markets:
         self._div[:] = 0.0
         book = [Resting(ticket, ticket.quantity) for ticket in self._recheck(t)]
         self.state.session_volume[:] = 0.0
+        self.state.hear(sum(abs(item.sentiment) for item in self.model.snapshot().news))
         fees0 = self.fees
         dealer_net = 0.0
         by_inst = {k: [rest for rest in book if rest.ticket.order.instrument == k] for k in self._ids}
@@ -278,9 +282,11 @@ class Markets:
                 for q in qa:
                     units[q.ticket.order.agent_id, k] -= q.remaining
         news = self.model.rng.standard_normal((2, k_all))
+        arrivals, shared, private = s.step_information(self.model.rng)
         sig = Signals(price=s.price.copy(), fundamental=s.value.copy(), trend=s.trend.copy(),
                       attention=s.attention_all(), flow=s.flow.copy(), chartist_share=s.chartist.copy(),
-                      weight=self._weights(), news_value=news[0], news_trend=news[1])  # fmt: skip
+                      weight=self._weights(), news_value=news[0], news_trend=news[1], arrivals=arrivals,
+                      spread_shared=shared, spread_private=private)  # fmt: skip
         hold = Holdings(
             cash=cash, units=units, wealth=wealth, unit_cap=np.array([caps[i] for i in self._ids])
         )
@@ -297,14 +303,8 @@ class Markets:
         s = self.state
         (qb, qa), (bids, asks) = live, orders
         dealer = self._dealer_quotes(k, inst)
-        b_own = np.concatenate([bids.agent, [q.ticket.order.agent_id for q in qb], dealer[0].agent])
-        b_own = b_own.astype(np.int64)
-        b_px = np.concatenate([bids.limit, [q.ticket.limit for q in qb], dealer[0].limit])
-        b_q = np.concatenate([bids.quantity, [q.remaining for q in qb], dealer[0].quantity])
-        a_own = np.concatenate([asks.agent, [q.ticket.order.agent_id for q in qa], dealer[1].agent])
-        a_own = a_own.astype(np.int64)
-        a_px = np.concatenate([asks.limit, [q.ticket.limit for q in qa], dealer[1].limit])
-        a_q = np.concatenate([asks.quantity, [q.remaining for q in qa], dealer[1].quantity])
+        b_own, b_px, b_q = book_side(bids, qb, dealer[0])
+        a_own, a_px, a_q = book_side(asks, qa, dealer[1])
         res = call_auction(b_px, b_q, a_px, a_q, float(s.price[k]))
         dealer_net, price = 0.0, res.price
         if res.traded:
@@ -337,44 +337,31 @@ class Markets:
         if inst == BOND:
             return self.treasury.quotes(float(self.state.price[k]))
         firm = self._steel_firm()
-        if inst != STEEL or firm is None or self.cfg.dealer_share <= 0:
+        if inst != STEEL or firm is None:
             return OrderArrays.empty(), OrderArrays.empty()
-        size = self.cfg.dealer_share * max(firm.produced, 1.0)
-        spread = self.cfg.dealer_spread
-        one = np.array([-1], dtype=np.int64)
-        bid = OrderArrays(one, np.array([size]), np.array([firm.price * (1.0 - spread)]))
-        ask_q = min(size, firm.inventory)
-        ask = OrderArrays(one, np.array([ask_q]), np.array([firm.price * (1.0 + spread)]))
-        return bid, (ask if ask_q > 1e-9 else OrderArrays.empty())
+        return dealer_quotes(
+            firm.price, firm.produced, firm.inventory, self.cfg.dealer_spread, self.cfg.dealer_share
+        )
 
     def _settle(self, k: int, price: float, b_own: np.ndarray, b_fill: np.ndarray,
                 a_own: np.ndarray, a_fill: np.ndarray) -> float:  # fmt: skip
-        """Move units and money for one auction; fees go to the pool; returns the dealer's net sale."""
+        """Move units and money for one auction; fees go to the pool; returns the steel dealer's net sale."""
         hh, fee = self.model.households, self.cfg.fee_rate
-        n = hh.n
-        hb, ha = b_own >= 0, a_own >= 0
-        bought = np.bincount(b_own[hb], weights=b_fill[hb], minlength=n)
-        sold = np.bincount(a_own[ha], weights=a_fill[ha], minlength=n)
-        self.units[:, k] += bought - sold
-        pay = bought * price * (1.0 + fee)
-        from_cash = np.minimum(np.maximum(hh.cash, 0.0), pay)
-        hh.cash -= from_cash
-        hh.deposits -= pay - from_cash
-        hh.cash += sold * price * (1.0 - fee)
-        dealer_sold = float(a_fill[~ha].sum())
-        dealer_bought = float(b_fill[~hb].sum())
-        paid = float(pay.sum()) + dealer_bought * price * (1.0 + fee)
-        received = float(sold.sum()) * price * (1.0 - fee) + dealer_sold * price * (1.0 - fee)
-        if (dealer_sold or dealer_bought) and k == self.col.get(BOND):
-            self.treasury.settle(dealer_sold, dealer_bought, price, fee)
-            dealer_sold = dealer_bought = 0.0  # the steel dealer's net sale is what the caller books
-        elif dealer_sold or dealer_bought:
+        units = self.units[:, k]  # a view: settled in place
+        got = settle_households(units, hh.cash, hh.deposits, price, fee, b_own, b_fill, a_own, a_fill)
+        sold, bought = got.dealer_sold, got.dealer_bought
+        paid = got.paid + bought * price * (1.0 + fee)
+        received = got.received + sold * price * (1.0 - fee)
+        if (sold or bought) and k == self.col.get(BOND):
+            self.treasury.settle(sold, bought, price, fee)
+            sold = bought = 0.0  # the steel dealer's net sale is what the caller books
+        elif sold or bought:
             firm = self._steel_firm()
             assert firm is not None
-            firm.inventory += dealer_bought - dealer_sold
-            firm.cash += dealer_sold * price * (1.0 - fee) - dealer_bought * price * (1.0 + fee)
+            firm.inventory += bought - sold
+            firm.cash += sold * price * (1.0 - fee) - bought * price * (1.0 + fee)
         self.fees += paid - received
-        return dealer_sold - dealer_bought
+        return sold - bought
 
     def _rebate(self, pool: float) -> None:
         """Return the session's fees to households as an equal lump sum (keeps money conserved)."""

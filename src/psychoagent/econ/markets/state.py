@@ -1,8 +1,14 @@
-"""Public market state per instrument: prices, values, trend, volatility, flow and the chartist share.
+"""Public market state per instrument: prices, values, trend, volatility, flow, the chartist share and the
+information intensity.
 
 The chartist share follows the discrete-choice switching of Franke & Westerhoff (2012, "Structural stochastic
 volatility in asset pricing dynamics", the DCA-HPM variant): the attractiveness of value over trend trading is
 a = a0 + herd_switch x (n_value - n_trend) + misalignment x ln(V / P)^2 and n_trend = 1 / (1 + exp(switching a)).
+
+Information intensity (the directing process of the mixture-of-distributions hypothesis; Clark 1973, Tauchen &
+Pitts 1983; persistent as in Andersen 1996): log I_t = persistence x log I_{t-1} + innovation, stationary s.d.
+`dispersion`; at a session's start it moves by `headlines` x the month's news surprise. What it scales is
+normalised so that, on average, households review and disagree as much as without it.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ class MarketState:
         self.chartist = np.full(k, 0.5)
         self.last_return = np.zeros(k)
         self.session_volume = np.zeros(k)
+        self.information = np.zeros(k)
+        self.usual_news = 0.0
 
     def update_values(
         self,
@@ -70,6 +78,31 @@ class MarketState:
         """Recent over long-run mean |return| per instrument, clipped to attention_range."""
         lo, hi = self.cfg.investors.attention_range
         return np.clip(self.abs_fast / np.maximum(self.abs_slow, 1e-12), lo, hi)
+
+    def hear(self, news: float) -> None:
+        """A month's news at its session's start (news: the summed |sentiment| of its headlines): the log
+        information intensity of every instrument moves by `headlines` x the surprise, news less its usual level."""
+        icfg = self.cfg.information
+        if icfg.enabled:
+            self.information += icfg.headlines * (news - self.usual_news)
+            self.usual_news += 2.0 / (icfg.news_memory + 1.0) * (news - self.usual_news)
+
+    def step_information(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Advance each instrument's log information intensity x one round (a stationary AR(1), s.d. s) and return
+        the factors of the review chance, exp(a x - (a s)^2 / 2), and of the shared and private news s.d.,
+        exp(b x - (b s)^2): normalised so the mean chance and the mean news variance are those without it."""
+        icfg = self.cfg.information
+        k = self.information.size
+        if not icfg.enabled:
+            return np.ones(k), np.ones(k), np.ones(k)
+        rho, sd, x = icfg.persistence, icfg.dispersion, self.information
+        x = self.information = rho * x + sd * np.sqrt(1.0 - rho * rho) * rng.standard_normal(k)
+        a, b, c = icfg.activity, icfg.shared, icfg.disagreement
+        return (
+            np.exp(a * x - 0.5 * (a * sd) ** 2),
+            np.exp(b * x - (b * sd) ** 2),
+            np.exp(c * x - (c * sd) ** 2),
+        )
 
     def after_auction(self, k: int, price: float, volume: float, bids: float, asks: float) -> float:
         """Record an auction's outcome (price: the clearing price, or the quote when nothing crossed); returns
