@@ -63,9 +63,14 @@ class Shared:
             todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
             if todo:
                 fresh = normalise(self.embedder.embed_documents(list(todo.values())))
+                if len(todo) == len(hashes):  # every text new and distinct: the rows are already in order
+                    fresh.setflags(write=False)  # the cache holds its rows: nobody may change them in place
+                    for h, vec in zip(hashes, fresh, strict=True):
+                        self.cache.put(h, vec)
+                    return hashes, fresh
                 for h, vec in zip(todo, fresh, strict=True):
                     found[h] = vec
-        for h in set(hashes):
+        for h in dict.fromkeys(hashes):
             self.cache.put(h, found[h])
         dim = self.embedder.dim or (len(next(iter(found.values()))) if found else 0)
         matrix = np.stack([found[h] for h in hashes]) if hashes else np.zeros((0, dim), np.float32)

@@ -65,7 +65,9 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
         if self.path != ":memory:":
+            self._conn.execute(f"PRAGMA page_size = {int(self.config.page_size)}")  # a new file only
             self._set_wal()
+            self._conn.execute(f"PRAGMA wal_autocheckpoint = {int(self.config.wal_autocheckpoint_pages)}")
         self._conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute(f"PRAGMA cache_size = -{int(self.config.cache_size_kib)}")
