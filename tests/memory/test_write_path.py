@@ -184,6 +184,21 @@ def test_hash_embedder_columns_equal_the_per_text_definition(texts: list[str]) -
     assert np.array_equal(HashingEmbedder(64).embed_documents(texts), reference_hash_vectors(texts, 64))
 
 
+def test_hash_embedder_words_of_every_length() -> None:
+    """Words are hashed in one vectorised step per character position, the longest one by one: lengths around
+    that bound, non-ASCII letters and a text that is one long word."""
+    letters = "aé中\U00020000ßk"
+    texts = [
+        " ".join(letters[(i + j) % len(letters)] * (j + 1) for j in range(i % 7)) + " x" * (i % 3)
+        for i in range(40)
+    ]
+    texts += ["y" * n for n in (23, 24, 25, 26, 60)] + [
+        "q" * 24 + " " + "é" * 25 + " " + "中" * 30,
+        "z" * 5_000,
+    ]
+    assert np.array_equal(HashingEmbedder(64).embed_documents(texts), reference_hash_vectors(texts, 64))
+
+
 def test_hash_embedder_on_the_fixture_and_a_lone_surrogate() -> None:
     texts = [item["text"] for item in fixture_items()] + [f"event {i}: w{i} w{i * 7}" for i in range(300)]
     assert np.array_equal(HashingEmbedder(384).embed_documents(texts), reference_hash_vectors(texts, 384))
