@@ -259,6 +259,25 @@ def test_units_built_without_validation_equal_validated_ones(tmp_path: Path) -> 
     assert write.neutral_affect().model_fields_set == Affect.neutral().model_fields_set
 
 
+def test_bare_texts_built_in_columns_equal_units_built_one_by_one() -> None:
+    """A batch of bare texts without an appraiser takes the columnar path; each unit equals `build_unit`'s for the
+    same text and time, validated or not, with the same fields set."""
+    texts = [item["text"] for item in fixture_items()]
+    a = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    b = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    columns = write.build_units(a, [(t, write._NO_ARGS) for t in texts], [None] * len(texts))
+    single = [write.build_unit(b, t, timestamp=u.created_at) for t, u in zip(texts, columns, strict=True)]
+    assert columns == single and len({u.id for u in columns}) == len(texts)
+    for got, want in zip(columns, single, strict=True):
+        assert got.model_dump_json() == want.model_dump_json()
+        assert (
+            got.model_fields_set == want.model_fields_set
+            and got.affect.model_fields_set == want.affect.model_fields_set
+        )
+        assert MemoryUnit.model_validate(got.model_dump()) == got
+        assert got.affect.conflict_parties is not columns[0].affect.conflict_parties or got is columns[0]
+
+
 def test_concurrent_first_reads_index_the_written_batches_once() -> None:
     """Recalls in several threads right after a write: the deferred postings are built once, completely."""
     from concurrent.futures import ThreadPoolExecutor

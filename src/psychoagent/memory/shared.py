@@ -104,11 +104,17 @@ class Shared:
 
     def new_id(self, namespace: str, content: str, created: datetime) -> str:
         """Deterministic id from the namespace, its write count, the time and the content."""
+        return self.new_ids(namespace, [content], [created])[0]
+
+    def new_ids(self, namespace: str, contents: Sequence[str], created: Sequence[datetime]) -> list[str]:
+        """`new_id` of each (content, time) in order, counting one write each."""
         seq = self.seq.get(namespace)
         if seq is None:
             seq = self.store.count(namespace)
-        self.seq[namespace] = seq + 1
-        digest = hashlib.blake2b(
-            f"{namespace}|{seq}|{created.isoformat()}|{content}".encode(), digest_size=8
-        ).hexdigest()
-        return f"mem_{digest}"
+        self.seq[namespace] = seq + len(contents)
+        blake2b = hashlib.blake2b
+        return [
+            "mem_"
+            + blake2b(f"{namespace}|{seq + i}|{when.isoformat()}|{text}".encode(), digest_size=8).hexdigest()
+            for i, (text, when) in enumerate(zip(contents, created, strict=True))
+        ]

@@ -12,6 +12,7 @@ import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
 
 _set = object.__setattr__
+_NO_ARGS: Mapping[str, Any] = MappingProxyType({})
+"""The `observe` arguments of a bare text: none (shared, read-only)."""
 _Model = TypeVar("_Model", bound=BaseModel)
 _NEUTRAL = Affect.neutral()
 _NEUTRAL_FIELDS = frozenset(_NEUTRAL.model_fields_set)
@@ -125,50 +128,49 @@ def takes_vectors(memory: Memory) -> bool:
 
 def observe_batch(memory: Memory, items: Iterable[str | Mapping[str, Any]]) -> list[MemoryUnit]:
     """Build and store checked `observe_many` items (texts or dicts of `observe` arguments) in one transaction."""
-    batch: list[tuple[str, dict[str, Any]]] = []
-    for item in items:
-        if isinstance(item, str):
-            batch.append((item, {}))
-        else:
-            kwargs = dict(item)
-            text = kwargs.pop("text", None)
-            if text is None:
-                raise ValueError("each item needs a 'text'")
-            batch.append((text, kwargs))
-    vectors: list[Any] = [None] * len(batch)
-    if memory.appraiser is not None and takes_vectors(memory):
-        todo = [
-            i
-            for i, (t, kw) in enumerate(batch)
-            if kw.get("affect") is None and isinstance(t, str) and t.strip()
-        ]
-        if todo:  # one batched embedding for appraisal; store_units then finds the vectors cached
-            matrix = memory.embed_documents([batch[i][0] for i in todo])[1]
-            for row, i in enumerate(todo):
-                vectors[i] = matrix[row]
     with collector_paused():
+        batch: list[tuple[str, Mapping[str, Any]]] = []
+        for item in items:
+            if isinstance(item, str):
+                batch.append((item, _NO_ARGS))
+            else:
+                kwargs = dict(item)
+                text = kwargs.pop("text", None)
+                if text is None:
+                    raise ValueError("each item needs a 'text'")
+                batch.append((text, kwargs))
+        vectors: list[Any] = [None] * len(batch)
+        if memory.appraiser is not None and takes_vectors(memory):
+            todo = [
+                i
+                for i, (t, kw) in enumerate(batch)
+                if kw.get("affect") is None and isinstance(t, str) and t.strip()
+            ]
+            if todo:  # one batched embedding for appraisal; store_units then finds the vectors cached
+                matrix = memory.embed_documents([batch[i][0] for i in todo])[1]
+                for row, i in enumerate(todo):
+                    vectors[i] = matrix[row]
         return store_units(memory, build_units(memory, batch, vectors))
 
 
 def build_units(
-    memory: Memory, batch: Sequence[tuple[str, dict[str, Any]]], vectors: Sequence[Any]
+    memory: Memory, batch: Sequence[tuple[str, Mapping[str, Any]]], vectors: Sequence[Any]
 ) -> list[MemoryUnit]:
-    """`build_unit` of each (text, arguments) item; a bare text in a memory without an appraiser takes a
-    shorter path to the same unit (a test compares them)."""
-    if memory.appraiser is not None:
+    """`build_unit` of each (text, arguments) item; a batch of bare texts in a memory without an appraiser is
+    built in columns, to the same units (a test compares them)."""
+    if memory.appraiser is not None or any(kw for _, kw in batch):
         return [build_unit(memory, t, vector=v, **kw) for (t, kw), v in zip(batch, vectors, strict=True)]
-    namespace, new_id, now = memory.namespace, memory._shared.new_id, utcnow
+    namespace, texts = memory.namespace, [t for t, _ in batch]
+    created = [utcnow() for _ in texts]
+    ids = memory._shared.new_ids(namespace, texts, created)
+    neutral = _NEUTRAL.__dict__
     units: list[MemoryUnit] = []
-    for text, kw in batch:
-        if kw:
-            units.append(build_unit(memory, text, **kw))
-            continue
-        created = now()
-        affect = _trusted(Affect, {**_NEUTRAL.__dict__, "conflict_parties": []}, _NEUTRAL_FIELDS)
+    for uid, text, when in zip(ids, texts, created, strict=True):
+        affect = _trusted(Affect, {**neutral, "conflict_parties": []}, _NEUTRAL_FIELDS)
         values = {
-            "id": new_id(namespace, text, created), "namespace": namespace, "content": text, "kind": "episodic",
-            "affect": affect, "conflict_context": "", "sources": [], "created_at": created, "valid_at": created,
-            "invalid_at": None, "tier": "long_term", "access_count": 0, "last_accessed_at": None, "metadata": {},
+            "id": uid, "namespace": namespace, "content": text, "kind": "episodic", "affect": affect,
+            "conflict_context": "", "sources": [], "created_at": when, "valid_at": when, "invalid_at": None,
+            "tier": "long_term", "access_count": 0, "last_accessed_at": None, "metadata": {},
         }  # fmt: skip
         units.append(_trusted(MemoryUnit, values, _UNIT_FIELDS))
     return units

@@ -191,14 +191,16 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             segmented = [segment(u.content) for u in units]
         if not units:
             return []
+        dim = int(vecs.shape[1]) if vecs.ndim == 2 else 0
         with self.transaction() as conn:
             stamp = self._stamp_now(conn)
             first = int(conn.execute("SELECT COALESCE(MAX(pk), 0) FROM units").fetchone()[0]) + 1
             pks = list(range(first, first + len(units)))
             try:
+                # rows made one at a time as SQLite asks for them: each is freed before the next is built
                 conn.executemany(
                     _INSERT_UNIT,
-                    [(pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)],
+                    ((pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)),
                 )
             except sqlite3.IntegrityError as exc:  # the unique (namespace, id) index refused a row: name it
                 conn.execute("DELETE FROM units WHERE changed = ? AND pk >= ?", (stamp, first))
@@ -209,7 +211,8 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             )
             conn.executemany(
                 "INSERT OR IGNORE INTO vectors (model, content_hash, dim, data) VALUES (?, ?, ?, ?)",
-                [(model, h, int(v.shape[0]), v.tobytes()) for h, v in zip(hashes, vecs, strict=True)],
+                # a row of the contiguous matrix is bound as a BLOB as it is (no bytes copy of each)
+                ((model, h, dim, memoryview(v)) for h, v in zip(hashes, vecs, strict=True)),
             )
         return pks
 
