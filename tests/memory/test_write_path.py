@@ -25,6 +25,7 @@ from psychoagent.affect import slots
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.memory import embed, temporal, write
 from psychoagent.memory.embed import HashingEmbedder, normalise
+from psychoagent.memory.text import tokens
 from psychoagent.types import Affect, MemoryUnit
 
 GOLDEN = Path(__file__).parent / "data" / "write_golden.json"
@@ -276,6 +277,15 @@ def test_bare_texts_built_in_columns_equal_units_built_one_by_one() -> None:
         )
         assert MemoryUnit.model_validate(got.model_dump()) == got
         assert got.affect.conflict_parties is not columns[0].affect.conflict_parties or got is columns[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab Σ\t\n\u3000中文字用户预算éŁ_'1-", max_size=30))
+def test_keyword_tokens_survive_joining_and_splitting(text: str) -> None:
+    """The write path hands the index each unit's tokens and stores them joined by spaces (the FTS5 text); the
+    index loaded from the file splits that text again, so tokens must hold no whitespace."""
+    for t in (text, *(i["text"] for i in fixture_items())):
+        assert " ".join(tokens(t)).split() == tokens(t)
 
 
 def test_concurrent_first_reads_index_the_written_batches_once() -> None:

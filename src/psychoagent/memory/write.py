@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from psychoagent.memory import affective
 from psychoagent.memory.inputs import check_finite
-from psychoagent.memory.text import segment
+from psychoagent.memory.text import tokens
 from psychoagent.types import Affect, Edge, MemoryUnit, to_datetime, utcnow
 
 if TYPE_CHECKING:
@@ -195,7 +195,10 @@ def _store(memory: Memory, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
     index = memory._index()
     hashes, vectors = memory.embed_documents([u.content for u in units])
     plan = affective.before_store(memory, units, vectors, index)
-    segmented = [segment(u.content) for u in units]
+    words = [
+        tokens(u.content) for u in units
+    ]  # tokens hold no whitespace: joined and split they are the same
+    segmented = [" ".join(w) for w in words]
     edges = [
         Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at) for u in units for s in u.sources
     ]
@@ -203,7 +206,7 @@ def _store(memory: Memory, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
         # Units, keyword rows, vectors, provenance edges and conflict records commit together or not at all.
         with memory.store.transaction():
             pks = memory.store.add_units(units, hashes, memory.embedder.name, vectors, segmented)
-            index.append(pks, units, vectors, [text.split() for text in segmented])
+            index.append(pks, units, vectors, words)
             if edges:
                 memory.add_edges(edges)
             affective.after_store(memory, units, plan)
