@@ -14,6 +14,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 import numpy as np
 
@@ -66,8 +67,7 @@ class SlotEntry:
     current: bool = True
 
 
-@dataclass
-class _Pending:
+class _Pending(NamedTuple):
     """A unit waiting for its slots to be indexed: what `index_unit` saw when it was stored."""
 
     unit_id: str
