@@ -52,9 +52,10 @@ def _trusted(cls: type[_Model], values: dict[str, Any], fields: frozenset[str]) 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a batch is built and stored, then restore it: every object
-    the batch makes stays alive until the batch is stored, so collections meanwhile only walk the growing heap
-    again (12-15% of a batch's time, docs/benchmarks.md). A collector someone else paused stays paused."""
+    """Pause Python's cyclic garbage collector while a batch's units, tokens and rows are made and stored, then
+    restore it: those objects all live until the batch is stored, so collections meanwhile only walk them again
+    (12-15% of a store-only batch's time). Appraisal and conflict detection run with the collector on: pausing
+    it around them made writes 20% slower (docs/benchmarks.md). A collector someone else paused stays paused."""
     if not gc.isenabled():
         yield
         return
@@ -128,29 +129,28 @@ def takes_vectors(memory: Memory) -> bool:
 
 def observe_batch(memory: Memory, items: Iterable[str | Mapping[str, Any]]) -> list[MemoryUnit]:
     """Build and store checked `observe_many` items (texts or dicts of `observe` arguments) in one transaction."""
-    with collector_paused():
-        batch: list[tuple[str, Mapping[str, Any]]] = []
-        for item in items:
-            if isinstance(item, str):
-                batch.append((item, _NO_ARGS))
-            else:
-                kwargs = dict(item)
-                text = kwargs.pop("text", None)
-                if text is None:
-                    raise ValueError("each item needs a 'text'")
-                batch.append((text, kwargs))
-        vectors: list[Any] = [None] * len(batch)
-        if memory.appraiser is not None and takes_vectors(memory):
-            todo = [
-                i
-                for i, (t, kw) in enumerate(batch)
-                if kw.get("affect") is None and isinstance(t, str) and t.strip()
-            ]
-            if todo:  # one batched embedding for appraisal; store_units then finds the vectors cached
-                matrix = memory.embed_documents([batch[i][0] for i in todo])[1]
-                for row, i in enumerate(todo):
-                    vectors[i] = matrix[row]
-        return store_units(memory, build_units(memory, batch, vectors))
+    batch: list[tuple[str, Mapping[str, Any]]] = []
+    for item in items:
+        if isinstance(item, str):
+            batch.append((item, _NO_ARGS))
+        else:
+            kwargs = dict(item)
+            text = kwargs.pop("text", None)
+            if text is None:
+                raise ValueError("each item needs a 'text'")
+            batch.append((text, kwargs))
+    vectors: list[Any] = [None] * len(batch)
+    if memory.appraiser is not None and takes_vectors(memory):
+        todo = [
+            i
+            for i, (t, kw) in enumerate(batch)
+            if kw.get("affect") is None and isinstance(t, str) and t.strip()
+        ]
+        if todo:  # one batched embedding for appraisal; store_units then finds the vectors cached
+            matrix = memory.embed_documents([batch[i][0] for i in todo])[1]
+            for row, i in enumerate(todo):
+                vectors[i] = matrix[row]
+    return store_units(memory, build_units(memory, batch, vectors))
 
 
 def build_units(
@@ -160,7 +160,12 @@ def build_units(
     built in columns, to the same units (a test compares them)."""
     if memory.appraiser is not None or any(kw for _, kw in batch):
         return [build_unit(memory, t, vector=v, **kw) for (t, kw), v in zip(batch, vectors, strict=True)]
-    namespace, texts = memory.namespace, [t for t, _ in batch]
+    with collector_paused():
+        return _bare_units(memory, [t for t, _ in batch])
+
+
+def _bare_units(memory: Memory, texts: list[str]) -> list[MemoryUnit]:
+    namespace = memory.namespace
     created = [utcnow() for _ in texts]
     ids = memory._shared.new_ids(namespace, texts, created)
     neutral = _NEUTRAL.__dict__
@@ -187,24 +192,18 @@ def store_units(memory: Memory, units: Sequence[MemoryUnit]) -> list[MemoryUnit]
             raise ValueError(f"unit {unit.id!r} belongs to {unit.namespace!r}, not {namespace!r}")
     if len(set(ids)) != len(ids):
         raise ValueError("duplicate ids within one batch")
-    with collector_paused():
-        return _store(memory, units)
-
-
-def _store(memory: Memory, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
     index = memory._index()
     hashes, vectors = memory.embed_documents([u.content for u in units])
     plan = affective.before_store(memory, units, vectors, index)
-    words = [
-        tokens(u.content) for u in units
-    ]  # tokens hold no whitespace: joined and split they are the same
-    segmented = [" ".join(w) for w in words]
+    with collector_paused():  # tokens hold no whitespace: joined and split again they are the same
+        words = [tokens(u.content) for u in units]
+        segmented = [" ".join(w) for w in words]
     edges = [
         Edge(src=u.id, dst=s, type="derived_from", created_at=u.created_at) for u in units for s in u.sources
     ]
     try:
         # Units, keyword rows, vectors, provenance edges and conflict records commit together or not at all.
-        with memory.store.transaction():
+        with collector_paused(), memory.store.transaction():
             pks = memory.store.add_units(units, hashes, memory.embedder.name, vectors, segmented)
             index.append(pks, units, vectors, words)
             if edges:
