@@ -302,3 +302,13 @@ def test_concurrent_first_reads_index_the_written_batches_once() -> None:
     w5 = sum(1 for i in range(4_000) if 5 in (i % 97, i % 13))
     assert index.keywords.frequency("share") == 4_000 and index.keywords.frequency("w5") == w5
     assert len(index.conversation) == 4_000
+
+
+def test_store_only_writes_and_recalls_parse_no_slots() -> None:
+    """Without appraisal and detection nothing reads the slot index, so no unit's slots are parsed until it is."""
+    mem = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    mem.observe_many([f"The budget of project {i} is {1000 + i} yuan" for i in range(50)])
+    assert mem.recall("budget of project 7", k=3)
+    state = mem.affect_state_of_namespace()
+    assert len(state.slot_pending) == 50 and not state.any_positive
+    assert sum(len(v) for v in state.slots.values()) >= 50 and not state.slot_pending  # parsed on this read

@@ -91,6 +91,8 @@ class NamespaceAffect:
     """Units indexed since the slot index was last read; their slots are parsed (where not given) on that read,
     so writes with detection off never pay for parsing."""
     _slot_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    any_positive: bool = False
+    """Whether a unit with positive valence was indexed (only those count as later successes)."""
     recent_negative: list[float] = field(default_factory=list)
     monitor: AffectMonitor | None = None
     rng: np.random.Generator | None = None
@@ -126,6 +128,7 @@ class NamespaceAffect:
         if unit.kind not in UNCHECKED_KINDS:
             self.subject_pending.append((unit.id, unit.content))
         subject = unit.metadata.get("subject")
+        self.any_positive = self.any_positive or unit.affect.valence > 0
         self.slot_pending.append(
             _Pending(unit.id, created, unit.content, unit.kind, unit.invalid_at is None,
                      subject if isinstance(subject, str) else None, unit.affect.valence > 0, slots)
@@ -179,7 +182,10 @@ class NamespaceAffect:
         return self.subject_ids
 
     def successes_after(self, unit_id: str, created: float) -> int:
-        """Positive units on the same subject stored after `created`."""
+        """Positive units on the same subject stored after `created` (none before any positive unit was stored:
+        then no slot needs parsing)."""
+        if not self.any_positive:
+            return 0
         subject = self.subject_of.get(unit_id)
         if subject is None:
             return 0
