@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -168,6 +169,7 @@ def main() -> None:
     write_section("bench_store", "Store backends: SQLite and PostgreSQL", body, after="bench_memory")
     if not isinstance(pg, str):
         pg[0].cleanup()
+    shutil.rmtree(tmp, ignore_errors=True)  # the files and the server's data (over a GB at 100k units)
 
 
 if __name__ == "__main__":
