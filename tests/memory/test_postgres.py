@@ -135,3 +135,34 @@ def test_the_rest_service_serves_a_postgres_database(pg_url: str) -> None:
         pg_url, namespace="alice", embedder="hash"
     ) as mem:  # written to the database, not the process
         assert [u.content for u in mem.units()] == ["Alice moved to Berlin."]
+
+
+def test_the_copied_keyword_vector_equals_array_to_tsvector(pg_url: str) -> None:
+    """A batch's units go in by COPY with their tsvector in text form: it must be the lexemes as they are."""
+    import psycopg
+
+    from psychoagent.memory.stores.postgres import tsvector_text
+
+    words = ["a'b", "back\\slash", "中文", "x:1", "it''s", "\\'", "plain", "w1"]
+    with psycopg.connect(pg_url) as conn:
+        same = conn.execute(
+            "SELECT array_to_tsvector(%s::text[]) = %s::tsvector, %s::tsvector::text",
+            (words, tsvector_text(words), tsvector_text(words)),
+        ).fetchone()
+    assert same is not None and same[0], same
+
+
+def test_a_batch_stores_every_unit_vector_and_keyword_row_once(pg_url: str) -> None:
+    """The COPY path: repeated texts in one batch share one vector row; every unit is searchable by keyword."""
+    with Memory(pg_url, namespace="copy", embedder="hash", appraiser=None) as mem:
+        texts = [f"event {i}: w{i % 7} shared" for i in range(300)] + ["event 1: w1 shared"] * 3
+        units = mem.observe_many(texts)
+        store: Any = mem.store
+        assert len(mem) == 303 and len({u.content for u in units}) == 300
+        hits = store.search_keywords("copy", ["shared"], 400)
+        assert len(hits) == 303
+        rows = store._rows("SELECT COUNT(*) FROM vectors WHERE model = %s", (mem.embedder.name,))
+        assert rows[0][0] >= 300
+        with pytest.raises(ValueError, match="already exists"):
+            mem.observe_many([{"text": "again", "id": units[0].id}])
+        assert len(mem) == 303

@@ -25,6 +25,7 @@ from psychoagent.affect import slots
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.memory import embed, temporal, write
 from psychoagent.memory.embed import HashingEmbedder, normalise
+from psychoagent.memory.text import tokens
 from psychoagent.types import Affect, MemoryUnit
 
 GOLDEN = Path(__file__).parent / "data" / "write_golden.json"
@@ -184,6 +185,21 @@ def test_hash_embedder_columns_equal_the_per_text_definition(texts: list[str]) -
     assert np.array_equal(HashingEmbedder(64).embed_documents(texts), reference_hash_vectors(texts, 64))
 
 
+def test_hash_embedder_words_of_every_length() -> None:
+    """Words are hashed in one vectorised step per character position, the longest one by one: lengths around
+    that bound, non-ASCII letters and a text that is one long word."""
+    letters = "aé中\U00020000ßk"
+    texts = [
+        " ".join(letters[(i + j) % len(letters)] * (j + 1) for j in range(i % 7)) + " x" * (i % 3)
+        for i in range(40)
+    ]
+    texts += ["y" * n for n in (23, 24, 25, 26, 60)] + [
+        "q" * 24 + " " + "é" * 25 + " " + "中" * 30,
+        "z" * 5_000,
+    ]
+    assert np.array_equal(HashingEmbedder(64).embed_documents(texts), reference_hash_vectors(texts, 64))
+
+
 def test_hash_embedder_on_the_fixture_and_a_lone_surrogate() -> None:
     texts = [item["text"] for item in fixture_items()] + [f"event {i}: w{i} w{i * 7}" for i in range(300)]
     assert np.array_equal(HashingEmbedder(384).embed_documents(texts), reference_hash_vectors(texts, 384))
@@ -244,6 +260,34 @@ def test_units_built_without_validation_equal_validated_ones(tmp_path: Path) -> 
     assert write.neutral_affect().model_fields_set == Affect.neutral().model_fields_set
 
 
+def test_bare_texts_built_in_columns_equal_units_built_one_by_one() -> None:
+    """A batch of bare texts without an appraiser takes the columnar path; each unit equals `build_unit`'s for the
+    same text and time, validated or not, with the same fields set."""
+    texts = [item["text"] for item in fixture_items()]
+    a = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    b = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    columns = write.build_units(a, [(t, write._NO_ARGS) for t in texts], [None] * len(texts))
+    single = [write.build_unit(b, t, timestamp=u.created_at) for t, u in zip(texts, columns, strict=True)]
+    assert columns == single and len({u.id for u in columns}) == len(texts)
+    for got, want in zip(columns, single, strict=True):
+        assert got.model_dump_json() == want.model_dump_json()
+        assert (
+            got.model_fields_set == want.model_fields_set
+            and got.affect.model_fields_set == want.affect.model_fields_set
+        )
+        assert MemoryUnit.model_validate(got.model_dump()) == got
+        assert got.affect.conflict_parties is not columns[0].affect.conflict_parties or got is columns[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab Σ\t\n\u3000中文字用户预算éŁ_'1-", max_size=30))
+def test_keyword_tokens_survive_joining_and_splitting(text: str) -> None:
+    """The write path hands the index each unit's tokens and stores them joined by spaces (the FTS5 text); the
+    index loaded from the file splits that text again, so tokens must hold no whitespace."""
+    for t in (text, *(i["text"] for i in fixture_items())):
+        assert " ".join(tokens(t)).split() == tokens(t)
+
+
 def test_concurrent_first_reads_index_the_written_batches_once() -> None:
     """Recalls in several threads right after a write: the deferred postings are built once, completely."""
     from concurrent.futures import ThreadPoolExecutor
@@ -258,3 +302,13 @@ def test_concurrent_first_reads_index_the_written_batches_once() -> None:
     w5 = sum(1 for i in range(4_000) if 5 in (i % 97, i % 13))
     assert index.keywords.frequency("share") == 4_000 and index.keywords.frequency("w5") == w5
     assert len(index.conversation) == 4_000
+
+
+def test_store_only_writes_and_recalls_parse_no_slots() -> None:
+    """Without appraisal and detection nothing reads the slot index, so no unit's slots are parsed until it is."""
+    mem = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
+    mem.observe_many([f"The budget of project {i} is {1000 + i} yuan" for i in range(50)])
+    assert mem.recall("budget of project 7", k=3)
+    state = mem.affect_state_of_namespace()
+    assert len(state.slot_pending) == 50 and not state.any_positive
+    assert sum(len(v) for v in state.slots.values()) >= 50 and not state.slot_pending  # parsed on this read

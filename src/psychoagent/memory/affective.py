@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from psychoagent.affect.config import AffectConfig
-from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect, Plan, slots_of
+from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect, Plan
 from psychoagent.memory.consolidate import ConsolidationReport, routine_groups, summary_unit, working_set
 from psychoagent.memory.fusion import render, slot_conflicts, summarise
 from psychoagent.memory.index import NamespaceIndex
@@ -54,7 +54,7 @@ def namespace_state(memory: Memory) -> NamespaceAffect:
         state.loaded = True
         units = memory.units()
         for unit in units:
-            state.index_unit(unit, slots_of(unit))
+            state.index_unit(unit)
         assert state.monitor is not None
         if not state.monitor_primed:
             state.monitor.observe(units)
@@ -95,7 +95,7 @@ def after_store(memory: Memory, units: Sequence[MemoryUnit], plan: Plan | None) 
             state.index_unit(unit, slots)
     else:
         for unit in units:
-            state.index_unit(unit, slots_of(unit))
+            state.index_unit(unit)
     edges = [*(plan.edges if plan else []),
              *(Edge(src=u.id, dst=s, type="summarises") for u in units if u.kind == "summary" for s in u.sources)]  # fmt: skip
     if edges:

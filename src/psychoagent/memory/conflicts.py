@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 import numpy as np
 
@@ -65,13 +67,32 @@ class SlotEntry:
     current: bool = True
 
 
+class _Pending(NamedTuple):
+    """A unit waiting for its slots to be indexed: what `index_unit` saw when it was stored."""
+
+    unit_id: str
+    created: float
+    content: str
+    kind: str
+    current: bool
+    subject: str | None
+    positive: bool
+    slots: Sequence[Slot] | None
+
+
 @dataclass
 class NamespaceAffect:
     """Per-namespace affect state kept in process: slot and subject indexes, later successes, monitor, tracker."""
 
-    slots: dict[str, list[SlotEntry]] = field(default_factory=dict)
-    subject_of: dict[str, str] = field(default_factory=dict)
-    positives: dict[str, list[float]] = field(default_factory=dict)
+    _slots: dict[str, list[SlotEntry]] = field(default_factory=dict)
+    _subject_of: dict[str, str] = field(default_factory=dict)
+    _positives: dict[str, list[float]] = field(default_factory=dict)
+    slot_pending: list[_Pending] = field(default_factory=list)
+    """Units indexed since the slot index was last read; their slots are parsed (where not given) on that read,
+    so writes with detection off never pay for parsing."""
+    _slot_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    any_positive: bool = False
+    """Whether a unit with positive valence was indexed (only those count as later successes)."""
     recent_negative: list[float] = field(default_factory=list)
     monitor: AffectMonitor | None = None
     rng: np.random.Generator | None = None
@@ -94,8 +115,9 @@ class NamespaceAffect:
 
     superseded: set[str] = field(default_factory=set)
 
-    def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot]) -> None:
-        """Remember a stored unit's slots, subject and (if positive) its time as a success on that subject."""
+    def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot] | None = None) -> None:
+        """Remember a stored unit's slots (parsed from it when not given), subject and (if positive) its time as a
+        success on that subject; the slot part waits for the next read of `slots`, `subject_of` or `positives`."""
         created = unit.created_at.timestamp()
         self.facts[unit.id] = (created, unit.content, unit.kind)
         if unit.invalid_at is not None:
@@ -105,16 +127,49 @@ class NamespaceAffect:
                 self.successor[unit.id] = after
         if unit.kind not in UNCHECKED_KINDS:
             self.subject_pending.append((unit.id, unit.content))
-        for slot in slots:
-            self.slots.setdefault(slot.key, []).append(
-                SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
-            )
-        subject = unit.metadata.get("subject") if isinstance(unit.metadata.get("subject"), str) else None
-        subject = subject or (slots[0].key if slots else None)
-        if subject:
-            self.subject_of[unit.id] = subject
-            if unit.affect.valence > 0:
-                bisect.insort(self.positives.setdefault(subject, []), created)
+        subject = unit.metadata.get("subject")
+        self.any_positive = self.any_positive or unit.affect.valence > 0
+        self.slot_pending.append(
+            _Pending(unit.id, created, unit.content, unit.kind, unit.invalid_at is None,
+                     subject if isinstance(subject, str) else None, unit.affect.valence > 0, slots)
+        )  # fmt: skip
+
+    def _index_slots(self) -> None:
+        """Parse and index the slots of the units indexed since the last read, in the order they were stored."""
+        if not self.slot_pending:
+            return
+        with self._slot_lock:
+            done = len(self.slot_pending)
+            for p in self.slot_pending[:done]:
+                slots = p.slots if p.slots is not None else _slots_of(p.kind, p.content)
+                for slot in slots:
+                    self._slots.setdefault(slot.key, []).append(
+                        SlotEntry(p.unit_id, slot, p.created, p.content, p.kind, p.current)
+                    )
+                subject = p.subject or (slots[0].key if slots else None)
+                if subject:
+                    self._subject_of[p.unit_id] = subject
+                    if p.positive:
+                        bisect.insort(self._positives.setdefault(subject, []), p.created)
+            del self.slot_pending[:done]
+
+    @property
+    def slots(self) -> dict[str, list[SlotEntry]]:
+        """Slot entries of the stored units by slot key (conflict detection's candidates), in storage order."""
+        self._index_slots()
+        return self._slots
+
+    @property
+    def subject_of(self) -> dict[str, str]:
+        """Subject key of each unit that has one (its metadata's, else its first slot's)."""
+        self._index_slots()
+        return self._subject_of
+
+    @property
+    def positives(self) -> dict[str, list[float]]:
+        """Sorted creation times of positive units by subject."""
+        self._index_slots()
+        return self._positives
 
     @property
     def by_subject(self) -> dict[str, list[str]]:
@@ -127,7 +182,10 @@ class NamespaceAffect:
         return self.subject_ids
 
     def successes_after(self, unit_id: str, created: float) -> int:
-        """Positive units on the same subject stored after `created`."""
+        """Positive units on the same subject stored after `created` (none before any positive unit was stored:
+        then no slot needs parsing)."""
+        if not self.any_positive:
+            return 0
         subject = self.subject_of.get(unit_id)
         if subject is None:
             return 0
@@ -147,6 +205,8 @@ class Plan:
 
 def slots_of(unit: MemoryUnit) -> list[Slot]:
     """Slots of a unit (summaries and reflections state none)."""
-    if unit.kind in UNCHECKED_KINDS - {"goal"}:
-        return []
-    return extract_slots(unit.content)
+    return _slots_of(unit.kind, unit.content)
+
+
+def _slots_of(kind: str, content: str) -> list[Slot]:
+    return [] if kind in UNCHECKED_KINDS - {"goal"} else extract_slots(content)

@@ -99,28 +99,59 @@ def _word_chars() -> np.ndarray:
 def _crc_chars(prefix: bytes, chars: Sequence[np.ndarray]) -> np.ndarray:
     """zlib.crc32((prefix + "".join(chars)).encode("utf-8")) of each position of the code point columns `chars`,
     vectorised: each character's UTF-8 bytes (1 to 4) are fed to the table-driven CRC with masks."""
-    table = _crc_table()
     reg = np.full(len(chars[0]), zlib.crc32(prefix) ^ 0xFFFFFFFF, dtype=np.int64)
     for ch in chars:
-        if len(ch) and int(ch.max()) < 0x80:
-            reg = table[(reg ^ ch) & 0xFF] ^ (reg >> 8)
-            continue
-        size = 1 + (ch >= 0x80) + (ch >= 0x800) + (ch >= 0x10000)
-        lead = np.select(
-            [size == 1, size == 2, size == 3], [ch, 0xC0 | (ch >> 6), 0xE0 | (ch >> 12)], 0xF0 | (ch >> 18)
-        )
-        reg = table[(reg ^ lead) & 0xFF] ^ (reg >> 8)
-        for k in (1, 2, 3):
-            more = size > k
-            byte = 0x80 | ((ch >> np.maximum(6 * (size - 1 - k), 0)) & 0x3F)
-            reg = np.where(more, table[(reg ^ byte) & 0xFF] ^ (reg >> 8), reg)
+        reg = _crc_step(reg, ch)
     return reg ^ 0xFFFFFFFF
 
 
-def _char_features(lowered: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(row, CRC32) of every character-trigram ("c:") and CJK-bigram ("b:") feature of lower-cased texts and the
-    number of words of each, computed over the whole batch's code points at once; None when a text holds a lone
-    surrogate (the per-text path reproduces its encoding error)."""
+def _crc_step(reg: np.ndarray, ch: np.ndarray) -> np.ndarray:
+    """CRC registers advanced by one code point each (its 1 to 4 UTF-8 bytes)."""
+    table = _crc_table()
+    if len(ch) and int(ch.max()) < 0x80:
+        return table[(reg ^ ch) & 0xFF] ^ (reg >> 8)
+    size = 1 + (ch >= 0x80) + (ch >= 0x800) + (ch >= 0x10000)
+    lead = np.select(
+        [size == 1, size == 2, size == 3], [ch, 0xC0 | (ch >> 6), 0xE0 | (ch >> 12)], 0xF0 | (ch >> 18)
+    )
+    reg = table[(reg ^ lead) & 0xFF] ^ (reg >> 8)
+    for k in (1, 2, 3):
+        more = size > k
+        byte = 0x80 | ((ch >> np.maximum(6 * (size - 1 - k), 0)) & 0x3F)
+        reg = np.where(more, table[(reg ^ byte) & 0xFF] ^ (reg >> 8), reg)
+    return reg
+
+
+_LONG_WORD = 24
+"""Words longer than this get their CRC from `_WORD_CRC` one by one (a vectorised step per character position
+would cost a pass per character of the longest word)."""
+
+
+def _word_features(chars: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """CRC32 of "w:" + each word, the words given by their first code point's position in `chars` and their
+    length: one vectorised CRC step per character position over the words that long (longest first)."""
+    out = np.empty(len(starts), dtype=np.int64)
+    order = np.argsort(-lengths, kind="stable")
+    ordered = lengths[order]
+    long = int(np.count_nonzero(ordered > _LONG_WORD))
+    for i in order[:long]:
+        word = chars[starts[i] : starts[i] + lengths[i]].astype("<u4").tobytes().decode("utf-32-le")
+        out[i] = _WORD_CRC[word]
+    short, first = order[long:], starts[order[long:]]
+    reg = np.full(len(short), _WORD_CRC.seed ^ 0xFFFFFFFF, dtype=np.int64)
+    # ordered[long:] falls: the words longer than k are a prefix of it
+    active = np.searchsorted(-ordered[long:], -np.arange(_LONG_WORD), side="left")
+    for k in range(int(ordered[long]) if len(short) else 0):
+        m = int(active[k])
+        reg[:m] = _crc_step(reg[:m], chars[first[:m] + k])
+    out[short] = reg ^ 0xFFFFFFFF
+    return out
+
+
+def _char_features(lowered: Sequence[str]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(row, CRC32) of every word ("w:"), character-trigram ("c:") and CJK-bigram ("b:") feature of lower-cased
+    texts, computed over the whole batch's code points at once; None when a text holds a lone surrogate (the
+    per-text path reproduces its encoding error)."""
     n = len(lowered)
     lengths = np.fromiter(map(len, lowered), dtype=np.int64, count=n)
     cp = np.frombuffer("".join(lowered).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(
@@ -150,8 +181,13 @@ def _char_features(lowered: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.n
     word = _word_chars()[chars]
     start = word.copy()
     start[1:] &= ~(word[:-1] & (rows[1:] == rows[:-1]))
-    words = np.bincount(rows[start], minlength=n)
-    return np.concatenate([rows[tri], rows[first]]), np.concatenate([tri_crc, bi_crc]), words
+    starts = np.flatnonzero(start)
+    sizes = np.bincount(np.cumsum(start)[word] - 1, minlength=len(starts))
+    word_crc = _word_features(chars, starts, sizes)
+    return (
+        np.concatenate([rows[starts], rows[tri], rows[first]]),
+        np.concatenate([word_crc, tri_crc, bi_crc]),
+    )
 
 
 class HashingEmbedder:
@@ -201,18 +237,14 @@ class HashingEmbedder:
         return self._bucket(len(texts), np.repeat(np.arange(len(texts), dtype=np.int64), lengths), hashes)
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
-        """The same vectors as `_embed_per_text`, columnar over the batch: words through a CRC cache, character
-        features as numpy arrays of code points. Sums of +-1 are exact, so the order of features is free."""
+        """The same vectors as `_embed_per_text`, columnar over the batch: every feature's CRC computed over numpy
+        arrays of the batch's code points. Sums of +-1 are exact, so the order of features is free."""
         n = len(texts)
         lowered = [text.lower() for text in texts]
-        chars = _char_features(lowered)
-        if chars is None:
+        features = _char_features(lowered)
+        if features is None:
             return self._embed_per_text(texts)
-        # One search over the batch (a line break is no word character, so no word spans two texts).
-        words = _WORD.findall("\n".join(lowered))
-        word_crc = np.fromiter(map(_WORD_CRC.__getitem__, words), dtype=np.int64, count=len(words))
-        rows = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), chars[2]), chars[0]])
-        return self._bucket(n, rows, np.concatenate([word_crc, chars[1]]))
+        return self._bucket(n, *features)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts)

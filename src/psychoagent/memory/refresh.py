@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from psychoagent.memory.conflicts import slots_of
 from psychoagent.memory.forget import TOMBSTONE_KIND
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.stores.base import ChangedUnit
@@ -65,7 +64,7 @@ def _update_affect(state: NamespaceAffect, items: Sequence[ChangedUnit]) -> None
     for it in items:
         unit = it.unit
         if unit.id not in state.facts:
-            state.index_unit(unit, slots_of(unit))
+            state.index_unit(unit)
             continue
         if unit.invalid_at is None or unit.id in state.superseded:
             continue

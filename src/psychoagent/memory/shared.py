@@ -63,9 +63,14 @@ class Shared:
             todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
             if todo:
                 fresh = normalise(self.embedder.embed_documents(list(todo.values())))
+                if len(todo) == len(hashes):  # every text new and distinct: the rows are already in order
+                    fresh.setflags(write=False)  # the cache holds its rows: nobody may change them in place
+                    for h, vec in zip(hashes, fresh, strict=True):
+                        self.cache.put(h, vec)
+                    return hashes, fresh
                 for h, vec in zip(todo, fresh, strict=True):
                     found[h] = vec
-        for h in set(hashes):
+        for h in dict.fromkeys(hashes):
             self.cache.put(h, found[h])
         dim = self.embedder.dim or (len(next(iter(found.values()))) if found else 0)
         matrix = np.stack([found[h] for h in hashes]) if hashes else np.zeros((0, dim), np.float32)
@@ -99,11 +104,17 @@ class Shared:
 
     def new_id(self, namespace: str, content: str, created: datetime) -> str:
         """Deterministic id from the namespace, its write count, the time and the content."""
+        return self.new_ids(namespace, [content], [created])[0]
+
+    def new_ids(self, namespace: str, contents: Sequence[str], created: Sequence[datetime]) -> list[str]:
+        """`new_id` of each (content, time) in order, counting one write each."""
         seq = self.seq.get(namespace)
         if seq is None:
             seq = self.store.count(namespace)
-        self.seq[namespace] = seq + 1
-        digest = hashlib.blake2b(
-            f"{namespace}|{seq}|{created.isoformat()}|{content}".encode(), digest_size=8
-        ).hexdigest()
-        return f"mem_{digest}"
+        self.seq[namespace] = seq + len(contents)
+        blake2b = hashlib.blake2b
+        return [
+            "mem_"
+            + blake2b(f"{namespace}|{seq + i}|{when.isoformat()}|{text}".encode(), digest_size=8).hexdigest()
+            for i, (text, when) in enumerate(zip(contents, created, strict=True))
+        ]

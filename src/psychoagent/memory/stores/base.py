@@ -62,12 +62,22 @@ def row_to_unit(row: Sequence[Any]) -> MemoryUnit:
     )
 
 
+_NEUTRAL = Affect.neutral()
+_NEUTRAL_VALUES = dict(_NEUTRAL.__dict__)
+_NEUTRAL_JSON = _NEUTRAL.model_dump_json()
+
+
+def affect_json(affect: Affect) -> str:
+    """An affect as stored; the neutral one (every unit stored without an appraiser) is serialised once."""
+    return _NEUTRAL_JSON if affect.__dict__ == _NEUTRAL_VALUES else affect.model_dump_json()
+
+
 def unit_values(unit: MemoryUnit, chash: str) -> tuple[Any, ...]:
     """The insert values of a unit: namespace, id, content, hash, kind, tier, valence, arousal, conflict
     intensity, affect, conflict context, sources, metadata, created, valid, invalid, access count, last access."""
     return (
         unit.namespace, unit.id, unit.content, chash, unit.kind, unit.tier, unit.affect.valence,
-        unit.affect.arousal, unit.affect.conflict_intensity, unit.affect.model_dump_json(), unit.conflict_context,
+        unit.affect.arousal, unit.affect.conflict_intensity, affect_json(unit.affect), unit.conflict_context,
         json.dumps(unit.sources, ensure_ascii=False) if unit.sources else "[]",
         json.dumps(unit.metadata, ensure_ascii=False, default=str) if unit.metadata else "{}",
         unit.created_at.timestamp(), to_epoch(unit.valid_at), to_epoch(unit.invalid_at), unit.access_count,

@@ -44,12 +44,17 @@ _ROW_FIELDS = (
     "u.pk, u.id, u.content_hash, u.content, u.valence, u.arousal, u.conflict_intensity, u.created_at, "
     "u.valid_at, u.invalid_at, u.access_count, u.last_accessed_at, u.tier, u.kind, v.data, u.segmented"
 )
-_INSERT_UNIT = (
-    "INSERT INTO units (pk, namespace, id, content, content_hash, kind, tier, valence, arousal, conflict_intensity, "
+_COPY_UNITS = (
+    "COPY units (pk, namespace, id, content, content_hash, kind, tier, valence, arousal, conflict_intensity, "
     "affect_json, conflict_context, sources_json, metadata_json, created_at, valid_at, invalid_at, access_count, "
-    "last_accessed_at, changed, segmented, terms) VALUES "
-    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, array_to_tsvector(%s))"
+    "last_accessed_at, changed, segmented, terms) FROM STDIN"
 )
+
+
+def tsvector_text(words: Sequence[str]) -> str:
+    """The text form of a tsvector of these lexemes as they are (what `array_to_tsvector` makes of them): each
+    quoted, quotes doubled and backslashes escaped."""
+    return " ".join("'" + w.replace("\\", "\\\\").replace("'", "''") + "'" for w in words)
 
 
 def lexemes(segmented: str) -> list[str]:
@@ -82,7 +87,8 @@ class PostgresStore(RecordsMixin, ChangeCounter):
             row = conn.execute("SELECT oid FROM pg_type WHERE typname = 'vector'").fetchone()
         if row is None:
             raise RuntimeError(f"{self.path}: the pgvector extension ('vector' type) is not installed")
-        dumper = vector_dumper(int(row[0]))
+        self._vector_oid = int(row[0])
+        dumper = vector_dumper(self._vector_oid)
 
         def configure(conn: Any) -> None:
             conn.adapters.register_dumper(Vector, dumper)
@@ -216,13 +222,12 @@ class PostgresStore(RecordsMixin, ChangeCounter):
             pks = [int(r[0]) for r in conn.execute(
                 "SELECT nextval('units_pk_seq') FROM generate_series(1, %s)", (len(units),)
             ).fetchall()]  # fmt: skip
-            rows = [
-                (pk, *unit_values(u, h), stamp, seg, lexemes(seg))
-                for pk, u, h, seg in zip(pks, units, hashes, segmented, strict=True)
-            ]
             try:
                 with conn.cursor() as cur:
-                    cur.executemany(_INSERT_UNIT, rows)
+                    # one COPY stream instead of a statement per row; the tsvector goes as its text form
+                    with cur.copy(_COPY_UNITS) as copy:
+                        for pk, u, h, seg in zip(pks, units, hashes, segmented, strict=True):
+                            copy.write_row((pk, *unit_values(u, h), stamp, seg, tsvector_text(lexemes(seg))))
                     self._insert_vectors(cur, model, zip(hashes, vecs, strict=True))
             except psycopg.errors.UniqueViolation as exc:
                 raise ValueError(f"a unit of this batch already exists ({exc.diag.message_detail})") from exc
@@ -250,11 +255,20 @@ class PostgresStore(RecordsMixin, ChangeCounter):
         if self.config.hnsw == "on_write":
             for dim in {r[2] for r in rows}:
                 self.ensure_hnsw(cur, model, dim)
-        cur.executemany(
-            "INSERT INTO vectors (model, content_hash, dim, data, embedding) VALUES (%s, %s, %s, %b, %b) "
-            "ON CONFLICT (model, content_hash) DO NOTHING",
-            rows,
+        # COPY (binary) into a session table, then one INSERT that skips hashes already stored
+        cur.execute("CREATE TEMP TABLE IF NOT EXISTS vectors_in (LIKE vectors) ON COMMIT DELETE ROWS")
+        with cur.copy(
+            "COPY vectors_in (model, content_hash, dim, data, embedding) FROM STDIN (FORMAT BINARY)"
+        ) as copy:
+            copy.set_types(["text", "text", "int4", "bytea", self._vector_oid])
+            for row in rows:
+                copy.write_row(row)
+        cur.execute(
+            "INSERT INTO vectors (model, content_hash, dim, data, embedding) "
+            "SELECT model, content_hash, dim, data, embedding FROM vectors_in "
+            "ON CONFLICT (model, content_hash) DO NOTHING"
         )
+        cur.execute("DELETE FROM vectors_in")
 
     def ensure_hnsw(self, cur: Any, model: str, dim: int) -> None:
         """An HNSW (cosine) index over one model's vectors of one dimension, created once per database."""

@@ -65,7 +65,9 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
         if self.path != ":memory:":
+            self._conn.execute(f"PRAGMA page_size = {int(self.config.page_size)}")  # a new file only
             self._set_wal()
+            self._conn.execute(f"PRAGMA wal_autocheckpoint = {int(self.config.wal_autocheckpoint_pages)}")
         self._conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute(f"PRAGMA cache_size = -{int(self.config.cache_size_kib)}")
@@ -189,14 +191,16 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             segmented = [segment(u.content) for u in units]
         if not units:
             return []
+        dim = int(vecs.shape[1]) if vecs.ndim == 2 else 0
         with self.transaction() as conn:
             stamp = self._stamp_now(conn)
             first = int(conn.execute("SELECT COALESCE(MAX(pk), 0) FROM units").fetchone()[0]) + 1
             pks = list(range(first, first + len(units)))
             try:
+                # rows made one at a time as SQLite asks for them: each is freed before the next is built
                 conn.executemany(
                     _INSERT_UNIT,
-                    [(pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)],
+                    ((pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)),
                 )
             except sqlite3.IntegrityError as exc:  # the unique (namespace, id) index refused a row: name it
                 conn.execute("DELETE FROM units WHERE changed = ? AND pk >= ?", (stamp, first))
@@ -207,7 +211,8 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             )
             conn.executemany(
                 "INSERT OR IGNORE INTO vectors (model, content_hash, dim, data) VALUES (?, ?, ?, ?)",
-                [(model, h, int(v.shape[0]), v.tobytes()) for h, v in zip(hashes, vecs, strict=True)],
+                # a row of the contiguous matrix is bound as a BLOB as it is (no bytes copy of each)
+                ((model, h, dim, memoryview(v)) for h, v in zip(hashes, vecs, strict=True)),
             )
         return pks
 
