@@ -10,7 +10,9 @@ from psychoagent.econ.config import EconomyConfig
 
 from .conftest import run, scenario
 
-DEFICIT = EconomyConfig.model_validate({"trading": {"bonds": {"deficit_share": 0.01}}})
+DEFICIT = EconomyConfig.model_validate(
+    {"trading": {"bonds": {"deficit_share": 0.01}}, "benefit": {"replacement": 0.0}}
+)  # a known deficit: unemployment insurance off
 HIKE = [{"kind": "rate_shock", "start": 10, "delta": 0.04}]
 
 

@@ -2,7 +2,7 @@
 
 One tick is one month. Order within a tick (all randomness from `model.rng`):
 shocks and news -> snapshot -> policy decides (one batch) -> labour market -> production (inputs bought) ->
-wages, dividends, deposit interest -> taxes and lump-sum transfers -> goods market (random-order rationing) ->
+wages, dividends, deposit interest -> taxes, lump sums, unemployment insurance -> goods market (rationing) ->
 saving -> prices, wages and hiring by the demand gap -> central bank review -> indicators, events, data.
 
 Money enters only as deposit interest (paid by the central bank, counted in `money_created`); every other flow
@@ -29,7 +29,7 @@ from psychoagent.econ.indicators import Indicators
 from psychoagent.econ.markets import Markets
 from psychoagent.econ.news import NewsGenerator
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Learner, Outcomes, Policy, make_policy
-from psychoagent.econ.rules import clear_goods, progressive_tax, taylor_rate
+from psychoagent.econ.rules import clear_goods, progressive_tax, taylor_rate, unemployment_insurance
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers, RateShock
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
@@ -153,6 +153,7 @@ class EconomyModel(mesa.Model):
             public_actions=tuple(actions),
             inflation_target=self.config.bank.inflation_target if target is None else target,
             natural_unemployment=self.config.bank.natural_unemployment, assets=self.markets.prices(),
+            natural_rate=self.config.bank.natural_rate,
         )  # fmt: skip
         return self._snapshot
 
@@ -320,7 +321,8 @@ class EconomyModel(mesa.Model):
                                                     "shortage": need - own - bought}, "model")  # fmt: skip
             f.produced = output
             f.inventory += output
-        return {"wages": pay, "involuntary": willing & ~worked, "willing": willing}
+        unhired = np.where(willing & ~worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
+        return {"wages": pay, "involuntary": willing & ~worked, "willing": willing, "unhired_pay": unhired}
 
     def _incomes(self, flows: dict[str, np.ndarray], t: int) -> None:
         hh, cfg = self.households, self.config
@@ -348,10 +350,12 @@ class EconomyModel(mesa.Model):
         transfer = np.full(hh.n, revenue / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
         self.gov_balance += revenue - float(transfer.sum())
         transfer = transfer + spending
-        hh.cash += gross - tax + transfer
+        benefit, contribution = unemployment_insurance(flows["wages"], flows["unhired_pay"], cfg.benefit)
+        self.gov_balance += float(contribution.sum() - benefit.sum())  # a deficit is financed by bonds
+        hh.cash += gross - tax + transfer + benefit - contribution
         hh.wage_income = flows["wages"]
-        hh.income = gross - tax + transfer
-        flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer)
+        hh.income = gross - tax + transfer + benefit - contribution
+        flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer, benefit=benefit)
         self.bus.emit(t, "tax.collected", {"revenue": revenue, "redistributed": float(transfer.sum()),
                                            "balance": self.gov_balance}, "government")  # fmt: skip
 
