@@ -201,7 +201,7 @@ class PolicyConfig(_Config):
     composite_exponent: float = Field(
         0.1,
         gt=0,
-        description="c = (P / (wealth + income))^e, work = (income / (wealth (1 + r)))^e (EconAgent)",
+        description="composite: c = (P / (wealth + pay))^e, work = (income / (wealth (1 + r)))^e (EconAgent)",
     )
     composite_buffer_share: float = Field(
         0.5,
