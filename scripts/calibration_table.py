@@ -3,12 +3,12 @@ months 61-240 (the issue's window) and the annual Phillips and Okun correlations
 each built-in shock scenario minus the baseline on the same seed over the shock's window.
 
     python scripts/calibration_table.py runs/calib-final
-    python scripts/calibration_table.py --shocks persona 1,2
+    python scripts/calibration_table.py --shocks persona 1,2 [--scenarios policy_black_swan] [--ticks 150]
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 import numpy as np
@@ -76,7 +76,9 @@ SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regula
 """Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear)."""
 
 
-def shocks(policy: str, seeds: list[int], households: int = 100, ticks: int = 150) -> None:
+def shocks(
+    policy: str, seeds: list[int], households: int = 100, ticks: int = 150, names: list[str] | None = None
+) -> None:
     """Print shock minus baseline (same seed) over each window: unemployment, inflation, real GDP, steel price."""
     from psychoagent.econ.model import EconomyModel
     from psychoagent.econ.scenario import load_scenario
@@ -90,6 +92,8 @@ def shocks(policy: str, seeds: list[int], households: int = 100, ticks: int = 15
     for seed in seeds:
         base = run("baseline", seed)
         for name, (a, b) in SHOCK_WINDOWS.items():
+            if names and name not in names:
+                continue
             d = run(name, seed)
             w = (d["tick"] >= a) & (d["tick"] < b)
 
@@ -101,14 +105,38 @@ def shocks(policy: str, seeds: list[int], households: int = 100, ticks: int = 15
                   f"{diff('inflation'):+.3f}, real GDP {rel['real_gdp']:+.1%}, steel price {rel['price_steel']:+.1%}")  # fmt: skip
 
 
-if __name__ == "__main__":
-    if sys.argv[1] == "--shocks":
-        shocks(sys.argv[2], [int(s) for s in sys.argv[3].split(",")])
-        sys.exit(0)
-    runs = table(Path(sys.argv[1]))
+def main() -> None:
+    """Command line: a folder's calibration table, or with --shocks the shock-minus-baseline lines."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", nargs="?", type=Path, help="experiment folder (psychoagent experiment --out)")
+    ap.add_argument("--shocks", nargs=2, metavar=("POLICY", "SEEDS"), help="policy and comma-separated seeds")
+    ap.add_argument("--scenarios", default="", help="comma-separated shock scenarios (default: all five)")
+    ap.add_argument("--ticks", type=int, default=150, help="months per shock run (default 150)")
+    args = ap.parse_args()
+    if args.shocks:
+        policy, seeds = args.shocks
+        try:
+            seed_list = [int(s) for s in seeds.split(",")]
+        except ValueError:
+            ap.error(f"SEEDS must be comma-separated integers, got {seeds!r}")
+        names = [n for n in args.scenarios.split(",") if n]
+        unknown = sorted(set(names) - set(SHOCK_WINDOWS))
+        if unknown:
+            ap.error(f"--scenarios: unknown {', '.join(unknown)}; choose from {', '.join(SHOCK_WINDOWS)}")
+        shocks(policy, seed_list, ticks=args.ticks, names=names or None)
+        return
+    if args.folder is None or not args.folder.is_dir():
+        ap.error(f"folder: need an experiment folder, got {args.folder}")
+    runs = table(args.folder)
+    if runs.empty:
+        ap.error(f"folder: no runs/*/seed-*/macro.csv under {args.folder}")
     pd.set_option("display.width", 200)
     print(runs.round(4).to_string(index=False))
     print()
     print(summary(runs).round(4).to_string())
     print()
     print(markdown(runs))
+
+
+if __name__ == "__main__":
+    main()

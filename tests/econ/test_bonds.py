@@ -10,7 +10,9 @@ from psychoagent.econ.config import EconomyConfig
 
 from .conftest import run, scenario
 
-DEFICIT = EconomyConfig.model_validate({"trading": {"bonds": {"deficit_share": 0.01}}})
+DEFICIT = EconomyConfig.model_validate(
+    {"trading": {"bonds": {"deficit_share": 0.01}}, "benefit": {"replacement": 0.0}}
+)  # a known deficit: unemployment insurance off
 HIKE = [{"kind": "rate_shock", "start": 10, "delta": 0.04}]
 
 
@@ -20,8 +22,9 @@ def test_money_is_conserved_with_coupons_deficits_and_bond_sales() -> None:
     np.testing.assert_allclose(df["total_money"], start + df["money_created"], rtol=1e-10)
     t = model.markets.treasury
     assert t.issued - t.bought_back > 0  # the deficit was financed by selling bonds
-    spent = 0.01 * df["nominal_gdp"].to_numpy()[:-1].sum()
-    assert abs(model.gov_balance) < 0.02 * spent  # each session covered the month's shortfall
+    # sessions finance the shortfall as it arises: an undersubscribed one (bids thin out when little news
+    # arrives) leaves at most about a month's deficit spending for the next
+    assert abs(model.gov_balance) < 0.01 * df["nominal_gdp"].max()
 
 
 def test_outstanding_bonds_change_only_by_what_the_treasury_sold_or_bought() -> None:
@@ -45,7 +48,7 @@ def test_yields_follow_the_policy_rate() -> None:
 
 
 def test_a_deficit_the_market_cannot_absorb_at_par_raises_the_yield() -> None:
-    calm, _ = run(ticks=24)
+    calm, _ = run(ticks=24, config=EconomyConfig.model_validate({"benefit": {"replacement": 0.0}}))
     pressed, _ = run(ticks=24, config=DEFICIT)
     price = [assets_frame(m).query("asset == 'bond'")["price"].iloc[-20:].mean() for m in (calm, pressed)]
     assert price[1] < price[0]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from psychoagent.econ import model as econ_model
 from psychoagent.econ.config import EconomyConfig, MarketConfig
+from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.run import RUN_FILES, simulate
 
 from .conftest import run, scenario
@@ -47,10 +49,32 @@ def test_money_only_enters_as_deposit_interest(policy: str, firms: str) -> None:
     assert model.total_money() == pytest.approx(start + model.money_created, rel=1e-10)
 
 
+def test_unemployment_insurance_moves_the_government_balance_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Benefits less contributions are the government's deficit; total money is unchanged by them."""
+    cfg = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}})
+    model, _ = run(ticks=11, scenario=scenario(shocks=SHOCKS), config=cfg)
+    start, balance, created, flows = model.total_money(), model.gov_balance, model.money_created, {}
+    real = econ_model.incomes
+
+    def spy(m: EconomyModel, f: dict[str, np.ndarray], t: int) -> None:
+        real(m, f, t)
+        flows.update(f)
+
+    monkeypatch.setattr(econ_model, "incomes", spy)
+    model.run(1)
+    benefit = flows["benefit"]
+    wages = flows["wages"]
+    assert np.all(benefit[wages > 0] == 0)
+    expected = balance + 0.019 * wages.sum() - benefit.sum()
+    assert model.gov_balance == pytest.approx(expected, rel=1e-9, abs=1e-6)
+    assert benefit.sum() > 0  # the demand shock of months 8-13 leaves households unhired
+    assert model.total_money() == pytest.approx(start + model.money_created - created, rel=1e-10)
+
+
 def test_taxes_are_budget_neutral_every_month() -> None:
     no_bonds = EconomyConfig.model_validate(
-        {"trading": {"bonds": {"enabled": False}}}
-    )  # coupons are spending
+        {"trading": {"bonds": {"enabled": False}}, "benefit": {"replacement": 0.0}}
+    )  # coupons are spending; unemployment insurance runs deficits and surpluses
     model, df = run(ticks=20, scenario=scenario(shocks=SHOCKS), config=no_bonds)
     events = []
     model.bus.subscribe("tax.collected", events.append)

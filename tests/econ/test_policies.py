@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.policies import (
     AgentState,
     CompositePolicy,
@@ -42,13 +43,39 @@ def state(persona: Persona | None = None, **kw: object) -> AgentState:
 
 
 def test_composite_rule_arithmetic() -> None:
-    s, a = snap(), state()
-    got = CompositePolicy().decide(s, a)
-    assert got.consume == pytest.approx((20.0 / (6000.0 + 3000.0)) ** 0.1)
-    assert got.work == pytest.approx((3000.0 / (6000.0 * 1.03)) ** 0.1)
-    assert got.save == 1.0
+    """EconAgent's composite: the price rule (even ids here) and the CATS buffer rule (odd ids), both on this
+    month's pay and rounded down to 0.02; the work rule on potential pay."""
+    s = snap()
+    priced = CompositePolicy().decide(s, state(id=2))
+    assert priced.consume == pytest.approx(np.floor((20.0 / (6000.0 + 3000.0)) ** 0.1 / 0.02) * 0.02)
+    assert priced.work == pytest.approx((3000.0 / (6000.0 * 1.03)) ** 0.1)
+    assert priced.save == 1.0
+    buffered = CompositePolicy().decide(s, state(id=1))  # spends all but h / (1 + r) = 1 / 1.03 months of pay
+    assert buffered.consume == pytest.approx(np.floor((9000.0 - 3000.0 / 1.03) / 9000.0 / 0.02) * 0.02)
+    assert (
+        CompositePolicy().decide(s, state(id=1, worked=False)).consume == 0.0
+    )  # no pay: the buffer rule waits
+    idle = CompositePolicy().decide(s, state(id=2, worked=False)).consume
+    assert idle == pytest.approx(np.floor((20.0 / 6000.0) ** 0.1 / 0.02) * 0.02)
     broke = CompositePolicy().decide(s, state(deposits=0.0))
     assert broke.work == 1.0 and 0 <= broke.consume <= 1
+
+
+def test_composite_draws_one_rule_per_household_from_the_model() -> None:
+    m, _ = run(policy="composite", ticks=2, households=200)
+    rule = m.policy.buffer_rule  # type: ignore[attr-defined]
+    assert rule is not None and rule.shape == (200,) and 0.35 < rule.mean() < 0.65
+
+
+def test_rate_channel_defers_spending_not_work() -> None:
+    """A rate above neutral (r_n + target = 3 %) lowers the spending target by sigma x horizon x the gap."""
+    pol = PersonaHeuristicPolicy()
+    a = state(consume_share=0.35)
+    neutral, hike, cut = (pol.decide(snap(interest_rate=r), a) for r in (0.03, 0.07, 0.0))
+    assert hike.consume < neutral.consume < cut.consume
+    assert hike.work == neutral.work == cut.work
+    off = PersonaHeuristicPolicy(PolicyConfig(consume_rate=0.0))
+    assert off.decide(snap(interest_rate=0.07), a).consume == pytest.approx(off.decide(snap(), a).consume)
 
 
 def test_persona_heuristic_follows_traits_and_news() -> None:

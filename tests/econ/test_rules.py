@@ -7,15 +7,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psychoagent.econ.config import BankConfig, TaxConfig
+from psychoagent.econ.config import BankConfig, BenefitConfig, TaxConfig
 from psychoagent.econ.rules import (
     adjust,
+    buffer_consumption,
     demand_gap,
+    floor_step,
     gini,
     pareto_skills,
     progressive_tax,
     ration,
     taylor_rate,
+    unemployment_insurance,
 )
 
 
@@ -97,3 +100,23 @@ def test_gini_extremes() -> None:
 def test_pareto_skills_sorted_and_clipped() -> None:
     s = pareto_skills(500, 8.0, 2.0, np.random.default_rng(0))
     assert np.all(np.diff(s) >= 0) and s.min() >= 1.0 and s.max() <= 2.0
+
+
+def test_unemployment_insurance_pays_the_unhired_from_contributions() -> None:
+    cfg = BenefitConfig(replacement=0.5, contribution=0.02)
+    benefit, contribution = unemployment_insurance(
+        np.array([1000.0, 0.0, 0.0]), np.array([0.0, 800.0, 0.0]), cfg
+    )
+    assert benefit.tolist() == [0.0, 400.0, 0.0]  # the third household took the month off: no benefit
+    assert contribution.tolist() == pytest.approx([20.0, 0.0, 0.0])
+    none = unemployment_insurance(np.array([1000.0]), np.array([800.0]), BenefitConfig(replacement=0.0))
+    assert none[0].tolist() == [0.0] and none[1].tolist() == [0.0]
+
+
+def test_buffer_consumption_keeps_the_target_buffer() -> None:
+    """Steady pay: spend wealth + pay less h / (1 + r) months of pay; no pay: spend nothing (CATS rule)."""
+    share = buffer_consumption(np.array([6000.0, 6000.0]), np.array([3000.0, 0.0]), np.array([3000.0, 3000.0]),
+                               0.03, 1.0)  # fmt: skip
+    assert share[0] == pytest.approx((9000.0 - 3000.0 / 1.03) / 9000.0)
+    assert share[1] == 0.0
+    assert floor_step(np.array([0.679, 1.3, -0.2]), 0.02).tolist() == pytest.approx([0.66, 1.0, 0.0])

@@ -1,7 +1,8 @@
 """Every coefficient of the economy, with its default, a one-line reason and, where one exists, its source.
 
 Sources: Li et al. 2024, "EconAgent" (ACL 2024, arXiv 2310.10436) for the macro core; Taylor 1993, "Discretion
-versus policy rules in practice" for the central bank; IRS 2019 single-filer brackets for taxes.
+versus policy rules in practice" for the central bank; IRS 2019 single-filer brackets for taxes; US
+Department of Labor UI replacement ratios for unemployment insurance.
 """
 
 from __future__ import annotations
@@ -169,13 +170,53 @@ class TaxConfig(_Config):
         return self
 
 
+class BenefitConfig(_Config):
+    """Unemployment insurance, an automatic stabiliser: benefits to the involuntarily unemployed from a payroll
+    contribution; in a slump the scheme runs a deficit (bonds finance it), in a boom a surplus."""
+
+    replacement: float = Field(
+        0.45,
+        ge=0,
+        le=1,
+        description=(
+            "benefit = this x the month's pay of a household that wanted work and was not hired (US state UI "
+            "replaces about 45 % of prior wages, US Department of Labor replacement ratios 2000-2019); a month "
+            "off by choice earns none, as a quit does not qualify; 0 switches insurance off"
+        ),
+    )
+    contribution: float = Field(
+        0.019,
+        ge=0,
+        le=1,
+        description=(
+            "payroll contribution on wages: replacement x u_n / (1 - u_n) = 0.45 x 0.04 / 0.96, so the scheme "
+            "balances at the natural rate of unemployment (u_n = 0.04, EconAgent) and only the cycle moves it"
+        ),
+    )
+
+
 class PolicyConfig(_Config):
     """Coefficients of the rule policies (composite baseline and persona heuristic)."""
 
     composite_exponent: float = Field(
         0.1,
         gt=0,
-        description="c = (P / (wealth + income))^e, work = (income / (wealth (1 + r)))^e (EconAgent)",
+        description="composite: c = (P / (wealth + pay))^e, work = (income / (wealth (1 + r)))^e (EconAgent)",
+    )
+    composite_buffer_share: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="composite: share of households on the CATS buffer rule, the rest on c = (P / (w + y))^e "
+        "(EconAgent's code draws one of the two per agent uniformly)",
+    )
+    composite_buffer_months: float = Field(
+        1.0,
+        ge=0,
+        description="composite: CATS target buffer h, in months of income (EconAgent's code: h = 1)",
+    )
+    composite_step: float = Field(
+        0.02, gt=0, le=1, description="composite: consumption is rounded down to this step (EconAgent's code)"
     )
     consume_base: float = Field(
         0.35, ge=0, le=1, description="persona: spending share of a neutral household"
@@ -186,6 +227,24 @@ class PolicyConfig(_Config):
     )
     consume_inflation: float = Field(
         0.1, ge=0, description="persona: + this x (inflation - target): buy ahead"
+    )
+    consume_rate: float = Field(
+        0.5,
+        ge=0,
+        description=(
+            "persona: spending target x (1 - this x rate_horizon x (r - r_n - pi_target)): intertemporal "
+            "substitution, the consumption Euler equation (a rate above neutral moves spending to later); 0.5 = "
+            "elasticity of intertemporal substitution of CRRA utility with risk aversion 2, the usual macro value "
+            "(Havranek 2015 meta-analysis: 0.3-0.5); 0 switches the channel off"
+        ),
+    )
+    rate_horizon: float = Field(
+        1.0,
+        gt=0,
+        description=(
+            "persona: years a rate gap is expected to last (the central bank reviews its rate yearly): the Euler "
+            "equation sums the gap over them"
+        ),
     )
     consume_unemployment: float = Field(
         0.3, ge=0, description="persona: - this x (1 - risk) x (u - u_n): precautionary saving"
@@ -227,6 +286,9 @@ class EconomyConfig(_Config):
     market: MarketConfig = Field(default_factory=MarketConfig)
     bank: BankConfig = Field(default_factory=BankConfig)
     tax: TaxConfig = Field(default_factory=TaxConfig)
+    benefit: BenefitConfig = Field(
+        default_factory=BenefitConfig, description="unemployment insurance (benefit.replacement = 0: none)"
+    )
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     trading: TradingConfig = Field(
         default_factory=TradingConfig, description="steel and stock markets (trading.enabled = false: none)"

@@ -2,7 +2,7 @@
 
 One tick is one month. Order within a tick (all randomness from `model.rng`):
 shocks and news -> snapshot -> policy decides (one batch) -> labour market -> production (inputs bought) ->
-wages, dividends, deposit interest -> taxes and lump-sum transfers -> goods market (random-order rationing) ->
+wages, dividends, deposit interest -> taxes, lump sums, unemployment insurance -> goods market (rationing) ->
 saving -> prices, wages and hiring by the demand gap -> central bank review -> indicators, events, data.
 
 Money enters only as deposit interest (paid by the central bank, counted in `money_created`); every other flow
@@ -156,6 +156,7 @@ class EconomyModel(mesa.Model):
             public_actions=tuple(actions),
             inflation_target=self.config.bank.inflation_target if target is None else target,
             natural_unemployment=self.config.bank.natural_unemployment, assets=self.markets.prices(),
+            natural_rate=self.config.bank.natural_rate,
         )  # fmt: skip
         return self._snapshot
 

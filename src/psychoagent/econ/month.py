@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from psychoagent.econ.policies import IntentBatch
-from psychoagent.econ.rules import clear_goods, progressive_tax
+from psychoagent.econ.rules import clear_goods, progressive_tax, unemployment_insurance
 
 if TYPE_CHECKING:
     from psychoagent.econ.model import EconomyModel
@@ -73,7 +73,8 @@ def labour_and_production(model: EconomyModel, intents: IntentBatch, t: int) -> 
                                                 "shortage": need - own - bought}, "model")  # fmt: skip
         f.produced = output
         f.inventory += output
-    return {"wages": pay, "involuntary": willing & ~worked, "willing": willing}
+    unhired = np.where(willing & ~worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
+    return {"wages": pay, "involuntary": willing & ~worked, "willing": willing, "unhired_pay": unhired}
 
 
 def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
@@ -101,10 +102,12 @@ def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
     transfer = np.full(hh.n, revenue / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
     model.gov_balance += revenue - float(transfer.sum())
     transfer = transfer + spending
-    hh.cash += gross - tax + transfer
+    benefit, contribution = unemployment_insurance(flows["wages"], flows["unhired_pay"], cfg.benefit)
+    model.gov_balance += float(contribution.sum() - benefit.sum())  # a deficit is financed by bonds
+    hh.cash += gross - tax + transfer + benefit - contribution
     hh.wage_income = flows["wages"]
-    hh.income = gross - tax + transfer
-    flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer)
+    hh.income = gross - tax + transfer + benefit - contribution
+    flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer, benefit=benefit)
     model.bus.emit(t, "tax.collected", {"revenue": revenue, "redistributed": float(transfer.sum()),
                                        "balance": model.gov_balance}, "government")  # fmt: skip
 

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.rules import buffer_consumption, floor_step, price_consumption
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
 
@@ -203,28 +204,53 @@ class VectorPolicy:
 
 
 class CompositePolicy(VectorPolicy):
-    """EconAgent's rule baseline (Li et al. 2024): consumption and work rules from the literature.
+    """EconAgent's rule baseline (Li et al. 2024, `complex_actions` in its code): rules from the literature.
 
-    c = (P / (wealth + income))^e and work = (income / (wealth (1 + r)))^e with e = 0.1, both clipped to
-    [0, 1]; income is the month's potential wage and P the price level; everything not spent is deposited.
+    work = (income / (wealth (1 + r)))^e with income the month's potential pay; each household keeps one of two
+    consumption rules drawn at random: `price_consumption` (c = (P / (wealth + pay))^e) or the CATS buffer rule
+    (`buffer_consumption`), both on this month's pay (nothing when not working) and rounded down to 0.02. A
+    household learns whether it has a job only in the labour market, so this month's pay is what last month's job
+    paid (workers keep their jobs first). Everything not spent is deposited.
     """
 
     name = "composite"
 
     def __init__(self, cfg: PolicyConfig | None = None) -> None:
         self.cfg = cfg or PolicyConfig()
+        self.buffer_rule: NDArray[np.bool_] | None = None
+        self._paid: FloatArray | None = None
+
+    def bind(self, model: object) -> None:
+        """Draw each household's consumption rule (EconAgent draws it once per agent, uniformly)."""
+        rng = getattr(model, "rng", None)
+        n = int(getattr(getattr(model, "households", None), "n", 0))
+        if isinstance(rng, np.random.Generator) and n > 0:
+            self.buffer_rule = rng.random(n) < self.cfg.composite_buffer_share
 
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
-        e = self.cfg.composite_exponent
+        c = self.cfg
+        e = c.composite_exponent
         wealth = np.maximum(view.wealth, 0.0)
-        income = np.maximum(view.potential_income, 0.0)
+        potential = np.maximum(view.potential_income, 0.0)
+        pay = np.where(view.worked, potential, 0.0)
+        last = self._paid if self._paid is not None and self._paid.shape == pay.shape else potential
+        self._paid = np.where(
+            view.worked, potential, last
+        )  # EconAgent's last income: pay of the last month worked
+        buffer_rule = self.buffer_rule
+        if buffer_rule is None or buffer_rule.shape != pay.shape:
+            buffer_rule = view.ids % 2 == 1
+        consume = np.where(
+            buffer_rule,
+            buffer_consumption(wealth, pay, last, snapshot.interest_rate, c.composite_buffer_months),
+            price_consumption(snapshot.price_level, wealth, pay, e),
+        )
         with np.errstate(divide="ignore", invalid="ignore"):
-            consume = np.where(wealth + income > 0, (snapshot.price_level / (wealth + income)) ** e, 1.0)
-            ratio = income / (wealth * (1.0 + snapshot.interest_rate))
+            ratio = potential / (wealth * (1.0 + snapshot.interest_rate))
             work = np.where(wealth > 0, ratio**e, 1.0)
         return IntentBatch(
             np.clip(np.nan_to_num(work, nan=1.0), 0.0, 1.0),
-            np.clip(np.nan_to_num(consume, nan=1.0), 0.0, 1.0),
+            floor_step(consume, c.composite_step),
             np.ones(len(view)),
         )
 
@@ -234,7 +260,8 @@ class PersonaHeuristicPolicy(VectorPolicy):
 
     mood = optimism + news_weight x today's news sentiment. Spending target rises with allocation.consume,
     mood and inflation above target, and falls with unemployment above its natural rate in proportion to risk
-    aversion (precautionary saving); social households move toward the population's last spending share. Work
+    aversion (precautionary saving), and scales with the interest-rate channel (`rate_factor`: a rate above
+    neutral defers spending, the consumption Euler equation); social households move toward the population's last spending share. Work
     rises with the shortfall of the savings buffer (larger for savers) and falls with mood. The share of the
     rest kept as interest-bearing deposits is 1 - allocation.consume.
     """
@@ -255,7 +282,7 @@ class PersonaHeuristicPolicy(VectorPolicy):
             + c.consume_optimism * mood
             + c.consume_inflation * (snapshot.inflation - snapshot.inflation_target)
             - c.consume_unemployment * (1.0 - view.risk_preference) * slack
-        )
+        ) * rate_factor(snapshot, c)
         herd = view.social_tendency * c.social_weight
         if snapshot.mean_consumption_share > 0:
             target = (1.0 - herd) * target + herd * snapshot.mean_consumption_share
@@ -269,6 +296,17 @@ class PersonaHeuristicPolicy(VectorPolicy):
         return IntentBatch(
             np.clip(work, 0.0, 1.0), np.clip(consume, lo, hi), np.clip(1.0 - alloc_consume, 0.0, 1.0)
         )
+
+
+def rate_factor(snapshot: Snapshot, cfg: PolicyConfig) -> float:
+    """Spending multiplier of the interest-rate channel: 1 - sigma x horizon x (r - r_n - pi_target).
+
+    Log-linear consumption Euler equation (c_t = E c_t+1 - sigma (r - r*), summed over the years the gap lasts):
+    a rate above its neutral level moves spending to later. The real-rate part of expected inflation is the
+    rule's buy-ahead term (consume_inflation), so this factor carries the nominal gap.
+    """
+    gap = snapshot.interest_rate - snapshot.natural_rate - snapshot.inflation_target
+    return max(1.0 - cfg.consume_rate * cfg.rate_horizon * gap, 0.0)
 
 
 PolicyFactory = Callable[[PolicyConfig], Policy]

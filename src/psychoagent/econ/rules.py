@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from psychoagent.econ.config import BankConfig, TaxConfig
+from psychoagent.econ.config import BankConfig, BenefitConfig, TaxConfig
 
 FloatArray = NDArray[np.float64]
 
@@ -68,6 +68,18 @@ def progressive_tax(income: FloatArray, cfg: TaxConfig) -> FloatArray:
     return np.asarray(in_bracket @ rates, dtype=float)
 
 
+def unemployment_insurance(
+    wages: FloatArray, unhired_pay: FloatArray, cfg: BenefitConfig
+) -> tuple[FloatArray, FloatArray]:
+    """(benefit, contribution) per household: replacement x the pay a household that was not hired would have
+    earned, and the payroll contribution on wages paid. The difference is the scheme's surplus or deficit."""
+    if cfg.replacement <= 0:
+        zero = np.zeros_like(np.asarray(wages, dtype=float))
+        return zero, zero.copy()
+    benefit = cfg.replacement * np.maximum(np.asarray(unhired_pay, dtype=float), 0.0)
+    return benefit, cfg.contribution * np.maximum(np.asarray(wages, dtype=float), 0.0)
+
+
 def taylor_rate(inflation: float, unemployment: float, cfg: BankConfig) -> float:
     """Taylor (1993) rule in EconAgent's form, floored at zero.
 
@@ -80,6 +92,42 @@ def taylor_rate(inflation: float, unemployment: float, cfg: BankConfig) -> float
         + cfg.unemployment_weight * (cfg.natural_unemployment - unemployment)
     )
     return max(float(r), 0.0) if np.isfinite(r) else cfg.natural_rate + cfg.inflation_target
+
+
+def floor_step(x: FloatArray, step: float) -> FloatArray:
+    """x rounded down to a multiple of `step` inside [0, 1] (EconAgent's composite: min(max(c // 0.02, 0), 50))."""
+    return np.asarray(
+        np.clip(np.floor(np.nan_to_num(x, nan=0.0) / step + 1e-9) * step, 0.0, 1.0), dtype=float
+    )
+
+
+def price_consumption(price: float, wealth: FloatArray, income: FloatArray, exponent: float) -> FloatArray:
+    """Share of wealth and this month's income spent, c = (P / (wealth + income))^e.
+
+    The first consumption rule of EconAgent's composite baseline (`consumption_len` in Li et al. 2024's code).
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where(wealth + income > 0, (price / (wealth + income)) ** exponent, 1.0)
+    return np.asarray(np.nan_to_num(c, nan=1.0, posinf=1.0), dtype=float)
+
+
+def buffer_consumption(
+    wealth: FloatArray, income: FloatArray, last_income: FloatArray, rate: float, buffer: float
+) -> FloatArray:
+    """Share of wealth and this month's income spent by the buffer-stock rule of the CATS model.
+
+    EconAgent's second composite rule (`consumption_cats`, Li et al. 2024's code, after Delli Gatti et al. 2011):
+    with income growth g = income / last_income - 1 and target buffer h1 = h / (1 + r) months of income,
+    spending = (1 + (wealth / last_income - h1 - h1 g) / (1 + g)) x income: all but the buffer, nothing without
+    income this month.
+    """
+    h1 = buffer / (1.0 + rate)
+    last = last_income + 1e-8
+    g = income / last - 1.0
+    c = 1.0 + (wealth / last - h1 - h1 * g) / (1.0 + g + 1e-8)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = c * income / (wealth + income + 1e-8)
+    return np.asarray(np.nan_to_num(share, nan=0.0, posinf=1.0, neginf=0.0), dtype=float)
 
 
 def gini(values: FloatArray) -> float:

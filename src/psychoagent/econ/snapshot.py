@@ -61,6 +61,8 @@ class Snapshot:
     public_actions: tuple[PublicAction, ...] = ()
     inflation_target: float = 0.02
     natural_unemployment: float = 0.04
+    natural_rate: float = 0.01
+    """Real natural rate r_n of the central bank's rule: the neutral nominal rate is r_n + inflation_target."""
     assets: Mapping[str, float] = field(default_factory=dict)
     """Last auction price of every listed instrument ('steel', 'stock:<firm>'); empty when trading is off."""
 
