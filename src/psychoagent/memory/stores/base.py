@@ -56,6 +56,9 @@ def row_to_unit(row: Sequence[Any]) -> MemoryUnit:
     """A unit row (UNIT_FIELDS order) -> MemoryUnit."""
     (_, namespace, uid, content, _, kind, tier, affect_json, conflict_context, sources_json, metadata_json,
      created_at, valid_at, invalid_at, access_count, last_accessed_at) = tuple(row)  # fmt: skip
+    created = _dt(created_at)
+    if created is None:
+        raise ValueError(f"unit {uid!r} has no created_at")
     # stored rows were validated when written: built without validating again (most of the cost of a read)
     return MemoryUnit.model_construct(
         id=uid,
@@ -67,7 +70,7 @@ def row_to_unit(row: Sequence[Any]) -> MemoryUnit:
         conflict_context=conflict_context,
         sources=_json(sources_json),
         metadata=_json(metadata_json),
-        created_at=_dt(created_at),
+        created_at=created,
         valid_at=_dt(valid_at),
         invalid_at=_dt(invalid_at),
         access_count=access_count,
