@@ -31,7 +31,7 @@ def test_turns_read_their_neighbours() -> None:
         [
             {"text": "Ana: How was the ice cream?", "timestamp": 1_700_000_000},
             {"text": "Ben: Super good!", "timestamp": 1_700_000_010},
-        ]  # fmt: skip
+        ]
     )
     index, cfg = mem._index(), RecallConfig()
     query = "ice cream"
