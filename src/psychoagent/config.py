@@ -97,6 +97,15 @@ class RecallConfig(_Config):
     )
     access_cap: float = Field(1.2, ge=1.0, description="upper bound of the access reinforcement factor")
     track_access: bool = Field(True, description="count each returned unit as accessed (persisted)")
+    access_flush_seconds: float = Field(
+        1.0,
+        ge=0.0,
+        description=(
+            "access counts are written behind: before any other store call, on close and at most this long after "
+            "a recall (one transaction for many recalls instead of one per recall; memory.access); 0 writes each "
+            "recall's counts at once. Read when the Memory is opened"
+        ),
+    )
     include_superseded: bool = Field(
         True, description="superseded units stay retrievable (marked by invalid_at); False drops them"
     )
