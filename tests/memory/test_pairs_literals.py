@@ -49,6 +49,26 @@ def test_every_match_holds_a_literal_word() -> None:
                     assert any(w in m.group(0).lower() for w in words), (pattern.pattern, m.group(0))
 
 
+def alternatives(pattern: re.Pattern[str]) -> list[str]:
+    """The words a pattern's alternation lists, regex syntax removed ("moved?" -> "move", "mis\\w+" -> "mis")."""
+    source = re.sub(r"\\b|\(\?:|[()]", " ", pattern.pattern)
+    words = []
+    for alternative in source.split("|"):
+        word = re.sub(r"\\w\+|\\s\*|.\?|\[[^]]*\][+*]?", "", alternative).strip()
+        if word and word.isascii():
+            words.append(word.lower())
+    return words
+
+
+def test_each_alternative_of_a_pattern_holds_one_of_its_words() -> None:
+    """Guards the table against a pattern that gains a word: every ASCII alternative must contain a listed word."""
+    for pattern, words in _LITERALS.items():
+        listed = alternatives(pattern)
+        assert listed, pattern.pattern
+        for alternative in listed:
+            assert any(w in alternative for w in words), (pattern.pattern, alternative)
+
+
 def test_non_ascii_text_is_always_searched() -> None:
     # 'ſ' is not 's' for str.lower(), but the case-insensitive regex matches it: the search must run
     assert analyse("I ſtopped smoking").negation == (pairs._NEG_EN.search("I ſtopped smoking") is not None)

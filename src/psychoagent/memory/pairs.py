@@ -248,7 +248,8 @@ def _surface(text: str) -> _Surface:
     return _Surface(
         folded=" ".join(text.split()).lower(), lower=text.lower(), asks=any(mark in text for mark in "?？"),
         qa=("?" in text or "？" in text) and _QA.search(text) is not None,
-        occasion=_found(_OCCASION, text, ascii_lower), reports=_found(_REPORTS_ZH if zh else _REPORTS_EN, text, ascii_lower),
+        occasion=_found(_OCCASION, text, ascii_lower),
+        reports=_found(_REPORTS_ZH if zh else _REPORTS_EN, text, ascii_lower),
         self_at=found.start() if found else -1, number_text={x: str(x) for x in analyse(text).numbers},
     )  # fmt: skip
 
