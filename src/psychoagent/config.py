@@ -201,8 +201,9 @@ class RecallConfig(_Config):
     ann_codec: Literal["int8", "pq4", "float32"] = Field(
         "int8",
         description=(
-            "how the IVF index stores vectors: int8 (faiss scalar quantiser, a quarter of float32's bytes; at 100k "
-            "the scan took about half the CPU time of float32, recall@10 0.91 either way), pq4 (fast-scan product "
+            "how the IVF index stores vectors: int8 (faiss scalar quantiser, one 8-bit range for all dimensions, a "
+            "quarter of float32's bytes; at 100k the scan took under half the CPU time of float32, recall@10 0.91 "
+            "either way), pq4 (fast-scan product "
             "quantiser, 4 bits per dimension: faster to search, but training took about 50 s at 100k on 2 busy "
             "cores) or float32 (IndexIVFFlat); docs/benchmarks.md"
         ),
