@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from psychoagent import Memory
 from psychoagent.config import MemoryConfig, RecallConfig
@@ -129,4 +132,19 @@ def test_zero_writes_each_recall_through(tmp_path: Path) -> None:
     mem.recall("harbour crane", k=1)
     assert not isinstance(mem.store, AccessBuffer)
     assert stored_count(path, crane) == 1
+    mem.close()
+
+
+def test_a_forked_child_leaves_its_parents_counts_to_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "m.db"
+    mem = open_memory(path)
+    crane, _ = seed(mem)
+    mem.recall("harbour crane", k=1)
+    parent = os.getpid()
+    monkeypatch.setattr(os, "getpid", lambda: parent + 1)  # as in a child after fork
+    mem.observe("the ferry left at noon")  # the child's write: the inherited count is not written
+    assert stored_count(path, crane) == 0
+    monkeypatch.undo()
     mem.close()

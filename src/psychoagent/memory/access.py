@@ -12,6 +12,7 @@ process (``kill -9``) loses the counts of its last `flush_seconds`.
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -36,6 +37,8 @@ class AccessBuffer:
         self._pending: dict[str, dict[str, tuple[int, float]]] = {}
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
+        self._pid = os.getpid()
+        self._closed = False
         ref = weakref.ref(self)
         self._at_exit: Callable[[], None] = lambda: _flush_if_alive(ref)
         atexit.register(self._at_exit)
@@ -98,7 +101,8 @@ class AccessBuffer:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-        if not pending:
+        # a forked child inherits the counts of its parent, which writes them itself; a closed store has none left
+        if not pending or self._closed or os.getpid() != self._pid:
             return
         try:
             with self._store.transaction():
@@ -123,6 +127,7 @@ class AccessBuffer:
     def close(self) -> None:
         """Write the buffered counts, then close the store."""
         self.flush()
+        self._closed = True
         atexit.unregister(self._at_exit)
         self._store.close()
 
