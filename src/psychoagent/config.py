@@ -114,6 +114,15 @@ class RecallConfig(_Config):
     )
     access_cap: float = Field(1.2, ge=1.0, description="upper bound of the access reinforcement factor")
     track_access: bool = Field(True, description="count each returned unit as accessed (persisted)")
+    access_flush_seconds: float = Field(
+        1.0,
+        ge=0.0,
+        description=(
+            "access counts are written behind: before any other store call, on close and at most this long after "
+            "a recall (one transaction for many recalls instead of one per recall; memory.access); 0 writes each "
+            "recall's counts at once. Read when the Memory is opened"
+        ),
+    )
     include_superseded: bool = Field(
         True, description="superseded units stay retrievable (marked by invalid_at); False drops them"
     )
@@ -209,8 +218,9 @@ class RecallConfig(_Config):
     ann_codec: Literal["int8", "pq4", "float32"] = Field(
         "int8",
         description=(
-            "how the IVF index stores vectors: int8 (faiss scalar quantiser, a quarter of float32's bytes; at 100k "
-            "the scan took about half the CPU time of float32, recall@10 0.91 either way), pq4 (fast-scan product "
+            "how the IVF index stores vectors: int8 (faiss scalar quantiser, one 8-bit range for all dimensions, a "
+            "quarter of float32's bytes; at 100k the scan took under half the CPU time of float32, recall@10 0.91 "
+            "either way), pq4 (fast-scan product "
             "quantiser, 4 bits per dimension: faster to search, but training took about 50 s at 100k on 2 busy "
             "cores) or float32 (IndexIVFFlat); docs/benchmarks.md"
         ),

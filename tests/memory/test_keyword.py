@@ -77,3 +77,26 @@ def test_another_writers_units_reach_the_full_length_weights(
     assert hits[0].unit.content.startswith("the harbour crane")
     reader.close()
     writer.close()
+
+
+def test_membership_of_rare_terms_located_at_once_agrees_with_the_binary_search() -> None:
+    index = build(corpus(3000, seed=4))
+    terms = [f"w{j}" for j in (0, 1, 5, 40, 120, 250, 299)] + ["absent"]
+    rng = np.random.default_rng(5)
+    increasing = np.unique(rng.choice(3000, size=200, replace=False))
+    for rows in (
+        increasing,
+        increasing[::-1].copy(),
+        np.concatenate([increasing, increasing - 1]),
+        increasing[:1],
+    ):
+        got = index.matches(terms, rows)
+        expected = np.array(
+            [[f"w{j}" in set(docs_of(index, r)) for j in (0, 1, 5, 40, 120, 250, 299)] for r in rows]
+        )
+        assert np.array_equal(got[:, :-1], expected.reshape(len(rows), -1)) and not got[:, -1].any()
+
+
+def docs_of(index: KeywordIndex, row: int) -> tuple[str, ...]:
+    """The stems of one document as the index holds them."""
+    return index.terms(int(row))

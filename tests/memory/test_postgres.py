@@ -22,7 +22,7 @@ with Memory(sys.argv[1], namespace=sys.argv[2], embedder="hash", appraiser=None)
 
 def test_a_url_opens_the_postgres_store_and_the_facade_behaves_as_on_sqlite(pg_url: str) -> None:
     with Memory(pg_url, namespace="alice", embedder="hash") as mem:
-        assert type(mem.store).__name__ == "PostgresStore" and "***" not in pg_url
+        assert type(mem.store.inner).__name__ == "PostgresStore" and "***" not in pg_url
         old = mem.observe(
             "The user's budget is 2000 yuan", timestamp="2024-05-01T09:00:00Z", metadata={"k": 1}
         )

@@ -53,8 +53,16 @@ class IvfIndex:
                 self._quantiser, dim, lists, dim, 4, faiss.METRIC_INNER_PRODUCT
             )
         elif self.codec in ("pq4", "int8"):
+            # one 8-bit range for all dimensions, codes of the vectors themselves (not of their residuals to the
+            # cluster centre): at 100k units the same recall@10 as per-dimension ranges over residuals (0.910), the
+            # scan about 20 % and the training about 60 % faster (docs/benchmarks.md)
             self._index = faiss.IndexIVFScalarQuantizer(
-                self._quantiser, dim, lists, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT
+                self._quantiser,
+                dim,
+                lists,
+                faiss.ScalarQuantizer.QT_8bit_uniform,
+                faiss.METRIC_INNER_PRODUCT,
+                False,
             )
         else:
             self._index = faiss.IndexIVFFlat(self._quantiser, dim, lists, faiss.METRIC_INNER_PRODUCT)

@@ -11,7 +11,7 @@ from psychoagent.config import RecallConfig
 from psychoagent.memory.conflicts import UNCHECKED_KINDS
 from psychoagent.memory.detect import LABELS, normalised_similarity
 from psychoagent.memory.index import NamespaceIndex
-from psychoagent.memory.pairs import comparable, pair_features, subjects, vector_features
+from psychoagent.memory.pairs import comparable, pair_features, subjects, turn_speaker, vector_features
 from psychoagent.memory.retrieve import Candidates, RecallContext
 from psychoagent.memory.updates import scorer_for
 
@@ -51,7 +51,8 @@ class CurrencyStage:
         rows = cands.rows[top]
         invalid = index.column("invalid_at")[rows]
         kinds = index.column("kind")[rows]
-        live = (np.isnan(invalid) | (invalid > ctx.now)) & ~np.isin(kinds, list(UNCHECKED_KINDS))
+        checked = np.fromiter((kind not in UNCHECKED_KINDS for kind in kinds), dtype=bool, count=len(kinds))
+        live = (np.isnan(invalid) | (invalid > ctx.now)) & checked
         if live.sum() < 2:
             return
         created = index.column("created_at")[rows]
@@ -74,6 +75,8 @@ class CurrencyStage:
             return
         facts = self.memory.affect_state_of_namespace().facts
         texts = [facts.get(index.ids[int(r)], (0.0, "", ""))[1] for r in rows]
+        # a chat turn is an utterance, never a side of a comparable pair: its text needs no analysis
+        said = [bool(turn_speaker(text)) for text in texts]
         keys: dict[int, frozenset[str]] = {}
 
         def subject_keys(i: int) -> frozenset[str]:
@@ -85,6 +88,8 @@ class CurrencyStage:
         features: list[np.ndarray] = []
         for a, b in zip(*np.nonzero(open_pair), strict=True):
             a, b = int(a), int(b)
+            if said[a] or said[b]:
+                continue
             if subject_keys(a) & subject_keys(b) and comparable(texts[a], texts[b]):
                 pairs.append((a, b))
         if not pairs:

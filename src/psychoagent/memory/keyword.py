@@ -23,6 +23,9 @@ it to the scores is then one contiguous addition instead of a scatter over most 
 frequent words were most of a keyword search)."""
 DENSE_TERMS = 8
 """At most this many such full-length arrays are kept (8 bytes per unit each)."""
+SHORT_POSTINGS = 4
+"""`matches` locates the postings of terms with at most this many times as many documents as rows it is asked
+about among those rows in one pass (the entity expansion asks about dozens of rare words at once)."""
 
 
 class KeywordIndex:
@@ -89,12 +92,25 @@ class KeywordIndex:
         """Boolean matrix (len(rows) x len(terms)): does the document at each row contain each term (words, or
         stems as `terms` returns them when `stemmed`)?"""
         out = np.zeros((len(rows), len(terms)), dtype=bool)
+        ordered = len(rows) > 1 and bool(np.all(rows[1:] > rows[:-1]))
+        short: list[tuple[int, np.ndarray]] = []
         for j, term in enumerate(terms):
             post = self._postings(term, stemmed)
-            if post is not None:
-                # postings rows are appended in increasing order, so a binary search finds membership
-                where = np.minimum(np.searchsorted(post[0], rows), len(post[0]) - 1)
-                out[:, j] = post[0][where] == rows
+            if post is None:
+                continue
+            if ordered and len(post[0]) <= SHORT_POSTINGS * len(rows):
+                short.append((j, post[0]))
+                continue
+            # postings rows are appended in increasing order, so a binary search finds membership
+            where = np.minimum(np.searchsorted(post[0], rows), len(post[0]) - 1)
+            out[:, j] = post[0][where] == rows
+        if short:
+            # rare terms of increasing rows: all their postings located among the rows at once
+            found = np.concatenate([post for _, post in short])
+            column = np.repeat([j for j, _ in short], [len(post) for _, post in short])
+            at = np.minimum(np.searchsorted(rows, found), len(rows) - 1)
+            hit = rows[at] == found
+            out[at[hit], column[hit]] = True
         return out
 
     def _term_weights(self, term: str, post: tuple[np.ndarray, np.ndarray]) -> np.ndarray:

@@ -113,8 +113,9 @@ def _zh_tagged(text: str) -> list[tuple[str, str]]:
 def analyse(text: str) -> FactView:
     """The fact view of a sentence (cached: every stored text is analysed once)."""
     zh = has_cjk(text)
+    weekdays = () if text.isascii() and not _holds(text.lower(), _WEEKDAY) else _WEEKDAY.finditer(text)
     times = frozenset(m.group(0).lower().replace(" ", "") for m in _TIME.finditer(text)) | frozenset(
-        m.group(0).lower() for m in _WEEKDAY.finditer(text)
+        m.group(0).lower() for m in weekdays
     )
     if zh:
         tagged = _zh_tagged(text)
@@ -141,14 +142,14 @@ def analyse(text: str) -> FactView:
         self_ref = _SELF_EN.search(text) is not None
         cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
         opens = False
-    neg, chg, cor, src, rel = (p.search(text) is not None for p in cues)
-    said_by = _SPEAKER.match(text)
+    ascii_lower = text.lower() if text.isascii() else None
+    neg, chg, cor, src, rel = (_found(p, text, ascii_lower) for p in cues)
     counted = frozenset(numbers(text)) | _number_words(text, zh)
     content = frozenset(w for w in content if w not in _NUMBER_WORDS)
     return FactView(
         zh=zh, entities=entities, numbers=counted, times=times, content=content,
         self_ref=self_ref, negation=neg, change=chg, correction=cor, source=src, relative=rel, length=len(text),
-        speaker=_speaker(said_by.group(1)) if said_by else "", opens_with_person=opens,
+        speaker=turn_speaker(text), opens_with_person=opens,
     )  # fmt: skip
 
 
@@ -172,6 +173,13 @@ def _number_words(text: str, zh: bool) -> frozenset[float]:
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?|[\u4e00-\u9fff]{2,4})\s*[:：]\s")
 """A chat turn's speaker label: "Caroline: ...", "张伟：..."."""
+
+
+def turn_speaker(text: str) -> str:
+    """Who says a chat turn written "Name: text" ("" for other texts): `analyse(text).speaker`, without the rest
+    of the analysis."""
+    said_by = _SPEAKER.match(text)
+    return _speaker(said_by.group(1)) if said_by else ""
 
 
 def _speaker(label: str) -> str:
@@ -236,10 +244,12 @@ class _Surface:
 def _surface(text: str) -> _Surface:
     zh = has_cjk(text)
     found = (_SELF_ZH if zh else _SELF_EN).search(text)
+    ascii_lower = text.lower() if text.isascii() else None
     return _Surface(
         folded=" ".join(text.split()).lower(), lower=text.lower(), asks=any(mark in text for mark in "?？"),
-        qa=_QA.search(text) is not None, occasion=_OCCASION.search(text) is not None,
-        reports=(_REPORTS_ZH if zh else _REPORTS_EN).search(text) is not None,
+        qa=("?" in text or "？" in text) and _QA.search(text) is not None,
+        occasion=_found(_OCCASION, text, ascii_lower),
+        reports=_found(_REPORTS_ZH if zh else _REPORTS_EN, text, ascii_lower),
         self_at=found.start() if found else -1, number_text={x: str(x) for x in analyse(text).numbers},
     )  # fmt: skip
 
@@ -332,9 +342,10 @@ _PRONOUN_EN = re.compile(r"\b(he|she|it|his|her|its|him)\b", re.I)
 _PRONOUN_ZH = re.compile(r"[他她它]")
 
 
+@lru_cache(maxsize=32768)
 def refers_back(text: str) -> bool:
     """Whether the sentence's subject is a pronoun standing for someone named earlier ("She moved to Lyon",
-    "他的航班改到了十点"): a pronoun before any name."""
+    "他的航班改到了十点"): a pronoun before any name (cached: every recalled pair asks it of its newer text)."""
     view = analyse(text)
     found = (_PRONOUN_ZH if view.zh else _PRONOUN_EN).search(text)
     if found is None:
@@ -398,6 +409,47 @@ _REPORTS_EN = re.compile(
 )
 _REPORTS_ZH = re.compile(r"据|称|表示|显示|写着|写的|认为|坚持|根据|说(?!错)")
 """Reporting verbs only (not nouns such as "report" or "record"): the fact is someone's or something's claim."""
+
+_LITERALS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _NEG_EN: ("no", "never", "stopped", "quit", "anymore", "n't"),
+    _CHANGE_EN: (
+        "now", "new", "move", "change", "switch", "transferred", "rescheduled", "postponed", "pushed", "raised",
+        "increased", "decreased", "lowered", "cut", "reduced", "replaced", "updated", "became", "becomes", "turned",
+        "instead", "upgraded", "downgraded", "renamed", "relocated", "left", "joined", "promoted", "started", "from",
+    ),
+    _CORRECT_EN: ("actually", "sorry", "meant", "correction", "wrong", "rather", "in fact", "mis"),
+    _SOURCE_EN: (
+        "according to", "say", "said", "report", "claim", "state", "told", "show", "list", "record", "insist",
+        "believe", "think",
+    ),
+    _RELATIVE_EN: (
+        "more", "fewer", "less", "another", "extra", "additional", "again", "added", "plus", "minus", "dropped out",
+        "down", "up",
+    ),
+    _OCCASION: ("today", "yesterday", "tonight", "this morning", "this afternoon", "this evening", "last night"),
+    _REPORTS_EN: (
+        "according to", "says", "said", "claims", "claimed", "states", "stated", "insists", "believes", "thinks",
+        "has it that",
+    ),
+    _WEEKDAY: ("day", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+}  # fmt: skip
+"""For case-insensitive patterns: words one of which every match contains, lower-cased. In an ASCII text with
+none of them the pattern cannot match, and the search (tens of microseconds for these alternations) is skipped."""
+
+
+def _holds(lower: str, pattern: re.Pattern[str]) -> bool:
+    """Whether a lower-cased ASCII text holds one of the pattern's literal words (see `_LITERALS`)."""
+    return any(word in lower for word in _LITERALS[pattern])
+
+
+def _found(pattern: re.Pattern[str], text: str, ascii_lower: str | None) -> bool:
+    """`pattern.search(text) is not None`, without the search when the text is ASCII (`ascii_lower` its lower-cased
+    form) and holds none of the pattern's literal words."""
+    if ascii_lower is not None and pattern in _LITERALS and not _holds(ascii_lower, pattern):
+        return False
+    return pattern.search(text) is not None
+
+
 _BOUNDARY = re.compile(r"(?:\bthat|[,:;，：；—–-])$", re.I)
 """A clause that ends before the fact it introduces: "Tom insists that ...", "According to X, ...", "据说："."""
 

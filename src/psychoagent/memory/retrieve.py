@@ -213,9 +213,11 @@ def gather_candidates(
     bm25[np.searchsorted(rows, kw_rows)] = kw_scores
     vectors, q = index.vectors, ctx.query_vector
     dense = (vectors[rows] @ q).astype(np.float64)
+    # candidates without a linked neighbour (every unit that is not a dialogue turn) read nothing of neighbours
+    linked = bool(has_before.any() or has_after.any())
     a = cfg.neighbour_dense_weight
     if a > 0:
-        before_sim, after_sim = vectors[prv] @ q, vectors[nxt] @ q
+        before_sim, after_sim = (vectors[prv] @ q, vectors[nxt] @ q) if linked else (dense, dense)
         dense_ctx = (1.0 - a) * dense + a * neighbour_mean(
             dense, before_sim, after_sim, has_before, has_after
         )
@@ -225,10 +227,13 @@ def gather_candidates(
         m = len(rows)
         if cfg.neighbour_keyword_weight > 0:
             # one postings lookup per term for the candidates and both neighbours
-            found = index.keywords.matches(terms, np.concatenate([rows, prv, nxt]))
+            found = index.keywords.matches(terms, np.concatenate([rows, prv, nxt]) if linked else rows)
             own = found[:m]
-            before = found[m : 2 * m] & has_before[:, None]
-            after_m = found[2 * m :] & has_after[:, None]
+            if linked:
+                before = found[m : 2 * m] & has_before[:, None]
+                after_m = found[2 * m :] & has_after[:, None]
+            else:
+                before = after_m = np.zeros_like(own)
             keyword = neighbour_coverage(own, before, after_m, cfg.neighbour_keyword_weight)
         else:
             keyword = keyword_coverage(index.keywords.matches(terms, rows))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.config import MemoryConfig
+from psychoagent.memory.access import AccessBuffer
 from psychoagent.memory.embed import Embedder, EmbeddingCache, content_hash, normalise
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.refresh import catch_up
@@ -23,7 +24,8 @@ class Shared:
     """State shared by every namespace view of one Memory: store, embedder, caches, per-namespace indexes."""
 
     def __init__(self, store: MemoryStore, embedder: Embedder, config: MemoryConfig) -> None:
-        self.store = store
+        flush = config.recall.access_flush_seconds
+        self.store: MemoryStore = AccessBuffer(store, flush) if flush > 0 else store
         self.embedder = embedder
         self.config = config
         self.cache = EmbeddingCache(config.embed_cache_size)

@@ -40,21 +40,37 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
+_AFFECT_FIELDS = frozenset(Affect.model_fields)
+
+
+def _affect(value: Any) -> Affect:
+    """A stored affect; JSON with every field (as `Affect.model_dump_json` writes it) is built without validating
+    again, older or partial JSON is validated (its labels fill the missing scores)."""
+    data = _json(value)
+    if isinstance(data, dict) and data.keys() == _AFFECT_FIELDS:
+        return Affect.model_construct(**data)
+    return Affect.model_validate(data)
+
+
 def row_to_unit(row: Sequence[Any]) -> MemoryUnit:
     """A unit row (UNIT_FIELDS order) -> MemoryUnit."""
     (_, namespace, uid, content, _, kind, tier, affect_json, conflict_context, sources_json, metadata_json,
      created_at, valid_at, invalid_at, access_count, last_accessed_at) = tuple(row)  # fmt: skip
-    return MemoryUnit(
+    created = _dt(created_at)
+    if created is None:
+        raise ValueError(f"unit {uid!r} has no created_at")
+    # stored rows were validated when written: built without validating again (most of the cost of a read)
+    return MemoryUnit.model_construct(
         id=uid,
         namespace=namespace,
         content=content,
         kind=kind,
         tier=tier,
-        affect=Affect.model_validate_json(affect_json),
+        affect=_affect(affect_json),
         conflict_context=conflict_context,
         sources=_json(sources_json),
         metadata=_json(metadata_json),
-        created_at=_dt(created_at),
+        created_at=created,
         valid_at=_dt(valid_at),
         invalid_at=_dt(invalid_at),
         access_count=access_count,
