@@ -98,6 +98,8 @@ def test_alike_households_reuse_an_answer_for_three_months_without_its_trade() -
     )  # every answer fresh: every one trades
     trades = Counter(bool(e.payload["trade"]) for e in quarterly)
     assert trades[True] > 0 and trades[False] > 0  # reused answers carry the propensities, not the trade
+    reused = [e for e in quarterly if e.payload["reason"] != f"model answer of month {e.tick}"]
+    assert reused and all(not e.payload["trade"] for e in reused)  # the reason names the month asked
     assert len(monthly) == len(quarterly) == 4 * 20  # every household still decides every month
 
 

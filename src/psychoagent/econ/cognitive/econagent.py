@@ -198,7 +198,8 @@ class EconAgentPolicy(LLMPolicy):
             if raw is failed:
                 answers[pos] = Propensities(work=0.0, consumption=0.0, reason="fallback: no valid answer")
                 continue
-            answers[pos] = answer = as_propensities(raw, self.cognitive.trade_share)
+            answer = as_propensities(raw, self.cognitive.trade_share)
+            answers[pos] = answer = answer.model_copy(update={"reason": f"model answer of month {tick}"})
             self.answered[keys[pos]] = (tick, answer)
         for pos, key in enumerate(keys):
             if answers[pos] is None:  # the same reuse key as a group asked this month: the same answer
