@@ -8,7 +8,8 @@ falls back to the persona rule for that household (counted by the client). Prope
 `guard_propensities` (persona adjustment, inertia, subsistence), a trade passes the cognitive policy's trade
 guardrails. After the month, outcomes become memories, an income surprise moves the persona, and every quarter
 a reflection is asked for and kept as a semantic memory. Runs with `--llm offline|local|URL`; the offline model
-answers with the rules in `offline_rules`.
+answers with the rules in `offline_rules`, one call per household and month; a language model gets the compact
+prompt of `econagent_calls`, and alike households share and reuse its answers (`ModelCallConfig`).
 """
 
 from __future__ import annotations
@@ -168,12 +169,9 @@ class EconAgentPolicy(LLMPolicy):
                 prompts, Propensities, purpose="decision",
                 fallback=lambda reason: Propensities(work=0.0, consumption=0.0, reason=f"fallback: {reason}"[:400]),
             ))  # fmt: skip
-        keys = [
-            reuse_key(c[2].risk_preference, self.propensity_key(c), self.calls.risk_bands)
-            if self.econ.group
-            else (c[0],)
-            for c in leaders
-        ]  # without grouping each household keeps its own answer
+        bands = self.calls.risk_bands  # without grouping each household keeps its own answer
+        keys = [reuse_key(c[2].risk_preference, self.propensity_key(c), bands) if self.econ.group else (c[0],)
+                for c in leaders]  # fmt: skip
         answers: list[Propensities | None] = [None] * len(leaders)
         for pos, key in enumerate(keys):
             kept = self._kept(self.answered, key, tick)
@@ -374,9 +372,7 @@ class EconAgentPolicy(LLMPolicy):
                             {"role": "user", "content": f"Quarter to month {t}: {facts}. Inflation {econ['inflation']:+.1%}, "
                              f"unemployment {econ['unemployment']:.1%}."
                              + (f"\n{data_line(compact({'tick': t, 'months': months, 'economy': econ}))}" if self._offline() else "")}])  # fmt: skip
-        first: dict[
-            Any, int
-        ] = {}  # households with the same quarter (worked half of it or not, rationing) share one call
+        first: dict[Any, int] = {}  # the same quarter (worked half of it or not, rationing): one call
         for pos, key in enumerate(keys):
             first.setdefault(key, pos)
         offline = self._offline()
