@@ -11,6 +11,7 @@ import numpy as np
 
 from psychoagent.agent.bus import EventBus
 from psychoagent.econ.cognitive.econagent import EconAgentPolicy
+from psychoagent.econ.cognitive.econagent_calls import ModelCallConfig
 from psychoagent.econ.cognitive.propensity import EconAgentConfig, guard_propensities
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.run import simulate
@@ -106,8 +107,9 @@ def test_a_language_model_reads_the_profile_in_words_without_the_data_line() -> 
     _, seen, _ = run(policy, ticks=3, n=6)
     assert not any("Data: " in p for p in backend.prompts)
     prompt = [p for p in backend.prompts if p.startswith("Month")][-1]
-    assert "Persona:" in prompt and "taxes" in prompt and "Memory:" in prompt
-    assert "Last months: month" in prompt  # last months' outcomes
+    assert "You: " in prompt and "risk 0." in prompt and "tax last month" in prompt and "Memory:" in prompt
+    assert "transfers" in prompt and "interest" in prompt and "savings" in prompt
+    assert "Last months (income/spent): " in prompt and "none yet" not in prompt  # last months' outcomes
     assert np.allclose(
         policy.consume[np.isfinite(policy.consume)], 0.3, atol=0.2
     )  # the answer, persona-adjusted
@@ -121,9 +123,13 @@ def test_a_language_model_answers_once_per_group_of_alike_households() -> None:
     usage = policy.usage()["purposes"]
     assert 0 < usage["decision"]["calls"] < 3 * 30  # alike households share a call
     assert policy.counts["llm.grouped"] > 0
-    alone = EconAgentPolicy(client=LLMClient(Words()), econ=EconAgentConfig(group=False))  # type: ignore[arg-type]
+    alone = EconAgentPolicy(client=LLMClient(Words()), econ=EconAgentConfig(group=False),  # type: ignore[arg-type]
+                            calls=ModelCallConfig(reuse_months=1))  # fmt: skip
     run(alone, ticks=3, n=30)
     assert alone.usage()["purposes"]["decision"]["calls"] == 3 * 30
+    quarterly = EconAgentPolicy(client=LLMClient(Words()), econ=EconAgentConfig(group=False))  # type: ignore[arg-type]
+    run(quarterly, ticks=3, n=30)
+    assert quarterly.usage()["purposes"]["decision"]["calls"] == 30  # each its own answer, kept for 3 months
 
 
 def test_only_a_job_lost_or_found_moves_the_persona_through_labour() -> None:

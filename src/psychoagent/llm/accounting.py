@@ -23,6 +23,7 @@ class PurposeStats:
     requests: int = 0
     cache_hits: int = 0
     prompt_tokens: int = 0
+    reused_prompt_tokens: int = 0
     completion_tokens: int = 0
     transport_retries: int = 0
     latencies_s: list[float] = field(default_factory=list)
@@ -36,6 +37,7 @@ class PurposeStats:
             "requests": self.requests,
             "cache_hits": self.cache_hits,
             "prompt_tokens": self.prompt_tokens,
+            "reused_prompt_tokens": self.reused_prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "transport_retries": self.transport_retries,
             "outcomes": dict(self.outcomes),
@@ -58,13 +60,16 @@ class Usage:
         self._lock = threading.Lock()
         self._by_purpose: dict[str, PurposeStats] = defaultdict(PurposeStats)
 
-    def request(self, purpose: str, prompt_tokens: int, completion_tokens: int, cached: bool) -> None:
-        """Count one generation (served by the model or the cache)."""
+    def request(
+        self, purpose: str, prompt_tokens: int, completion_tokens: int, cached: bool, reused: int = 0
+    ) -> None:
+        """Count one generation (served by the model or the cache); `reused`: prompt tokens not evaluated again."""
         with self._lock:
             s = self._by_purpose[purpose]
             s.requests += 1
             s.cache_hits += int(cached)
             s.prompt_tokens += prompt_tokens
+            s.reused_prompt_tokens += reused
             s.completion_tokens += completion_tokens
 
     def retry(self, purpose: str) -> None:
@@ -96,6 +101,7 @@ class Usage:
                 total.requests += s.requests
                 total.cache_hits += s.cache_hits
                 total.prompt_tokens += s.prompt_tokens
+                total.reused_prompt_tokens += s.reused_prompt_tokens
                 total.completion_tokens += s.completion_tokens
                 total.transport_retries += s.transport_retries
                 total.latencies_s.extend(s.latencies_s)

@@ -65,6 +65,8 @@ class Completion:
     model: str = ""
     cached: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    reused_tokens: int = 0
+    """Prompt tokens the backend did not evaluate again (a local model's KV cache held them from the last call)."""
 
 
 @runtime_checkable

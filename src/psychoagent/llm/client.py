@@ -51,9 +51,15 @@ def _schema_for(output: type[BaseModel], max_enum_range: int) -> dict[str, Any]:
     return prepare_schema(output, max_enum_range)
 
 
-def _with_instructions(messages: tuple[Message, ...], schema: dict[str, Any]) -> tuple[Message, ...]:
+ENFORCING: tuple[WireMode, ...] = ("grammar", "json_schema")
+"""Modes in which the backend itself holds the answer to the schema, so the prompt can show only its outline."""
+
+
+def _with_instructions(
+    messages: tuple[Message, ...], schema: dict[str, Any], compact: bool = False
+) -> tuple[Message, ...]:
     """Append the JSON instructions to the system message (or add one); every mode gets them, small models need them."""
-    hint = schema_instructions(schema)
+    hint = schema_instructions(schema, compact=compact)
     if messages[0]["role"] == "system":
         return ({"role": "system", "content": messages[0]["content"] + "\n\n" + hint}, *messages[1:])
     return ({"role": "system", "content": hint}, *messages)
@@ -159,7 +165,8 @@ class LLMClient:
         completion = await self._send(request, purpose)
         if self.cache is not None:
             self.cache.put(self.name, request, completion)
-        self.usage.request(purpose, completion.prompt_tokens, completion.completion_tokens, cached=False)
+        self.usage.request(purpose, completion.prompt_tokens, completion.completion_tokens, cached=False,
+                           reused=completion.reused_tokens)  # fmt: skip
         return completion
 
     def _sampling(self, sampling: Sampling | None) -> Sampling:
@@ -229,7 +236,9 @@ class LLMClient:
         """
         start = time.perf_counter()
         schema = _schema_for(output, self.config.structured.max_enum_range)
-        convo = _with_instructions(as_messages(messages), schema)
+        hint = self.config.structured.hint
+        compact = hint == "compact" or (hint == "auto" and self.structured_mode in ENFORCING)
+        convo = _with_instructions(as_messages(messages), schema, compact=compact)
         sampling = self._sampling(sampling)
         reason = ""
         try:

@@ -70,6 +70,15 @@ class StructuredConfig(_Config):
     clamp_numbers: bool = Field(
         True, description="an out-of-range number is clamped to its bound and counted as repaired"
     )
+    hint: Literal["auto", "full", "compact"] = Field(
+        "auto",
+        description=(
+            "how the schema is shown in the prompt. auto: one line of fields (`schema_outline`) when the mode in "
+            "use enforces the schema (a local grammar, a server's json_schema), the whole JSON schema otherwise "
+            "(prompt, json_object: OpenAI's json_object checks JSON, not the schema). The whole decision schema "
+            "is ~530 prompt tokens, its outline ~125"
+        ),
+    )
 
 
 class CacheConfig(_Config):
@@ -92,6 +101,15 @@ class LocalModelConfig(_Config):
         description=(
             "CPU threads for generation; None: cores - 1 (1 to 4). Leaving a core free matters: on a busy "
             "2-core machine 2 threads were up to 4x slower than 1, and a 135M model gains little past 4"
+        ),
+    )
+    timeout_s: float = Field(
+        900.0,
+        gt=0,
+        description=(
+            "per-call limit when LLMConfig.timeout_s was not set explicitly: a generation on the llama thread "
+            "cannot be cancelled, so a timeout only queues a duplicate behind it; on 2 cores shared with other "
+            "work one decision call took 40-100 s and the 60 s default turned most calls into two generations"
         ),
     )
 

@@ -30,7 +30,10 @@ def get_model(spec: str = "offline", config: LLMConfig | None = None) -> LLMClie
             local = LocalModelConfig(**(local.model_dump() | {"model_path": spec.split(":", 1)[1]}))
         # one llama thread generates one call at a time: with more in flight, queued calls spend their timeout
         # waiting and time out (50 households x 3 months timed out every call at concurrency 8)
-        return LLMClient(LocalBackend(local), config.model_copy(update={"concurrency": 1}))
+        update: dict[str, object] = {"concurrency": 1}
+        if "timeout_s" not in config.model_fields_set:
+            update["timeout_s"] = local.timeout_s  # a generation cannot be cancelled: wait for it
+        return LLMClient(LocalBackend(local), config.model_copy(update=update))
     if spec == "env" or spec.startswith(("http://", "https://")):
         from psychoagent.llm.openai_compat import OpenAIBackend
 

@@ -1,4 +1,9 @@
-"""In-process llama.cpp backend (extra `local`); output is constrained by a grammar built from the JSON schema."""
+"""In-process llama.cpp backend (extra `local`); output is constrained by a grammar built from the JSON schema.
+
+llama.cpp keeps the previous prompt's tokens in its KV cache and evaluates only what differs from them, so
+prompts that share a fixed beginning (system message, schema hint, the month's economy) cost their own part only;
+`Completion.reused_tokens` reports how many prompt tokens were served that way.
+"""
 
 from __future__ import annotations
 
@@ -45,6 +50,17 @@ def _load(path: str, n_ctx: int, n_threads: int) -> Any:
         return _MODELS[key]
 
 
+def shared_prefix(a: list[int], b: list[int]) -> int:
+    """Tokens at the start of `b` that `a` already holds: llama.cpp reuses them instead of evaluating them again
+    (so a prompt that begins with the same fixed text as the previous one costs only its new part)."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 class LocalBackend:
     """A GGUF model run in this process; generations are serialised on one worker thread (see `_EXECUTOR`)."""
 
@@ -74,6 +90,7 @@ class LocalBackend:
             if request.schema is not None and request.mode == "grammar"
             else None
         )
+        before = list(llm._input_ids)  # what llama.cpp holds in its KV cache from the previous call
         try:
             resp = llm.create_chat_completion(
                 messages=list(request.messages),
@@ -87,6 +104,7 @@ class LocalBackend:
             raise LLMError(f"{self.name}: generation failed: {exc}") from exc
         text = resp["choices"][0]["message"].get("content") or ""
         usage = resp.get("usage") or {}
+        prompt = int(usage.get("prompt_tokens") or 0)
         return Completion(
             text=text,
             prompt_tokens=int(
@@ -94,6 +112,7 @@ class LocalBackend:
             ),
             completion_tokens=int(usage.get("completion_tokens") or estimate_tokens(text)),
             model=self.name,
+            reused_tokens=shared_prefix(before, list(llm._input_ids[:prompt])) if prompt else 0,
         )
 
     async def acomplete(self, request: Request) -> Completion:

@@ -65,12 +65,58 @@ def _convert(node: Any, max_enum_range: int) -> Any:
     return node
 
 
-def schema_instructions(schema: dict[str, Any]) -> str:
-    """The system-prompt text that asks for JSON matching `schema` (used by every mode as a hint)."""
+def schema_instructions(schema: dict[str, Any], compact: bool = False) -> str:
+    """The system-prompt text that asks for JSON matching `schema` (used by every mode as a hint).
+
+    `compact`: the fields in one line (`schema_outline`) instead of the whole schema, for modes where the backend
+    enforces the schema itself (a llama.cpp grammar, a server's json_schema): there the hint only has to say what
+    the fields mean, and a small model reads every token of it (a decision schema printed whole is ~530 tokens)."""
+    if compact:
+        return "Answer with one JSON object only: " + schema_outline(schema)
     return (
         "Answer with one JSON object only, no prose and no code fences. It must match this JSON schema:\n"
         + json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
     )
+
+
+def schema_outline(schema: dict[str, Any]) -> str:
+    """The fields of an object schema in one line: `{work: number 0..1, trade: null | {side: BUY|SELL, ...}}`."""
+    return _outline(schema, 0)
+
+
+def _outline(node: dict[str, Any], depth: int) -> str:
+    if "enum" in node:
+        values = node["enum"]
+        if len(values) > 8 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            return f"number {min(values):g}..{max(values):g}"  # a grid of numbers: its range says enough
+        return "|".join(str(v) for v in values)
+    options = node.get("anyOf") or node.get("oneOf")
+    if options:
+        return " | ".join(_outline(o, depth) for o in options)
+    kind = node.get("type")
+    if kind == "object" or "properties" in node:
+        if depth > 3:
+            return "object"
+        required = set(node.get("required", ()))
+        parts = []
+        for name, sub in node.get("properties", {}).items():
+            text = _outline(sub, depth + 1)
+            doc = re.split(r",? e\.g\.|\.\s|\.$|;", str(sub.get("description", "")))[0].strip()
+            mark = "" if name in required else "?"
+            parts.append(f"{name}{mark}: {text}" + (f" ({doc})" if doc and depth == 0 else ""))
+        return "{" + ", ".join(parts) + "}"
+    if kind == "array":
+        return f"[{_outline(node.get('items', {}), depth + 1)}]"
+    if kind in ("number", "integer"):
+        lo = node.get("minimum", node.get("exclusiveMinimum"))
+        hi = node.get("maximum", node.get("exclusiveMaximum"))
+        bounds = (
+            f" {lo:g}..{hi:g}" if lo is not None and hi is not None else f" >{lo:g}" if lo is not None else ""
+        )
+        return f"{kind}{bounds}"
+    if kind == "string":
+        return f"string<={node['maxLength']} chars" if "maxLength" in node else "string"
+    return str(kind or "any")
 
 
 def extract_json(text: str) -> str:

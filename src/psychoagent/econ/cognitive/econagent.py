@@ -8,12 +8,12 @@ falls back to the persona rule for that household (counted by the client). Prope
 `guard_propensities` (persona adjustment, inertia, subsistence), a trade passes the cognitive policy's trade
 guardrails. After the month, outcomes become memories, an income surprise moves the persona, and every quarter
 a reflection is asked for and kept as a semantic memory. Runs with `--llm offline|local|URL`; the offline model
-answers with the rules in `offline_rules`.
+answers with the rules in `offline_rules`, one call per household and month; a language model gets the compact
+prompt of `econagent_calls`, and alike households share and reuse its answers (`ModelCallConfig`).
 """
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -23,6 +23,16 @@ import numpy as np
 from psychoagent.agent.cognition import CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive import offline_rules  # noqa: F401  (registers the offline model's rules)
+from psychoagent.econ.cognitive.econagent_calls import (
+    ModelCallConfig,
+    ModelReflection,
+    as_propensities,
+    compact_prompt,
+    memory_text,
+    model_answer,
+    quote,
+    reuse_key,
+)
 from psychoagent.econ.cognitive.llm_policy import LLMPolicy, compact, persona_fields
 from psychoagent.econ.cognitive.propensity import (
     EconAgentConfig,
@@ -53,19 +63,20 @@ REFLECT = (
 )
 
 
-def _quote(text: str) -> str:
-    """One line of quoted data (newlines folded), so it cannot pose as part of the prompt's structure."""
-    return json.dumps(" ".join(text.split()), ensure_ascii=False)
-
-
 class EconAgentPolicy(LLMPolicy):
     """Work and consumption from the model, trades through the cognitive loop's guardrails (offline by default)."""
 
     name = "econagent"
 
     def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None,
-                 client: Any = None, econ: EconAgentConfig | None = None) -> None:  # fmt: skip
+                 client: Any = None, econ: EconAgentConfig | None = None,
+                 calls: ModelCallConfig | None = None) -> None:  # fmt: skip
         self.econ = econ or EconAgentConfig()
+        self.calls = calls or ModelCallConfig()
+        self.answered: dict[tuple[Any, ...], tuple[int, Propensities]] = {}
+        """A language model's last answer per `reuse_key`, with its month (reused within `calls.reuse_months`)."""
+        self.reflected: dict[Any, tuple[int, Reflection]] = {}
+        """The same for reflections, by the quarter's key (worked at least half of it, goods ran short)."""
         cognitive = (cognitive or CognitiveConfig()).model_copy(
             update={"decide_every": self.econ.decide_every}
         )
@@ -103,22 +114,13 @@ class EconAgentPolicy(LLMPolicy):
         if self.client is None:
             self.use_llm(self.spec)
         assert self._snap is not None and self._view is not None and self._rule is not None
-        grouped = self.econ.group and not self._offline()  # offline answers cost nothing: one per household
+        offline = self._offline()  # offline answers cost nothing: one per household, the full prompt
+        grouped = self.econ.group and not offline
         groups: dict[Any, list[int]] = {}
         for pos, context in enumerate(contexts):
             groups.setdefault(self.propensity_key(context) if grouped else pos, []).append(pos)
-        leaders = [contexts[members[0]] for members in groups.values()]
-        texts = self._fuse(leaders) if self.cognitive.recall.llm_briefing else [c[4].text for c in leaders]
-        prompts = [
-            self.prompt(i, persona, obs, text)
-            for (i, _, persona, obs, _), text in zip(leaders, texts, strict=True)
-        ]
-        found: list[Propensities] = self.client.structured_many(
-            prompts, Propensities, purpose="decision",
-            fallback=lambda reason: Propensities(work=0.0, consumption=0.0, reason=f"fallback: {reason}"[:400]),
-        )  # fmt: skip
-        self._count("llm.calls", len(prompts))
-        self._count("llm.grouped", len(contexts) - len(prompts))
+        found = self._ask(tick, contexts, list(groups.values()), offline)
+        self._count("llm.grouped", len(contexts) - len(groups))
         answers: list[Propensities] = [found[0]] * len(contexts)
         for answer, members in zip(found, groups.values(), strict=True):
             for pos in members:
@@ -151,6 +153,72 @@ class EconAgentPolicy(LLMPolicy):
                 out.append(Decision(type="DECIDE", orders=[answer.trade], instrument=answer.trade.instrument,
                                     expected_return=answer.expected_return, reason=answer.reason[:200]))  # fmt: skip
         return out
+
+    def _ask(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
+             groups: list[list[int]], offline: bool) -> list[Propensities]:  # fmt: skip
+        """One answer per group: the offline model gets the full prompt; a language model the compact one, and a
+        group whose `reuse_key` was answered within `ModelCallConfig.reuse_months` reuses that answer (no trade)."""
+        leaders = [contexts[members[0]] for members in groups]
+        fused = self.cognitive.recall.llm_briefing
+        if offline:
+            texts = self._fuse(leaders) if fused else [c[4].text for c in leaders]
+            prompts = [self.prompt(i, persona, obs, text)
+                       for (i, _, persona, obs, _), text in zip(leaders, texts, strict=True)]  # fmt: skip
+            self._count("llm.calls", len(prompts))
+            return list(self.client.structured_many(
+                prompts, Propensities, purpose="decision",
+                fallback=lambda reason: Propensities(work=0.0, consumption=0.0, reason=f"fallback: {reason}"[:400]),
+            ))  # fmt: skip
+        bands = self.calls.risk_bands  # without grouping each household keeps its own answer
+        keys = [reuse_key(c[2].risk_preference, self.propensity_key(c), bands) if self.econ.group else (c[0],)
+                for c in leaders]  # fmt: skip
+        answers: list[Propensities | None] = [None] * len(leaders)
+        for pos, key in enumerate(keys):
+            kept = self._kept(self.answered, key, tick)
+            if kept is not None:
+                answers[pos] = kept.model_copy(update={"trade": None, "expected_return": 0.0})
+        first: dict[tuple[Any, ...], int] = {}
+        for pos, a in enumerate(answers):
+            if a is None:
+                first.setdefault(keys[pos], pos)  # one call per reuse key
+        todo = list(first.values())
+        picked = [leaders[pos] for pos in todo]
+        summaries: list[str | None] = list(self._fuse(picked)) if fused else [None] * len(picked)
+        prompts = [self.model_prompt(c, text) for c, text in zip(picked, summaries, strict=True)]
+        sampling = self.client.config.sampling.model_copy(update={"max_tokens": self.calls.max_tokens})
+        schema = model_answer(tuple(self.instruments()))
+        failed = schema(work=0.0, consumption=0.0)  # the declared fallback, recognised by identity
+        asked = self.client.structured_many(
+            prompts, schema, purpose="decision", sampling=sampling, fallback=failed
+        )
+        self._count("llm.calls", len(prompts))
+        for pos, raw in zip(todo, asked, strict=True):
+            if raw is failed:
+                answers[pos] = Propensities(work=0.0, consumption=0.0, reason="fallback: no valid answer")
+                continue
+            answer = as_propensities(raw, self.cognitive.trade_share)
+            answers[pos] = answer = answer.model_copy(update={"reason": f"model answer of month {tick}"})
+            self.answered[keys[pos]] = (tick, answer)
+        for pos, key in enumerate(keys):
+            if answers[pos] is None:  # the same reuse key as a group asked this month: the same answer
+                answers[pos] = answers[first[key]]
+        self._count("llm.reused", len(leaders) - len(prompts))
+        return [a for a in answers if a is not None]
+
+    def _kept(self, memo: dict[Any, tuple[int, Any]], key: Any, tick: int) -> Any:
+        """The answer `memo` holds for `key` when it was given within `calls.reuse_months`, else None."""
+        found = memo.get(key)
+        return found[1] if found is not None and tick - found[0] < self.calls.reuse_months else None
+
+    def model_prompt(self, context: tuple[int, CognitiveAgent, Persona, list[Observation], Any],
+                     fused: str | None = None) -> list[dict[str, str]]:  # fmt: skip
+        """The compact prompt of a language model for household i (`econagent_calls.compact_prompt`)."""
+        i, agent, persona, obs, _ = context
+        assert self._snap is not None and self._view is not None
+        memory = fused or memory_text(agent.working, agent.feedback, self.calls.memory_words)
+        return compact_prompt(self._snap, self._view, i, persona, list(self.months.get(i, ())),
+                              self._assets(self._snap, i, obs), self._holdings(i), memory,
+                              self.cognitive.horizon)  # fmt: skip
 
     def propensity_key(
         self, context: tuple[int, CognitiveAgent, Persona, list[Observation], Any]
@@ -205,8 +273,8 @@ class EconAgentPolicy(LLMPolicy):
             f"interest {snap.interest_rate:.2%}/year.",
             f"Last months: {history}.",
             f"Markets: {markets}. Holdings: {holdings}.",
-            "News: " + (" ".join(_quote(x.headline) for x in snap.news) or "none"),
-            f"Memory: {_quote(briefing)}",
+            "News: " + (" ".join(quote(x.headline) for x in snap.news) or "none"),
+            f"Memory: {quote(briefing)}",
             "Your decision as JSON.",
         ]
         data = {
@@ -297,25 +365,32 @@ class EconAgentPolicy(LLMPolicy):
         for i in due:
             months = list(self.months.get(i, ()))
             worked = sum(1 for m in months if m["worked"])
-            keys.append((worked, any(m["rationed"] for m in months), len(months)) if grouped else i)
+            keys.append((2 * worked >= len(months), any(m["rationed"] for m in months)) if grouped else i)
             facts = "; ".join(f"month {m['tick']}: {'worked' if m['worked'] else 'no work'}, income {m['income']:.0f}"
                               for m in months)  # fmt: skip
             prompts.append([{"role": "system", "content": REFLECT},
                             {"role": "user", "content": f"Quarter to month {t}: {facts}. Inflation {econ['inflation']:+.1%}, "
                              f"unemployment {econ['unemployment']:.1%}."
                              + (f"\n{data_line(compact({'tick': t, 'months': months, 'economy': econ}))}" if self._offline() else "")}])  # fmt: skip
-        first: dict[
-            Any, int
-        ] = {}  # households with the same quarter (months worked, rationing) share one call
+        first: dict[Any, int] = {}  # the same quarter (worked half of it or not, rationing): one call
         for pos, key in enumerate(keys):
             first.setdefault(key, pos)
+        offline = self._offline()
+        kept = {} if offline else {k: r for k in first if (r := self._kept(self.reflected, k, t)) is not None}
+        ask = [k for k in first if k not in kept]
+        sampling = None if offline else self.client.config.sampling.model_copy(
+            update={"max_tokens": self.calls.reflection_tokens})  # fmt: skip
         asked: list[Reflection] = self.client.structured_many(
-            [prompts[pos] for pos in first.values()],
-            Reflection,
+            [prompts[first[k]] for k in ask],
+            Reflection if offline else ModelReflection,
             purpose="reflection",
-            fallback=Reflection(text="-"),
+            fallback=(Reflection if offline else ModelReflection)(text="-"),
+            sampling=sampling,
         )
-        by_key = dict(zip(first, asked, strict=True))
+        by_key = {**kept, **dict(zip(ask, asked, strict=True))}
+        if not offline:
+            self.reflected.update({k: (t, r) for k, r in zip(ask, asked, strict=True) if r.text != "-"})
+            self._count("llm.reused", len(kept))
         self._count("llm.grouped", len(due) - len(first))
         for i, r in zip(due, (by_key[k] for k in keys), strict=True):
             if r.text == "-":
