@@ -318,6 +318,7 @@ def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, lis
     return subject, list(dict.fromkeys(repeated))
 
 
+@lru_cache(maxsize=32768)
 def elliptic(old_text: str, new_text: str) -> bool:
     """Whether the newer sentence leaves its subject out and names a value of the older one instead ("Sorry, I
     meant 4200, not 5000", "Oops, not Lyon - Porto", "把周一划掉，周五才对"): it repeats an old value, does not name

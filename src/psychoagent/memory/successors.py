@@ -3,8 +3,8 @@
 A correction that names only values ("Sorry, I meant 4200, not 5000") or a change told in other words matches a
 question less well than the fact it replaced, so a query finds the stale fact and misses its successor. When
 detection (or `supersede()`) linked the two, the successor is what the query was after: among the candidates it
-is lifted to at least the superseded fact's score (part `successor`); the stale fact is then put just below it by
-the supersession ordering that follows.
+is lifted to at least the superseded fact's score (part `successor`) in plain recall; the stale fact is then put
+just below it by the supersession ordering that follows.
 """
 
 from __future__ import annotations
@@ -42,7 +42,10 @@ def successor_lift(
 
 def lift_successors(memory: Memory, cands: Candidates, index: NamespaceIndex, ctx: RecallContext) -> None:
     """Apply `successor_lift` to the candidates: units superseded as of the recall time pass their score to the
-    unit that superseded them (when it is a candidate)."""
+    unit that superseded them (when it is a candidate). Plain recall only: modulated recall already brings the
+    other side of a recalled supersession in (the safety selector's conflict partners) and keeps its exploration."""
+    if ctx.affect_state is not None and ctx.policy not in (None, "none"):
+        return
     successor = memory.affect_state_of_namespace().successor
     if not successor or len(cands.rows) < 2:
         return
