@@ -2,14 +2,17 @@
 
 Pairs: (older fact, newer fact) with the scenario's label, plus (distractor, newer fact) and (older fact, later
 distractor) pairs labelled unrelated, as detection meets them in a namespace; same-person facts of other domains
-(compatible); with --pronouns, the dev pairs again with the newer fact naming its person by a pronoun. Each pair
-enters once per embedder named (dense similarity of e5 and of the hashing embedder, so the generic scorer serves
-both). Multinomial logistic regression with L2 (scipy L-BFGS), balanced class weights. Thresholds are chosen on
-dev (e5 scorer: the lowest of 0.4-0.7 whose dev compatible pairs are flagged at most 5 % in each language); test
-is only reported.
+(compatible); with --pronouns, the dev pairs again with the newer fact naming its person by a pronoun; with
+--person-sources, the dev source conflicts again told by two people (the dev forms with the generator's names).
+Each pair enters once per embedder named (dense similarity of e5 and of the hashing embedder, so the generic
+scorer serves both). Multinomial logistic regression with L2 (scipy L-BFGS), balanced class weights. With --cv N
+the thresholds are chosen on dev by leave-families-out cross-validation (`benchmarks/pair_cv.py`); test is only
+reported.
 
-    python -m benchmarks.fit_pairs --vectors --pronouns --l2 0.1 --update-threshold 0.5 \
-        --contradiction-threshold 0.5 --out src/psychoagent/data/pair_scorer_e5.json
+    python -m benchmarks.fit_pairs --vectors --pronouns --person-sources --l2 0.1 --cv 4 \
+        --out src/psychoagent/data/pair_scorer_e5.json
+    python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 --cv 4 \
+        --out src/psychoagent/data/pair_scorer.json
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from benchmarks.conflict_gen import generate, split
-from benchmarks.conflict_gen.lexicon import NAMES
+from benchmarks.conflict_gen.lexicon import NAMES, SOURCES
 from psychoagent.memory.detect import LABELS, PairScorer, normalised_similarity
 from psychoagent.memory.embed import get_embedder
 from psychoagent.memory.pairs import FEATURES, comparable, pair_features, vector_features
@@ -100,6 +103,34 @@ def pronoun_variants(items: list[Any]) -> list[tuple[str, str, str]]:
             )
         if text != item.new:
             out.append((item.old, text, item.label))
+    return out
+
+
+def person_sources(items: list[Any], seed: int) -> list[tuple[str, str, str]]:
+    """Dev source conflicts again with two people as the sources ("Tom says that ...", "按张伟的说法，..."): the dev
+    family's own forms recombined with the generator's names, so that a disagreement told by two people is not
+    read as an update only because no document is named."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for item in items:
+        if item.family != "source_conflict":
+            continue
+        names = [n for group in NAMES[item.lang].values() for n in group if n != item.subject]
+        first, second = (names[int(i)] for i in rng.choice(len(names), size=2, replace=False))
+        texts = []
+        for text, name in ((item.old, first), (item.new, second)):
+            for source in sorted(SOURCES[item.lang], key=len, reverse=True):
+                if item.lang == "zh" and source in text:
+                    whose = name if ("按" + source in text or "根据" + source in text) else name + "的记录"
+                    text = text.replace(source, whose, 1)
+                    break
+                if item.lang == "en" and source.lower() in text.lower():
+                    at = text.lower().find(source.lower())
+                    text = text[:at] + name + text[at + len(source) :]
+                    break
+            texts.append(text)
+        if texts[0] != item.old and texts[1] != item.new:
+            out.append((texts[0], texts[1], "contradiction"))
     return out
 
 
@@ -193,6 +224,13 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, hidden: int = 0, seed: int = 0)
     return out
 
 
+def _as_scorer(weights: dict[str, Any], with_vectors: bool) -> dict[str, Any]:
+    """Fitted weights marked with the embedder whose vectors they read (e5 scorer)."""
+    if with_vectors:
+        weights["vector"] = {"embedder": get_embedder("e5").name, "dim": 384}
+    return weights
+
+
 def evaluate(scorer: PairScorer, x: np.ndarray, y: np.ndarray, upd: float, con: float) -> dict[str, float]:
     """Pair-level rates: changes found (update or contradiction judged), compatible pairs flagged."""
     p = scorer.probabilities(x)
@@ -220,7 +258,24 @@ def document() -> None:
                        ("pair_scorer.json", "generic scorer (features only; any embedder)")):  # fmt: skip
         meta = json.loads(resources.files("psychoagent").joinpath("data", name).read_text())["meta"]
         th = meta["thresholds"]
-        chosen.append(f"{what.split(' (')[0]}: update {th['update']}, contradiction {th['contradiction']}")
+        cv = meta.get("cross_validation", {})
+        estimate = cv.get("cv_flagged_by_language")
+        text = f"{what.split(' (')[0]}: update {th['update']}, contradiction {th['contradiction']}"
+        if estimate:
+            comp = cv["cv_compatible_by_language"]
+            text += (
+                f"; {cv['folds']}-fold leave-families-out cross-validation on dev at these thresholds: out-of-family "
+                f"changes flagged English {estimate['en']:.1%}, Chinese {estimate['zh']:.1%}, dev compatible pairs "
+                f"flagged (strictest fold) {comp['en']:.1%} / {comp['zh']:.1%}"
+            )
+            best = cv.get("cv_best")
+            text += (
+                f" (the grid point meeting 5 % would be update {best['update']}, contradiction "
+                f"{best['contradiction']}: {best['cv_flagged']:.1%} of out-of-family changes)"
+                if best
+                else (" (no grid point keeps compatible pairs at 5 %)" if not cv.get("cv_bound_met") else "")
+            )
+        chosen.append(text)
         for key, rates in meta["pair_rates"].items():
             rows.append(
                 f"| {what} | {key.replace('_', ' ')} | {rates['changes_found']:.1%} | {rates['updates_as_update']:.1%} "
@@ -228,8 +283,9 @@ def document() -> None:
             )
     body = (
         "Pair-level rates of the update/contradiction scorer (`psychoagent/data/pair_scorer*.json`), fitted on the "
-        "DEV split of `benchmarks/conflict_gen` (seed 0) plus same-person pairs from different dev domains and (e5 "
-        "scorer) the dev pairs again with the newer fact naming its person by a pronoun, and "
+        "DEV split of `benchmarks/conflict_gen` (seed 0) plus same-person pairs from different dev domains, the dev "
+        "source conflicts again told by two people and (e5 scorer) the dev pairs again with the newer fact naming its "
+        "person by a pronoun, and "
         "measured on dev and on TEST (held-out phrasing families or domains). A pair is (older fact, newer fact) of a "
         "scenario, or a distractor paired with one of them (unrelated). Pairs that name different people and nobody "
         "in common never reach the scorer and are not counted. Each scorer's thresholds (stored with it) were chosen "
@@ -263,6 +319,20 @@ def main() -> None:
     parser.add_argument(
         "--pronouns", action="store_true", help="add dev pairs whose newer fact names its person by a pronoun"
     )
+    parser.add_argument(
+        "--person-sources", action="store_true", help="add dev source conflicts told by two people"
+    )
+    parser.add_argument(
+        "--cv", type=int, default=0, help="choose the thresholds by this many leave-families-out folds on dev"
+    )
+    parser.add_argument(
+        "--keep-thresholds",
+        action="store_true",
+        help="with --cv: report the cross-validated rates, keep the given",
+    )
+    parser.add_argument(
+        "--conflict-mass", type=float, default=0.9, help="the write path's update+contradiction mass rule"
+    )
     parser.add_argument("--cache", type=Path, help="bench_conflicts --cache file whose e5 vectors are reused")
     parser.add_argument("--out", type=Path, default=None, help="write the fitted weights here (JSON)")
     parser.add_argument(
@@ -275,12 +345,17 @@ def main() -> None:
     t0 = time.perf_counter()
     dev, test = split(generate(args.seed))
     print(f"dev {len(dev)} scenarios {Counter(i.label for i in dev)}; test {len(test)}")
-    dev_pairs = [p for item in dev for p in pairs_of(item)] + cross_pairs(dev, args.cross, args.seed)
     extra = [split(generate(int(s)))[0] for s in args.more_seeds.split(",") if s.strip()]
-    dev_pairs += [p for more in extra for item in more for p in pairs_of(item)]
-    if args.pronouns:
-        dev_pairs += pronoun_variants([item for group in (dev, *extra) for item in group])
-    dev_pairs = [p for p in dev_pairs if comparable(p[0], p[1])]  # others never reach the scorer
+    everything = [item for group in (dev, *extra) for item in group]
+    tagged = [(item.family, p) for item in everything for p in pairs_of(item)]
+    tagged += [("cross", p) for p in cross_pairs(dev, args.cross, args.seed)]
+    for item in everything:
+        if args.pronouns:
+            tagged += [(item.family, p) for p in pronoun_variants([item])]
+    if args.person_sources:
+        tagged += [("source_conflict", p) for p in person_sources(everything, args.seed)]
+    tagged = [(f, p) for f, p in tagged if comparable(p[0], p[1])]  # others never reach the scorer
+    dev_pairs = [p for _, p in tagged]
     test_pairs = {lang: [p for item in test if item.lang == lang for p in pairs_of(item) if comparable(p[0], p[1])]
                   for lang in ("en", "zh")}  # fmt: skip
     print("comparable pairs: dev", len(dev_pairs), {k: len(v) for k, v in test_pairs.items()},
@@ -289,12 +364,33 @@ def main() -> None:
     names = ["e5"] if args.vectors else args.embedders.split(",")
     vectors = {name: embed_all(texts, name, args.cache) for name in names}
     x, y = features(dev_pairs, vectors, args.vectors)
-    weights = fit(x, y, args.l2, args.hidden, args.seed)
-    if args.vectors:
-        weights["vector"] = {"embedder": get_embedder("e5").name, "dim": 384}
-        weights["features"] = list(FEATURES)
+    weights = _as_scorer(fit(x, y, args.l2, args.hidden, args.seed), args.vectors)
     scorer = PairScorer(weights)
     upd, con = args.update_threshold, args.contradiction_threshold
+    chosen: dict[str, Any] = {}
+    if args.cv:
+        from benchmarks import pair_cv
+
+        probs = pair_cv.out_of_family(
+            dev, tagged, lambda pairs: features(pairs, vectors, args.vectors),
+            lambda xx, yy: _as_scorer(fit(xx, yy, args.l2, args.hidden, args.seed), args.vectors),
+            folds=args.cv,
+        )  # fmt: skip
+        found = pair_cv.choose(dev, probs, args.conflict_mass)
+        if (
+            found is None or args.keep_thresholds
+        ):  # keep the given thresholds, with their cross-validated rates
+            chosen = pair_cv.rates_at(dev, probs, upd, con, args.conflict_mass) | {
+                "cv_bound_met": found is not None
+            }
+            if found is not None:
+                chosen["cv_best"] = {
+                    k: v for k, v in found.items() if k in ("update", "contradiction", "cv_flagged")
+                }
+        else:
+            chosen = found | {"cv_bound_met": True}
+        upd, con = float(chosen["update"]), float(chosen["contradiction"])
+        print("cross-validation on dev:", chosen)
     report: dict[str, Any] = {"dev": evaluate(scorer, x, y, upd, con)}
     for lang, pairs in test_pairs.items():
         for name in vectors:
@@ -308,7 +404,8 @@ def main() -> None:
             "hidden": args.hidden, "more_seeds": args.more_seeds, "pronouns": args.pronouns,
             "dev_scenarios": len(dev), "dev_pairs": len(y), "date": time.strftime("%Y-%m-%d"),
             "pair_rates": {k: {m: round(v, 4) for m, v in r.items()} for k, r in report.items()},
-            "thresholds": {"update": upd, "contradiction": con},
+            "thresholds": {"update": upd, "contradiction": con}, "person_sources": args.person_sources,
+            "cross_validation": {k: v for k, v in chosen.items() if k.startswith("cv")} | {"folds": args.cv},
         }  # fmt: skip
         args.out.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.out}")

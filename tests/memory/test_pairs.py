@@ -47,3 +47,25 @@ def test_a_scorer_with_a_hidden_layer_adds_it_to_the_logits(tmp_path) -> None:
     plain = tmp_path / "linear.json"
     plain.write_text(json.dumps(linear))
     assert np.allclose(PairScorer.load(plain).probabilities(x), 0.25)
+
+
+def test_an_elliptic_correction_is_read_as_the_sentence_it_stands_for() -> None:
+    from psychoagent.memory.pairs import elliptic, resolve_ellipsis
+
+    budget = "Ines' monthly budget is 3000 dollars."
+    assert (
+        resolve_ellipsis(budget, "Sorry, I meant 3400, not 3000.") == "Ines' monthly budget is 3400 dollars."
+    )
+    assert resolve_ellipsis("Tom lives in Lyon.", "Oops, not Lyon - Porto.") == "Tom lives in Porto."
+    assert (
+        resolve_ellipsis("李明的牙医预约在下午4点。", "把下午4点划掉，上午10点才对。")
+        == "李明的牙医预约在上午10点。"
+    )
+    assert resolve_ellipsis("林晓雨住在成都。", "哎呀，不是成都，是大连。") == "林晓雨住在大连。"
+    # another person with the same value, or a fact that names its own subject, is not elliptic
+    assert not elliptic("Tom lives in Lyon.", "Ken lives in Lyon.")
+    assert resolve_ellipsis("Tom's order is for 12 chairs.", "Tom's order is for 14 chairs.") is None
+    # the resolved reading keeps the correction cue and looks like a change of the same fact
+    row = pair_features(budget, "Sorry, I meant 3400, not 3000.", 0.5)
+    assert row[FEATURES.index("correction_new")] == 1.0
+    assert row[FEATURES.index("shared_entity")] == 1.0 and row[FEATURES.index("numbers_differ")] == 1.0

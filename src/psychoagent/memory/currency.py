@@ -13,6 +13,7 @@ from psychoagent.memory.detect import LABELS, normalised_similarity
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.pairs import comparable, pair_features, subjects, turn_speaker, vector_features
 from psychoagent.memory.retrieve import Candidates, RecallContext
+from psychoagent.memory.successors import lift_successors
 from psychoagent.memory.updates import scorer_for
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class CurrencyStage:
         conf = settings.conflicts
         if len(cands.rows) < 2:
             return
+        lift_successors(self.memory, cands, index, ctx)  # the successor takes a stale fact's place
         self._successors_first(cands, index, ctx)
         if not (conf.detect and conf.detect_changes) or conf.recall_pairs < 2:
             return
