@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from psychoagent.agent.schema import OrderSpec
 from psychoagent.econ.cognitive.propensity import Propensities, Reflection
+from psychoagent.econ.mind.schema import OrderSpec
 from psychoagent.econ.policies import HouseholdView
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
