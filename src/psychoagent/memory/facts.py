@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
+from psychoagent.memory.cues import found, holds
 
 _WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+(?:[.:,]\d+)*")
 _CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]+")
@@ -55,6 +56,8 @@ _RELATIVE_EN = re.compile(
     r"\b(more|fewer|less|another|extra|additional|again|added|plus|minus|dropped out|down|up)\b", re.I
 )
 _RELATIVE_ZH = re.compile(r"又|多了|少了|再|增加|减少|加了|退出|多来|少来")
+_CUES = ("negation", "change", "correction", "source", "relative")
+"""Names in `memory.cues.LITERALS` of the five cue patterns, in the order `analyse` searches them."""
 _STOP_EN = frozenset(
     "the a an and or to of in on at for with from by is are was were be been being has have had his her their "
     "its this that these those will would can could should into than then there here about after before over "
@@ -108,8 +111,12 @@ def _zh_tagged(text: str) -> list[tuple[str, str]]:
 def analyse(text: str) -> FactView:
     """The fact view of a sentence (cached: every stored text is analysed once)."""
     zh = has_cjk(text)
+    ascii_lower = text.lower() if text.isascii() else None
+    weekdays = (
+        () if ascii_lower is not None and not holds(ascii_lower, "weekday") else _WEEKDAY.finditer(text)
+    )
     times = frozenset(m.group(0).lower().replace(" ", "") for m in _TIME.finditer(text)) | frozenset(
-        m.group(0).lower() for m in _WEEKDAY.finditer(text)
+        m.group(0).lower() for m in weekdays
     )
     if zh:
         tagged = _zh_tagged(text)
@@ -136,7 +143,7 @@ def analyse(text: str) -> FactView:
         self_ref = _SELF_EN.search(text) is not None
         cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
         opens = False
-    neg, chg, cor, src, rel = (p.search(text) is not None for p in cues)
+    neg, chg, cor, src, rel = (found(p, name, text, ascii_lower) for p, name in zip(cues, _CUES, strict=True))
     counted = frozenset(numbers(text)) | _number_words(text, zh)
     content = frozenset(w for w in content if w not in _NUMBER_WORDS)
     return FactView(
@@ -222,12 +229,14 @@ class _Surface:
 @lru_cache(maxsize=32768)
 def _surface(text: str) -> _Surface:
     zh = has_cjk(text)
-    found = (_SELF_ZH if zh else _SELF_EN).search(text)
+    self_at = (_SELF_ZH if zh else _SELF_EN).search(text)
+    ascii_lower = text.lower() if text.isascii() else None
     return _Surface(
         folded=" ".join(text.split()).lower(), lower=text.lower(), asks=any(mark in text for mark in "?？"),
-        qa=_QA.search(text) is not None, occasion=_OCCASION.search(text) is not None,
-        reports=(_REPORTS_ZH if zh else _REPORTS_EN).search(text) is not None,
-        self_at=found.start() if found else -1, number_text={x: str(x) for x in analyse(text).numbers},
+        qa=("?" in text or "？" in text) and _QA.search(text) is not None,
+        occasion=found(_OCCASION, "occasion", text, ascii_lower),
+        reports=found(_REPORTS_ZH if zh else _REPORTS_EN, "reports", text, ascii_lower),
+        self_at=self_at.start() if self_at else -1, number_text={x: str(x) for x in analyse(text).numbers},
     )  # fmt: skip
 
 
@@ -240,138 +249,12 @@ def refers_back(text: str) -> bool:
     """Whether the sentence's subject is a pronoun standing for someone named earlier ("She moved to Lyon",
     "他的航班改到了十点"): a pronoun before any name."""
     view = analyse(text)
-    found = (_PRONOUN_ZH if view.zh else _PRONOUN_EN).search(text)
-    if found is None:
+    hit = (_PRONOUN_ZH if view.zh else _PRONOUN_EN).search(text)
+    if hit is None:
         return False
     lower = text.lower()
     first_name = min((lower.find(e) for e in view.entities if e in lower), default=len(text))
-    return found.start() < first_name
-
-
-def names_old_value(old_text: str, new_text: str) -> bool:
-    """Whether the newer sentence repeats a value of the older one other than its subject: a number or time, a
-    name the older one gives after its first ("not Paris, Lyon"), or, in Chinese when the newer one does not open
-    with a person's name, a content word ("不是科技园，是老城区")."""
-    o, n = analyse(old_text), analyse(new_text)
-    if (o.numbers & n.numbers) or (o.times & n.times):
-        return True
-    lower_old, lower_new = old_text.lower(), new_text.lower()
-    named = sorted((lower_old.find(e), e) for e in o.entities if e in lower_old)
-    if any(e in lower_new for _, e in named[1:]):
-        return True
-    if o.zh and not n.opens_with_person:
-        return any(len(w) >= 2 and w in new_text for w in o.content)
-    return False
-
-
-_NUMBER_SPAN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d+(?:[-.,]\d+)*")
-"""A number, or an identifier written with digits and dashes (a phone number) or an e-mail address."""
-_ZH_DAYPART = frozenset({"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚"})
-_ZH_NOT_VALUE = ("v", "c", "u", "p", "x", "r", "e", "y", "a", "m")
-"""jieba tags of words that are never the value of a correction (verbs, conjunctions, particles, pronouns...)."""
-
-Span = tuple[int, str, str, str]
-"""(position, kind, key, surface): kind '#' a number or identifier, '@' a time or day, '=' a named thing."""
-
-
-def _number_key(token: str) -> str:
-    try:
-        return f"{float(token.replace(',', '')):g}"
-    except ValueError:
-        return token.lower()  # a phone number or an address is its own key
-
-
-@lru_cache(maxsize=32768)
-def _value_spans(text: str, loose: bool = False) -> tuple[Span, ...]:
-    """The values a sentence gives, in order; adjacent words of one name ("Eastport Lions") are one span. `loose`
-    also counts Chinese noun-like words as named things (jieba often misses a name in a short reply: "是大连")."""
-    view, lower = analyse(text), text.lower()
-    out: list[Span] = [
-        (m.start(), "#", _number_key(m.group(0)), m.group(0)) for m in _NUMBER_SPAN.finditer(text)
-    ]
-    for pattern in (_TIME, _WEEKDAY):
-        for m in pattern.finditer(text):
-            start = m.start()
-            if view.zh and text[max(0, start - 2) : start] in _ZH_DAYPART:
-                start -= 2  # "下午4点": the part of the day belongs to the time
-            out.append((start, "@", m.group(0).lower().replace(" ", ""), text[start : m.end()]))
-    named = set(view.entities)
-    if view.zh and loose:
-        named |= {w for w, f in _zh_tagged(text) if len(w) >= 2 and has_cjk(w) and not f.startswith(_ZH_NOT_VALUE)
-                  and _CORRECT_ZH.search(w) is None and w not in _STOP_ZH}  # fmt: skip
-    taken = [(a, a + len(surface)) for a, _, _, surface in out]
-    words = sorted((lower.find(e), e) for e in named if e in lower)
-    for at, entity in words:
-        if any(a <= at < b for a, b in taken):
-            continue
-        if out and out[-1][1] == "=" and text[out[-1][0] + len(out[-1][3]) : at] == " ":
-            start, _, key, _surface_text = out.pop()
-            out.append((start, "=", f"{key} {entity}", text[start : at + len(entity)]))
-        else:
-            out.append((at, "=", entity, text[at : at + len(entity)]))
-    times = [(a, a + len(surface)) for a, kind, _, surface in out if kind == "@"]
-    # a number inside a time ("4" of "4 pm") is part of that time
-    return tuple(sorted(x for x in out if x[1] != "#" or not any(a <= x[0] < b for a, b in times)))
-
-
-def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, list[tuple[str, str]]]:
-    """The older sentence's first-named thing, and the (kind, key) of its other values the newer one repeats."""
-    old_spans, entities = _value_spans(old_text), analyse(old_text).entities
-    named = [key for _, kind, key, _ in old_spans if kind == "=" and any(e in key for e in entities)]
-    subject = named[0] if named else None
-    new_keys = {(kind, key) for _, kind, key, _ in _value_spans(new_text)}
-    repeated = [(kind, key) for _, kind, key, _ in old_spans if (kind, key) in new_keys and key != subject]
-    return subject, list(dict.fromkeys(repeated))
-
-
-@lru_cache(maxsize=32768)
-def elliptic(old_text: str, new_text: str) -> bool:
-    """Whether the newer sentence leaves its subject out and names a value of the older one instead ("Sorry, I
-    meant 4200, not 5000", "Oops, not Lyon - Porto", "把周一划掉，周五才对"): it repeats an old value, does not name
-    the older one's first-named subject, and does not restate the older one's predicate about a name of its own."""
-    if refers_back(new_text):
-        return False
-    subject, repeated = _subject_and_repeated(old_text, new_text)
-    if not repeated:
-        return False
-    new_spans = _value_spans(new_text)
-    if subject is not None and any(
-        subject in key or key in subject for _, k, key, _ in new_spans if k == "="
-    ):
-        return False  # it names the older one's subject: not elliptic
-    o, n = analyse(old_text), analyse(new_text)
-    if o.self_ref and n.self_ref:
-        return False  # both about the speaker: the subject is shared, not left out
-    # beyond its values and cue words it says little: no predicate of the older one again ("Ken lives in Lyon" is
-    # another subject's fact) and at most two words of its own
-    inside = [(a, a + len(surface)) for a, _, _, surface in new_spans]
-    cue, neg = (_CORRECT_ZH, _NEG_ZH) if n.zh else (_CORRECT_EN, _NEG_EN)
-    said = {w for w in n.content if cue.search(w) is None and neg.search(w) is None and len(w) > 1
-            and not any(a <= new_text.lower().find(w) < b for a, b in inside)}  # fmt: skip
-    return not (said & o.content) and len(said) <= 2
-
-
-@lru_cache(maxsize=8192)
-def resolve_ellipsis(old_text: str, new_text: str) -> str | None:
-    """The full sentence an elliptic correction stands for: the older sentence with the value it repeats replaced
-    by the one new value of the same kind ("Ines' budget is 3000 dollars." + "Sorry, I meant 3400, not 3000." ->
-    "Ines' budget is 3400 dollars."); None when the newer sentence is not elliptic or the values are ambiguous."""
-    if not elliptic(old_text, new_text):
-        return None
-    _, repeated = _subject_and_repeated(old_text, new_text)
-    if len(repeated) != 1:
-        return None
-    kind, key = repeated[0]
-    old_spans = _value_spans(old_text)
-    old_keys = {(k, value) for _, k, value, _ in old_spans}
-    fresh = [
-        s for _, k, value, s in _value_spans(new_text, loose=True) if k == kind and (k, value) not in old_keys
-    ]
-    if not fresh:
-        return None
-    surface = next(s for _, k, value, s in old_spans if (k, value) == (kind, key))
-    at = old_text.find(surface)
-    return old_text[:at] + fresh[0] + old_text[at + len(surface) :] if at >= 0 else None
+    return hit.start() < first_name
 
 
 def shared_entities(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:

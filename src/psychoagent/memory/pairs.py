@@ -16,15 +16,13 @@ from psychoagent.affect.slots import extract_slots
 from psychoagent.memory.facts import (
     _surface,
     analyse,
-    elliptic,
     framed,
-    names_old_value,
     refers_back,
-    resolve_ellipsis,
     shared_entities,
     subjects,
     turn_speaker,
 )
+from psychoagent.memory.values import elliptic, names_old_value, resolve_ellipsis
 
 __all__ = [
     "FEATURES", "analyse", "comparable", "elliptic", "framed", "names_old_value", "pair_features", "refers_back",
