@@ -65,7 +65,7 @@ def test_unemployment_insurance_moves_the_government_balance_only(monkeypatch: p
     benefit = flows["benefit"]
     wages = flows["wages"]
     assert np.all(benefit[wages > 0] == 0)
-    expected = balance + 0.019 * wages.sum() - benefit.sum()
+    expected = balance + model.config.benefit.contribution * wages.sum() - benefit.sum()
     assert model.gov_balance == pytest.approx(expected, rel=1e-9, abs=1e-6)
     assert benefit.sum() > 0  # the demand shock of months 8-13 leaves households unhired
     assert model.total_money() == pytest.approx(start + model.money_created - created, rel=1e-10)

@@ -34,6 +34,11 @@ LITERALS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+def ascii_lower(text: str) -> str | None:
+    """The lower-cased text the pre-check reads, or None for a non-ASCII text (always searched)."""
+    return text.lower() if text.isascii() else None
+
+
 def holds(lower: str, name: str) -> bool:
     """Whether a lower-cased ASCII text holds one of the words of cue `name`."""
     return any(word in lower for word in LITERALS[name])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
-from psychoagent.memory.cues import found, holds
+from psychoagent.memory.cues import ascii_lower, found, holds
 
 _WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+(?:[.:,]\d+)*")
 _CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]+")
@@ -111,10 +111,8 @@ def _zh_tagged(text: str) -> list[tuple[str, str]]:
 def analyse(text: str) -> FactView:
     """The fact view of a sentence (cached: every stored text is analysed once)."""
     zh = has_cjk(text)
-    ascii_lower = text.lower() if text.isascii() else None
-    weekdays = (
-        () if ascii_lower is not None and not holds(ascii_lower, "weekday") else _WEEKDAY.finditer(text)
-    )
+    lower = ascii_lower(text)
+    weekdays = () if lower is not None and not holds(lower, "weekday") else _WEEKDAY.finditer(text)
     times = frozenset(m.group(0).lower().replace(" ", "") for m in _TIME.finditer(text)) | frozenset(
         m.group(0).lower() for m in weekdays
     )
@@ -143,7 +141,7 @@ def analyse(text: str) -> FactView:
         self_ref = _SELF_EN.search(text) is not None
         cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
         opens = False
-    neg, chg, cor, src, rel = (found(p, name, text, ascii_lower) for p, name in zip(cues, _CUES, strict=True))
+    neg, chg, cor, src, rel = (found(p, name, text, lower) for p, name in zip(cues, _CUES, strict=True))
     counted = frozenset(numbers(text)) | _number_words(text, zh)
     content = frozenset(w for w in content if w not in _NUMBER_WORDS)
     return FactView(
@@ -230,12 +228,12 @@ class _Surface:
 def _surface(text: str) -> _Surface:
     zh = has_cjk(text)
     self_at = (_SELF_ZH if zh else _SELF_EN).search(text)
-    ascii_lower = text.lower() if text.isascii() else None
+    lower = ascii_lower(text)
     return _Surface(
         folded=" ".join(text.split()).lower(), lower=text.lower(), asks=any(mark in text for mark in "?？"),
         qa=("?" in text or "？" in text) and _QA.search(text) is not None,
-        occasion=found(_OCCASION, "occasion", text, ascii_lower),
-        reports=found(_REPORTS_ZH if zh else _REPORTS_EN, "reports", text, ascii_lower),
+        occasion=found(_OCCASION, "occasion", text, lower),
+        reports=found(_REPORTS_ZH if zh else _REPORTS_EN, "reports", text, lower),
         self_at=self_at.start() if self_at else -1, number_text={x: str(x) for x in analyse(text).numbers},
     )  # fmt: skip
 
