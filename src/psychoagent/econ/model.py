@@ -35,6 +35,7 @@ from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers, RateShock
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
 from psychoagent.persona import Persona
+from psychoagent.protocols import Binds
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +117,10 @@ class EconomyModel(mesa.Model):
             self.metrics.update(self.firm_board.columns())
             self._history[-1].update(self.firm_board.columns())
         self.datacollector = make_collector(self)
-        bind = getattr(self.policy, "bind", None)
-        if callable(bind):  # policies that trade or keep per-agent state get the model once it is complete
-            bind(self)
+        if isinstance(
+            self.policy, Binds
+        ):  # policies that trade or keep per-agent state get the complete model
+            self.policy.bind(self)
 
     # -- public view -------------------------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,8 +19,11 @@ from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.rules import buffer_consumption, floor_step, price_consumption
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
+from psychoagent.protocols import Learner, Policy
 
 FloatArray = NDArray[np.float64]
+
+__all__ = ["Learner", "Policy"]  # the protocols, declared in psychoagent.protocols, re-exported here
 
 
 @dataclass(frozen=True)
@@ -155,25 +157,6 @@ class Outcomes:
     def rationed(self) -> NDArray[np.bool_]:
         """Households that could not buy all they wanted (a shortage hit them)."""
         return np.asarray(self.spent < self.budget * (1.0 - 1e-9) - 1e-9)
-
-
-@runtime_checkable
-class Learner(Protocol):
-    """Optional second face of a policy: called after each tick with the outcomes; may return new personas
-    (household index -> Persona) that the model installs before the next decision."""
-
-    def feedback(self, outcomes: Outcomes, view: HouseholdView) -> Mapping[int, Persona] | None: ...
-
-
-@runtime_checkable
-class Policy(Protocol):
-    """Decides what households do; reads only the snapshot and the household's own state."""
-
-    name: str
-
-    def decide(self, snapshot: Snapshot, state: AgentState) -> Intent: ...
-
-    def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch: ...
 
 
 class PerAgentPolicy:

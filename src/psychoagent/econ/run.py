@@ -18,6 +18,7 @@ from psychoagent.econ.markets import ASSET_COLUMNS
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.scenario import Scenario, load_scenario
+from psychoagent.protocols import Closes, UsesModel
 
 RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv", "run.log")
 DERIVED_FILES = ("metrics.json", "report.html", "llm_usage.json", "variant.json")
@@ -86,7 +87,7 @@ def run_log(folder: Path) -> Iterator[None]:
 
 def uses_llm(policy: str) -> bool:
     """Whether the named policy calls a language model (it has `use_llm`); ValueError for an unknown name."""
-    return callable(getattr(make_policy(policy), "use_llm", None))
+    return isinstance(make_policy(policy), UsesModel)
 
 
 def check_llm(llm: str | None, needs_model: bool = False) -> str | None:
@@ -154,12 +155,10 @@ def simulate(
 
         check_backend(backend, address)
         pol = sharded(pol, shards, backend, address)
-    use_llm = getattr(pol, "use_llm", None)
-    if callable(use_llm):  # LLM policies: the model named by --llm (offline when not given)
-        use_llm(llm or "offline")
-        client = getattr(pol, "client", None)
-        if client is not None and hasattr(client, "probe"):
-            client.probe()  # an unreachable endpoint stops here, before any file is written
+    if isinstance(pol, UsesModel):  # LLM policies: the model named by --llm (offline when not given)
+        pol.use_llm(llm or "offline")
+        if hasattr(pol.client, "probe"):
+            pol.client.probe()  # an unreachable endpoint stops here, before any file is written
     folder.mkdir(parents=True, exist_ok=True)
     for name in (*RUN_FILES, *DERIVED_FILES):
         (folder / name).unlink(missing_ok=True)
@@ -174,7 +173,7 @@ def simulate(
     except BaseException:
         _close(pol)
         raise
-    client = getattr(pol, "client", None)
+    client = pol.client if isinstance(pol, UsesModel) else None
     if client is not None:  # LLM policies name the model they actually use (offline when --llm was not given)
         llm = llm or "offline"
     config: dict[str, Any] = {
@@ -202,6 +201,5 @@ def simulate(
 
 def _close(policy: object) -> None:
     """Stop what a policy started (a sharded policy's shards and its local Ray cluster)."""
-    close = getattr(policy, "close", None)
-    if callable(close):
-        close()
+    if isinstance(policy, Closes):
+        policy.close()

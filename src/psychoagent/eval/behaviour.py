@@ -14,6 +14,7 @@ import pandas as pd
 
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.stats import NAN, entropy_bits, max_drawdown, sharpe, volatility
+from psychoagent.events import EventType
 
 RISKY_COLUMNS = ("risky_share", "stock_share", "invest_share", "portfolio_share")
 """agents.csv columns read as the share of wealth held in risky assets (first one present)."""
@@ -239,7 +240,7 @@ def risky_panel(run: RunData) -> pd.DataFrame | None:
         p = run.panel(col)
         if p is not None:
             return (p / w.where(w > 0)).clip(0.0, 1.0)
-    return stock_purchases(run.events("market.order_filled"), w)
+    return stock_purchases(run.events(EventType.ORDER_FILLED), w)
 
 
 def stock_purchases(fills: Sequence[dict], wealth: pd.DataFrame) -> pd.DataFrame | None:

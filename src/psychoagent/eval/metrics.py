@@ -22,6 +22,7 @@ from psychoagent.eval.rundata import RunData
 from psychoagent.eval.social import social_metrics
 from psychoagent.eval.stats import NAN, equality, gini
 from psychoagent.eval.stylized import stylized_facts
+from psychoagent.events import EventType
 
 HIGHER_IS_BETTER = {
     "adaptability.recovery_ticks": False, "adaptability.agent_recovered_share": True,
@@ -39,8 +40,8 @@ HIGHER_IS_BETTER = {
 """Which direction counts as better for the comparison table (True: higher; absent: no judgement)."""
 
 COGNITION_EVENTS = {
-    "memories": ("memory.formed",), "persona_updates": ("persona.evolved",),
-    "guardrail_rejected": ("guardrail.rejected",), "guardrail_vetoed": ("guardrail.vetoed",),
+    "memories": (EventType.MEMORY_FORMED,), "persona_updates": (EventType.PERSONA_EVOLVED,),
+    "guardrail_rejected": (EventType.GUARDRAIL_REJECTED,), "guardrail_vetoed": (EventType.GUARDRAIL_VETOED,),
 }  # fmt: skip
 
 
@@ -121,11 +122,6 @@ def compute_metrics(path: str | Path) -> dict[str, Any]:
     flat.update(
         {f"social.{k}": v for k, v in social_metrics(run.events(prefix="negotiation."), agent_ticks).items()}
     )
-    rep = run.events("reputation.updated")
-    if rep and "social.negotiations" in flat:
-        flat.update(
-            {f"social.{k}": v for k, v in social_metrics(run.events(prefix="negotiation.") + rep).items()}
-        )
     styl, per_asset = stylized_facts(run.assets)
     flat.update(styl)
     flat.update(macro_metrics(run))

@@ -1,9 +1,9 @@
 """Social emergence (seed 4.4, fifth criterion): cooperation, broken deals and reputation from negotiation events.
 
 Events are `negotiation.offer` (one per offer or counter-offer), and one closing event per negotiation:
-`negotiation.accepted` or `negotiation.broken` (talks broke down; `negotiation.rejected` / `.failed` count the
-same way); `reputation.updated` is used when present. A negotiation is identified by the first payload key found
-in ID_KEYS, its parties by PARTY_KEYS; without ids each closing event is one negotiation.
+`negotiation.accepted` or `negotiation.broken` (talks broke down or the deal was not honoured). An agent's
+reputation is the share of its negotiations that ended in a deal. A negotiation is identified by the first payload
+key found in ID_KEYS, its parties by PARTY_KEYS; without ids each closing event is one negotiation.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.eval.stats import NAN
+from psychoagent.events import EventType
 
 ID_KEYS = ("negotiation_id", "deal_id", "negotiation", "id")
 PARTY_KEYS = (
@@ -29,7 +30,7 @@ PARTY_KEYS = (
     "agent",
     "counterparty",
 )
-CLOSED_FAIL = ("negotiation.rejected", "negotiation.failed", "negotiation.expired", "negotiation.declined")
+CLOSED = (EventType.NEGOTIATION_ACCEPTED, EventType.NEGOTIATION_BROKEN)
 
 
 def _payload(event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -59,57 +60,44 @@ def parties(event: Mapping[str, Any]) -> list[str]:
 
 
 def reputations(events: Iterable[Mapping[str, Any]]) -> dict[str, float]:
-    """Each agent's reputation: the last `reputation.updated` value when such events exist, else the share of
-    the negotiations it took part in that ended in agreement (accepted / (accepted + broken or failed))."""
-    evs = list(events)
-    explicit: dict[str, float] = {}
-    for e in evs:
-        if e.get("type") != "reputation.updated":
-            continue
-        p = _payload(e)
-        value = p.get("reputation", p.get("value", p.get("score")))
-        who = p.get("agent", p.get("about", p.get("target")))
-        if isinstance(value, int | float) and who is not None:
-            explicit[str(who)] = float(value)
-    if explicit:
-        return explicit
+    """Each agent's reputation: the share of the negotiations it took part in that ended in agreement
+    (accepted / (accepted + broken))."""
     agreed: dict[str, int] = defaultdict(int)
     closed: dict[str, int] = defaultdict(int)
-    for e in evs:
+    for e in events:
         kind = e.get("type")
-        if kind not in ("negotiation.accepted", "negotiation.broken", *CLOSED_FAIL):
+        if kind not in CLOSED:
             continue
         for a in parties(e):
             closed[a] += 1
-            agreed[a] += kind == "negotiation.accepted"
+            agreed[a] += kind == EventType.NEGOTIATION_ACCEPTED
     return {a: agreed[a] / n for a, n in closed.items() if n > 0}
 
 
 def social_metrics(events: Iterable[Mapping[str, Any]], agent_ticks: int | None = None) -> dict[str, float]:
     """Cooperation rate (accepted / negotiations), broken-deal rate (broken / negotiations), negotiations per 100
     agent-ticks and reputation dispersion (standard deviation across agents); {} without negotiation events."""
-    evs = [e for e in events if str(e.get("type", "")).startswith(("negotiation.", "reputation."))]
-    if not any(str(e.get("type", "")).startswith("negotiation.") for e in evs):
+    evs = [e for e in events if str(e.get("type", "")).startswith("negotiation.")]
+    if not evs:
         return {}
     counts: dict[str, int] = defaultdict(int)
     ids: set[str] = set()
     for e in evs:
         counts[str(e.get("type"))] += 1
         d = _deal_id(e)
-        if d is not None and str(e.get("type", "")).startswith("negotiation."):
+        if d is not None:
             ids.add(d)
-    accepted = counts["negotiation.accepted"]
-    broken = counts["negotiation.broken"]
-    failed = sum(counts[k] for k in CLOSED_FAIL)
-    opened = len(ids) if ids else accepted + broken + failed
+    accepted = counts[EventType.NEGOTIATION_ACCEPTED]
+    broken = counts[EventType.NEGOTIATION_BROKEN]
+    opened = len(ids) if ids else accepted + broken
     if opened == 0:
-        opened = counts["negotiation.offer"]
+        opened = counts[EventType.NEGOTIATION_OFFER]
     reps = list(reputations(evs).values())
     out = {
         "negotiations": float(opened),
         "cooperation_rate": min(accepted / opened, 1.0) if opened else NAN,
         "broken_rate": broken / opened if opened else NAN,
-        "offers_per_negotiation": counts["negotiation.offer"] / opened if opened else NAN,
+        "offers_per_negotiation": counts[EventType.NEGOTIATION_OFFER] / opened if opened else NAN,
         "reputation_dispersion": float(np.std(reps, ddof=1)) if len(reps) >= 2 else NAN,
     }
     if agent_ticks:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from psychoagent.eval.rundata import RunData
+from psychoagent.events import EventType
 from psychoagent.report.figures import COLOURS, figure, label, mark_ticks, png_base64, styled
 
 AFFECT_KEYS = ("valence", "arousal", "conflict")
@@ -41,7 +42,7 @@ def affect_frame(events: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 def affect_over_time(run: RunData) -> str | None:
     """Mean valence, arousal and conflict intensity of the memories formed each month (with a moving average),
     and their distribution over the whole run."""
-    df = affect_frame(run.events("memory.formed"))
+    df = affect_frame(run.events(EventType.MEMORY_FORMED))
     keys = [k for k in AFFECT_KEYS if k in df.columns and df[k].notna().any()]
     if df.empty or not keys:
         return None
@@ -81,12 +82,12 @@ def _per_tick(events: Sequence[Mapping[str, Any]], ticks: int, weight: str | Non
 def activity(run: RunData) -> str | None:
     """Per tick: memories formed, persona updates, guardrail rejections and vetoes, negotiations closed."""
     series = {
-        "memories formed": _per_tick(run.events("memory.formed"), run.ticks, "count"),
-        "persona updates": _per_tick(run.events("persona.evolved"), run.ticks),
-        "guardrail rejections": _per_tick(run.events("guardrail.rejected"), run.ticks),
-        "guardrail vetoes": _per_tick(run.events("guardrail.vetoed"), run.ticks),
-        "deals agreed": _per_tick(run.events("negotiation.accepted"), run.ticks),
-        "talks broken": _per_tick(run.events("negotiation.broken"), run.ticks),
+        "memories formed": _per_tick(run.events(EventType.MEMORY_FORMED), run.ticks, "count"),
+        "persona updates": _per_tick(run.events(EventType.PERSONA_EVOLVED), run.ticks),
+        "guardrail rejections": _per_tick(run.events(EventType.GUARDRAIL_REJECTED), run.ticks),
+        "guardrail vetoes": _per_tick(run.events(EventType.GUARDRAIL_VETOED), run.ticks),
+        "deals agreed": _per_tick(run.events(EventType.NEGOTIATION_ACCEPTED), run.ticks),
+        "talks broken": _per_tick(run.events(EventType.NEGOTIATION_BROKEN), run.ticks),
     }
     series = {k: v for k, v in series.items() if v.sum() > 0}
     if not series:
@@ -113,7 +114,7 @@ def activity(run: RunData) -> str | None:
 
 def memory_table(run: RunData) -> list[tuple[str, str]]:
     """(statistic, value) rows: memories formed, per agent-tick, affect means, conflicting share, beliefs."""
-    events = run.events("memory.formed")
+    events = run.events(EventType.MEMORY_FORMED)
     if not events:
         return []
     df = affect_frame(events)
@@ -128,10 +129,10 @@ def memory_table(run: RunData) -> list[tuple[str, str]]:
             rows.append((f"mean {key} (strongest memory per household-month)", f"{df[key].mean():.3f}"))
     if "conflict" in df.columns:
         rows.append(("share with conflict intensity >= 2", f"{(df['conflict'] >= 2).mean():.1%}"))
-    beliefs = run.event_counts.get("belief.formed", 0)
+    beliefs = run.event_counts.get(EventType.BELIEF_FORMED, 0)
     if beliefs:
         rows.append(("beliefs formed by reflection", str(beliefs)))
-    evolved = run.event_counts.get("persona.evolved", 0)
+    evolved = run.event_counts.get(EventType.PERSONA_EVOLVED, 0)
     if evolved:
         rows.append(("persona updates", str(evolved)))
     return rows
@@ -140,7 +141,7 @@ def memory_table(run: RunData) -> list[tuple[str, str]]:
 def guardrail_table(run: RunData, top: int = 10) -> list[tuple[str, str, str]]:
     """(outcome, rule, count) of the most frequent guardrail rejections and vetoes."""
     counts: Counter[tuple[str, str]] = Counter()
-    for kind in ("guardrail.rejected", "guardrail.vetoed"):
+    for kind in (EventType.GUARDRAIL_REJECTED, EventType.GUARDRAIL_VETOED):
         for e in run.events(kind):
             p = e.get("payload") or {}
             counts[(kind.split(".")[1], str(p.get("rule") or p.get("reason") or "?"))] += 1
@@ -150,7 +151,7 @@ def guardrail_table(run: RunData, top: int = 10) -> list[tuple[str, str, str]]:
 def guardrail_examples(run: RunData, per_kind: int = 3) -> list[tuple[str, str]]:
     """A few reasons given with rejections and vetoes, verbatim (what the policy was told)."""
     out = []
-    for kind in ("guardrail.rejected", "guardrail.vetoed"):
+    for kind in (EventType.GUARDRAIL_REJECTED, EventType.GUARDRAIL_VETOED):
         seen: set[str] = set()
         for e in run.events(kind):
             reason = str((e.get("payload") or {}).get("reason", ""))

@@ -9,6 +9,7 @@ from typing import Any
 
 from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.eval.rundata import RunData
+from psychoagent.events import EventType
 from psychoagent.report.figures import COLOURS, figure, label, mark_ticks, png_base64, styled
 
 KINDS = FIRM_EVENTS
@@ -51,9 +52,9 @@ def summary(run: RunData) -> list[str]:
     out = [f"Firms decided each quarter as cognitive agents (decisions from {who}): "
            + ", ".join(f"{n:,} {KINDS.get(k, k)}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))
            + "."]  # fmt: skip
-    started = [e for e in events if e.get("type") == "firm.expansion_started"]
+    started = [e for e in events if e.get("type") == EventType.FIRM_EXPANSION_STARTED]
     done = {(_firm(e), int((e.get("payload") or {}).get("started", -1))): int(e.get("tick", 0))
-            for e in events if e.get("type") == "firm.expanded"}  # fmt: skip
+            for e in events if e.get("type") == EventType.FIRM_EXPANDED}  # fmt: skip
     if started:
         parts = []
         for e in started[:8]:
@@ -65,7 +66,7 @@ def summary(run: RunData) -> list[str]:
         out.append("Plants were started by " + "; ".join(parts) + more + ".")
     else:
         out.append("No firm started a plant.")
-    closed = [e for e in events if e.get("type") == "firm.closed_capacity"]
+    closed = [e for e in events if e.get("type") == EventType.FIRM_CLOSED_CAPACITY]
     if closed:
         out.append("Capacity was closed " + "; ".join(
             f"by {_firm(e)} in month {e.get('tick')} ({float((e.get('payload') or {}).get('share', 0)):.0%})"
@@ -77,14 +78,14 @@ def summary(run: RunData) -> list[str]:
     refused = Counter(
         str((e.get("payload") or {}).get("rule"))
         for e in events
-        if e.get("type") == "firm.guardrail_rejected"
+        if e.get("type") == EventType.FIRM_GUARDRAIL_REJECTED
     )
     if refused:
         out.append("Guardrails refused " + ", ".join(f"{n} {rule.replace('_', ' ')}" for rule, n in refused.items())
                    + " plans (each with its reason in events.jsonl).")  # fmt: skip
     risk: dict[str, list[float]] = {}
     for e in events:
-        if e.get("type") == "firm.persona_evolved":
+        if e.get("type") == EventType.FIRM_PERSONA_EVOLVED:
             p = e.get("payload") or {}
             before = (p.get("deltas") or {}).get("risk_preference", 0.0)
             risk.setdefault(_firm(e), []).extend(
@@ -104,15 +105,15 @@ def decisions_table(run: RunData) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     for e in run.events(prefix="firm."):
         kind, p = str(e.get("type")), e.get("payload") or {}
-        if kind == "firm.expansion_started":
+        if kind == EventType.FIRM_EXPANSION_STARTED:
             detail = f"+{float(p.get('share', 0)):.0%} capacity, cost {float(p.get('cost', 0)):,.0f}, ready month {p.get('ready')}"
-        elif kind == "firm.expanded":
+        elif kind == EventType.FIRM_EXPANDED:
             detail = f"capacity {float(p.get('capacity_before', 0)):,.0f} → {float(p.get('capacity_after', 0)):,.0f}"
-        elif kind == "firm.closed_capacity":
+        elif kind == EventType.FIRM_CLOSED_CAPACITY:
             detail = (
                 f"closed {float(p.get('share', 0)):.0%}: capacity → {float(p.get('capacity_after', 0)):,.0f}"
             )
-        elif kind == "firm.guardrail_rejected":
+        elif kind == EventType.FIRM_GUARDRAIL_REJECTED:
             detail = str(p.get("reason", ""))[:200]
         else:
             continue

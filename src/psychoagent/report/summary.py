@@ -14,6 +14,7 @@ import pandas as pd
 
 from psychoagent.eval.behaviour import TRAITS
 from psychoagent.eval.rundata import RunData
+from psychoagent.events import EventType
 from psychoagent.report.firms import summary as firms_summary
 
 TRAIT_NAMES = {
@@ -117,7 +118,7 @@ _NUMBER = re.compile(r"[-+]?\d[\d,.]*")
 
 def memory(run: RunData) -> list[str]:
     """What the agents remembered: memories formed, their affect, conflicts and the beliefs they drew."""
-    events = run.events("memory.formed")
+    events = run.events(EventType.MEMORY_FORMED)
     if not events:
         return ["The agents formed no memories: this policy decides without memory (use --policy cognitive)."]
     agents = max(int(run.config.get("agents", 1)), 1)
@@ -134,13 +135,13 @@ def memory(run: RunData) -> list[str]:
     if common:
         out.append("What stood out most often (numbers shown as #): "
                    + "; ".join(f"“{t}” ({n:,} times)" for t, n in common) + ".")  # fmt: skip
-    beliefs = run.events("belief.formed")
+    beliefs = run.events(EventType.BELIEF_FORMED)
     if beliefs:
         example = str((beliefs[-1].get("payload") or {}).get("belief", ""))[:160]
         out.append(f"Reflection turned experience into {len(beliefs):,} beliefs, e.g. “{example}”.")
     rejected, vetoed = (
-        run.event_counts.get("guardrail.rejected", 0),
-        run.event_counts.get("guardrail.vetoed", 0),
+        run.event_counts.get(EventType.GUARDRAIL_REJECTED, 0),
+        run.event_counts.get(EventType.GUARDRAIL_VETOED, 0),
     )
     if rejected or vetoed:
         out.append(f"Guardrails stopped {rejected:,} orders by rule and vetoed {vetoed:,} after a look-ahead; "
@@ -187,7 +188,7 @@ def _biggest_mover(run: RunData, panel: pd.DataFrame) -> str:
     month, size = steps.idxmax(), float(steps.max())
     if size <= 0:
         return line + "."
-    mine = [e for e in run.events("persona.evolved") if e.get("source") == f"household:{who}"
+    mine = [e for e in run.events(EventType.PERSONA_EVOLVED) if e.get("source") == f"household:{who}"
             and e.get("tick") in (month - 1, month)]  # fmt: skip
     if mine:
         why = str((mine[-1].get("payload") or {}).get("explanation", "")).splitlines()[0].rstrip(".")
@@ -212,7 +213,7 @@ def personas(run: RunData) -> list[str]:
                          f"(largest change of one household {spread:.2f})")  # fmt: skip
         else:
             still.append(name)
-    updates = run.events("persona.evolved")
+    updates = run.events(EventType.PERSONA_EVOLVED)
     if not updates and not moved:
         return ["Personas stayed fixed: this policy does not let experience change them."]
     out = []

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from psychoagent.econ.mind.negotiation import Party, negotiate
 from psychoagent.econ.mind.schema import ApprovedOrder
 from psychoagent.econ.policies import HouseholdView
+from psychoagent.events import EventType
 from psychoagent.types import Affect
 
 if TYPE_CHECKING:
@@ -46,13 +47,13 @@ def negotiate_deals(policy: CognitivePolicy, t: int, negotiators: list[int], vie
                         Party(s, ps.social_tendency, ps.risk_preference, as_.semantic.reputation_of(b)),
                         price, cfg)  # fmt: skip
         for off in res.offers:
-            policy._emit(t, "negotiation.offer", {"buyer": b, "seller": s, "round": off.round, "by": off.by,
+            policy._emit(t, EventType.NEGOTIATION_OFFER, {"buyer": b, "seller": s, "round": off.round, "by": off.by,
                                                 "price": off.price, "instrument": "steel"}, f"household:{off.by}")  # fmt: skip
         qty = min(cfg.quantity, policy._holdings(s).get("steel", 0.0))
         ab.semantic.reputation[s].append(res.concession[s])
         as_.semantic.reputation[b].append(res.concession[b])
         if res.accepted and qty > _MIN_UNITS and float(view.cash[b] + view.deposits[b]) >= qty * res.price:
-            policy._emit(t, "negotiation.accepted", {"buyer": b, "seller": s, "price": res.price, "quantity": qty,
+            policy._emit(t, EventType.NEGOTIATION_ACCEPTED, {"buyer": b, "seller": s, "price": res.price, "quantity": qty,
                                                    "rounds": len(res.offers)}, "negotiation")  # fmt: skip
             for who, side, other in ((b, "BUY", s), (s, "SELL", b)):
                 policy.agents[who].note(t, f"Agreed a steel deal with agent {other}: {side.lower()} {qty:g} at "
@@ -65,7 +66,9 @@ def negotiate_deals(policy: CognitivePolicy, t: int, negotiators: list[int], vie
         else:
             why = res.reason or (f"agreed at {res.price:.4g} but the seller holds no steel to deliver" if qty <= _MIN_UNITS
                                  else f"agreed at {res.price:.4g} but the buyer lacks the cash")  # fmt: skip
-            policy._emit(t, "negotiation.broken", {"buyer": b, "seller": s, "reason": why}, "negotiation")
+            policy._emit(
+                t, EventType.NEGOTIATION_BROKEN, {"buyer": b, "seller": s, "reason": why}, "negotiation"
+            )
             for who, other in ((b, s), (s, b)):
                 policy.agents[who].note(t, f"Steel talks with agent {other} broke down: {why}",
                                       Affect(valence=-1, arousal=2, reason="talks failed"), kind_of="negotiation")  # fmt: skip

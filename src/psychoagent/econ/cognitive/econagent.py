@@ -46,6 +46,7 @@ from psychoagent.econ.mind.schema import Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.rules import progressive_tax
 from psychoagent.econ.snapshot import Snapshot
+from psychoagent.events import EventType
 from psychoagent.llm.offline import data_line
 from psychoagent.persona import OutcomeEvent, Persona
 from psychoagent.types import Affect
@@ -140,11 +141,10 @@ class EconAgentPolicy(LLMPolicy):
                 potential_income=float(view.potential_income[i]), cfg=self.econ,
             )  # fmt: skip
             for note in g.notes:
-                self._emit(
-                    tick, "guardrail.adjusted", {"reason": note, "intent": "propensities"}, f"household:{i}"
-                )
+                self._emit(tick, EventType.GUARDRAIL_ADJUSTED, {"reason": note, "intent": "propensities"},
+                           f"household:{i}")  # fmt: skip
             self.work[i], self.consume[i] = g.work, g.consumption
-            self._emit(tick, "decision.made", {"work": g.work, "consumption": g.consumption, "fallback": fell_back,
+            self._emit(tick, EventType.DECISION_MADE, {"work": g.work, "consumption": g.consumption, "fallback": fell_back,
                        "trade": answer.trade.describe() if answer.trade else "", "reason": answer.reason[:200]},
                        f"household:{i}")  # fmt: skip
             if answer.trade is None or fell_back:
@@ -342,7 +342,7 @@ class EconAgentPolicy(LLMPolicy):
         stake = float(min(expected / max(wealth, expected), 1.0))
         new, why = self.engine.update(persona, OutcomeEvent(expected=0.0, actual=surprise, stake=stake,
                                                             domain="labour", time=t))  # fmt: skip
-        self._emit(t, "persona.evolved", {"expected": 0.0, "actual": surprise, "stake": stake, "instrument": "labour",
+        self._emit(t, EventType.PERSONA_EVOLVED, {"expected": 0.0, "actual": surprise, "stake": stake, "instrument": "labour",
                    "major": why.major, "impact": why.impact, "deltas": why.deltas, "explanation": why.text()},
                    f"household:{i}")  # fmt: skip
         return new
@@ -398,4 +398,6 @@ class EconAgentPolicy(LLMPolicy):
             text = " ".join(r.text.split())
             self.agents[i].semantic.set("household", "reflects:quarter", text, 0.0, len(self.months.get(i, ())),
                                         tick_time(t), ())  # fmt: skip
-            self._emit(t, "belief.formed", {"belief": text[:300], "kind": "reflection"}, f"household:{i}")
+            self._emit(
+                t, EventType.BELIEF_FORMED, {"belief": text[:300], "kind": "reflection"}, f"household:{i}"
+            )

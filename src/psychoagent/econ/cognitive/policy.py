@@ -35,6 +35,7 @@ from psychoagent.econ.mind.perception import Observation, PriceHistory, TickPerc
 from psychoagent.econ.mind.schema import ApprovedOrder, Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.snapshot import Snapshot
+from psychoagent.events import EventType
 from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
 from psychoagent.types import Affect
 
@@ -195,14 +196,17 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         if self.mind is not None:
             for i, payload in self.mind.encode(t).items():
                 if journal:
-                    self._emit(t, "memory.formed", payload, f"household:{i}")
+                    self._emit(t, EventType.MEMORY_FORMED, payload, f"household:{i}")
             return
         households = self.households
         for a, units in zip(households, households.map("encode", t), strict=True):
             if units and journal:
                 rows = [(u.content, u.affect, str(u.metadata.get("kind_of", u.kind))) for u in units]
                 self._emit(
-                    t, "memory.formed", formed_payload(rows, [u.id for u in units]), f"household:{a.index}"
+                    t,
+                    EventType.MEMORY_FORMED,
+                    formed_payload(rows, [u.id for u in units]),
+                    f"household:{a.index}",
                 )
 
     def _briefings(self, t: int, deciding: Sequence[tuple[int, HouseholdMind]], seeing: TickPerception,
@@ -300,12 +304,12 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         """Journal one household's persona changes, then let it reflect when its turn comes."""
         i = a.index
         for (e, actual), (_, why) in zip(scored[i], evolved.get(i, []), strict=False):
-            self._emit(t, "persona.evolved", {"expected": e.expected, "actual": actual, "stake": e.stake,
+            self._emit(t, EventType.PERSONA_EVOLVED, {"expected": e.expected, "actual": actual, "stake": e.stake,
                        "instrument": e.instrument, "major": why.major, "impact": why.impact,
                        "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
         if a.reflects(t):
             for text in a.mind.reflect(t):
-                self._emit(t, "belief.formed", {"belief": text}, f"household:{i}")
+                self._emit(t, EventType.BELIEF_FORMED, {"belief": text}, f"household:{i}")
 
     def _public_events(self, t: int, snapshot: Snapshot, prices: Mapping[str, float],
                        flows: Mapping[str, float]) -> None:  # fmt: skip

@@ -16,6 +16,7 @@ from psychoagent.econ.mind.perception import Observation
 from psychoagent.econ.mind.schema import ApprovedOrder, Decision
 from psychoagent.econ.policies import HouseholdView
 from psychoagent.econ.snapshot import Snapshot
+from psychoagent.events import EventType
 from psychoagent.persona import Persona
 from psychoagent.types import Affect
 
@@ -107,12 +108,14 @@ class MarketSide:
         )  # fmt: skip
         src = f"household:{i}"
         for note in res.adjusted:
-            self._emit(t, "guardrail.adjusted", {"reason": note, "intent": decision.intent}, src)
+            self._emit(t, EventType.GUARDRAIL_ADJUSTED, {"reason": note, "intent": decision.intent}, src)
         for r in res.rejected:
-            self._emit(t, "guardrail.rejected", {"stage": r.stage, "rule": r.rule, "reason": r.reason,
+            self._emit(t, EventType.GUARDRAIL_REJECTED, {"stage": r.stage, "rule": r.rule, "reason": r.reason,
                                                  "order": r.order, "intent": decision.intent}, src)  # fmt: skip
         for r in res.vetoed:
-            self._emit(t, "guardrail.vetoed", {"rule": r.rule, "reason": r.reason, "order": r.order}, src)
+            self._emit(
+                t, EventType.GUARDRAIL_VETOED, {"rule": r.rule, "reason": r.reason, "order": r.order}, src
+            )
         agent.feedback = res.feedback()
         for f in agent.feedback:
             agent.note(t, f"My order was refused: {f}", Affect(valence=-1, arousal=2, reason="guardrail refusal"),

@@ -26,6 +26,7 @@ from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
 from psychoagent.econ.firms.lesson import recalled_lesson
 from psychoagent.econ.firms.state import FirmState, Month, Plant
 from psychoagent.econ.snapshot import NewsItem
+from psychoagent.events import EventType
 from psychoagent.persona import EvolutionEngine, OutcomeEvent
 from psychoagent.types import Affect
 
@@ -179,7 +180,7 @@ class CognitiveFirms:
             s.capacity += p.capacity
             p.review = t + self.cfg.review_months
             s.reviews.append(p)
-            self._emit(t, "firm.expanded", {"capacity_before": before, "capacity_after": s.effective_capacity,
+            self._emit(t, EventType.FIRM_EXPANDED, {"capacity_before": before, "capacity_after": s.effective_capacity,
                                             "added": p.capacity * s.productivity, "started": p.start,
                                             "cost": p.cost}, s)  # fmt: skip
             self._headline(t, s, f"{label(s.name).capitalize()} expanded capacity by "
@@ -210,7 +211,7 @@ class CognitiveFirms:
         new, why = self.engine.update(s.persona, OutcomeEvent(expected=expected, actual=actual, stake=stake,
                                                               domain=f"{s.name}:{about}", time=t))  # fmt: skip
         s.persona = new
-        self._emit(t, "firm.persona_evolved", {"about": about, "expected": expected, "actual": actual,
+        self._emit(t, EventType.FIRM_PERSONA_EVOLVED, {"about": about, "expected": expected, "actual": actual,
                                                "stake": stake, "major": why.major, "impact": why.impact,
                                                "deltas": why.deltas, "risk_preference": new.risk_preference,
                                                "explanation": why.text()}, s)  # fmt: skip
@@ -311,12 +312,12 @@ class CognitiveFirms:
             self._emit(t, f"firm.guardrail_{n.outcome}", {"rule": n.rule, "reason": n.reason}, s)
             self._note(t, s, f"My plan was refused: {n.reason}", Affect(valence=-1, arousal=2, reason="guardrail"),
                        kind_of="refusal")  # fmt: skip
-        self._emit(t, "firm.decided", {**d.model_dump(), "source": source, "perceived": p.text()}, s)
+        self._emit(t, EventType.FIRM_DECIDED, {**d.model_dump(), "source": source, "perceived": p.text()}, s)
         market = self.model.config.market
         old = f.price
         f.price = s.price = max(f.price * (1.0 + d.price_change), market.price_floor)
         cost = s.unit_cost()
-        self._emit(t, "firm.priced", {"old": old, "new": f.price, "change": f.price / old - 1.0,
+        self._emit(t, EventType.FIRM_PRICED, {"old": old, "new": f.price, "change": f.price / old - 1.0,
                                       "unit_cost": cost if np.isfinite(cost) else None}, s)  # fmt: skip
         if abs(f.price / old - 1.0) >= self.cfg.news_price_move:
             word = "raises" if f.price > old else "cuts"
@@ -333,13 +334,13 @@ class CognitiveFirms:
         )
         old_wage = f.wage
         f.wage = s.wage = max(f.wage * (1.0 + d.wage_change), market.wage_floor)
-        self._emit(t, "firm.wage_set", {"old": old_wage, "new": f.wage}, s)
+        self._emit(t, EventType.FIRM_WAGE_SET, {"old": old_wage, "new": f.wage}, s)
         self._hire(t, f, s, d)
         if d.expand > 0 and g.plant_cost > 0:
             plant = Plant(t, t + self.cfg.construction_months, d.expand * s.capacity, g.plant_cost, d.expand,
                           s.mean("produced"), float(min(g.plant_cost / max(p.budget, g.plant_cost), 1.0)))  # fmt: skip
             s.plants.append(plant)
-            self._emit(t, "firm.expansion_started", {"capacity": plant.capacity * s.productivity, "cost": plant.cost,
+            self._emit(t, EventType.FIRM_EXPANSION_STARTED, {"capacity": plant.capacity * s.productivity, "cost": plant.cost,
                                                      "ready": plant.ready, "share": d.expand}, s)  # fmt: skip
             self._headline(t, s, f"{label(s.name).capitalize()} starts a new plant (+{d.expand:.0%} capacity by month "
                                  f"{plant.ready}): supply likely to rise", -self.cfg.news_sentiment)  # fmt: skip
@@ -347,7 +348,7 @@ class CognitiveFirms:
             before = s.effective_capacity
             s.capacity *= 1.0 - d.close
             s.idle = 0  # the next closure waits for idle quarters after this one
-            self._emit(t, "firm.closed_capacity", {"share": d.close, "capacity_before": before,
+            self._emit(t, EventType.FIRM_CLOSED_CAPACITY, {"share": d.close, "capacity_before": before,
                                                    "capacity_after": s.effective_capacity}, s)  # fmt: skip
             self._headline(t, s, f"{label(s.name).capitalize()} closes {d.close:.0%} of its capacity: supply likely "
                                  "to fall", self.cfg.news_sentiment)  # fmt: skip
@@ -367,7 +368,7 @@ class CognitiveFirms:
         old = f.offer_rate
         s.target_rate += self.cfg.target_speed * (float(np.clip(rate, 0.0, 1.0)) - s.target_rate)
         f.offer_rate = s.target_rate
-        self._emit(t, "firm.hired", {"offer_rate": f.offer_rate, "before": old, "target": d.production_target,
+        self._emit(t, EventType.FIRM_HIRED, {"offer_rate": f.offer_rate, "before": old, "target": d.production_target,
                                      "jobs": round(f.offer_rate * workforce)}, s)  # fmt: skip
 
     def _spend(self, t: int, f: Firm, s: FirmState, g: Guarded) -> None:
@@ -379,7 +380,7 @@ class CognitiveFirms:
             s.productivity = min(
                 s.productivity + self.cfg.rnd_gain * g.rnd_spend / revenue, self.cfg.max_productivity
             )
-            self._emit(t, "firm.rnd", {"spend": g.rnd_spend, "productivity": s.productivity}, s)
+            self._emit(t, EventType.FIRM_RND, {"spend": g.rnd_spend, "productivity": s.productivity}, s)
         if g.input_units > 0 and f.cfg.input_sector is not None:
             supplier = self.model.firms[self.model.sector_names.index(f.cfg.input_sector)]
             cost = g.input_units * supplier.price
@@ -389,5 +390,5 @@ class CognitiveFirms:
             supplier.cash += cost
             f.cash -= cost
             s.input_stock += g.input_units
-            self._emit(t, "firm.bought_input", {"input": f.cfg.input_sector, "units": g.input_units,
+            self._emit(t, EventType.FIRM_BOUGHT_INPUT, {"input": f.cfg.input_sector, "units": g.input_units,
                                                 "price": supplier.price, "cost": cost}, s)  # fmt: skip

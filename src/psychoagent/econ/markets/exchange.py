@@ -31,6 +31,7 @@ from psychoagent.econ.markets.intake import Book, Resting, Ticket, check, live_o
 from psychoagent.econ.markets.settlement import book_side, dealer_quotes, settle_households
 from psychoagent.econ.markets.state import MarketState
 from psychoagent.econ.orders import BOND, STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
+from psychoagent.events import EventType
 
 if TYPE_CHECKING:
     from psychoagent.econ.agents import Firm
@@ -242,7 +243,7 @@ class Markets:
     def _reject(self, rej: Rejection, t: int) -> None:
         self.rejections[rej.reason] += 1
         src = f"household:{rej.agent_id}" if rej.agent_id >= 0 else "market"
-        self.model.bus.emit(t, "market.order_rejected", rej.model_dump(mode="json"), src)
+        self.model.bus.emit(t, EventType.ORDER_REJECTED, rej.model_dump(mode="json"), src)
 
     def _recheck(self, t: int) -> list[Ticket]:
         """Test queued orders again against the state at the session: spending may have used some of the cash,
@@ -378,17 +379,17 @@ class Markets:
         self._fills.setdefault(o.agent_id, []).append(fill)
         payload = {name: getattr(fill, name) for name in _FILL_FIELDS} | {"side": fill.side.value}  # fmt: skip
         if quantity > 0:
-            self.model.bus.emit(t, "market.order_filled", payload, f"household:{o.agent_id}")
+            self.model.bus.emit(t, EventType.ORDER_FILLED, payload, f"household:{o.agent_id}")
         else:
             payload["unfilled"] = rest.remaining
-            self.model.bus.emit(t, "market.order_expired", payload, f"household:{o.agent_id}")
+            self.model.bus.emit(t, EventType.ORDER_EXPIRED, payload, f"household:{o.agent_id}")
 
     def _publish(self, t: int) -> None:
         s, rows = self.state, self.cfg.rounds * len(self._ids)
         recent = self.records[-rows:]
         for k, inst in enumerate(self._ids):
             px = [row[4] for row in recent if row[3] == inst]
-            self.model.bus.emit(t, "market.cleared", {
+            self.model.bus.emit(t, EventType.MARKET_CLEARED, {
                 "market": inst, "kind": "call_auction", "firm": firm_of(inst), "rounds": self.cfg.rounds,
                 "open": px[0], "close": px[-1], "high": max(px), "low": min(px),
                 "volume": float(s.session_volume[k]), "value": float(s.value[k]),
