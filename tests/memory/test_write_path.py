@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from psychoagent import Memory
 from psychoagent.affect import slots
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory import embed, temporal, write
+from psychoagent.memory import hashing, temporal, write
 from psychoagent.memory.embed import HashingEmbedder, normalise
 from psychoagent.memory.text import tokens
 from psychoagent.types import Affect, MemoryUnit
@@ -209,7 +209,7 @@ def test_hash_embedder_on_the_fixture_and_a_lone_surrogate() -> None:
 
 def test_character_tables_agree_with_re() -> None:
     """The code point tables the columnar embedder uses say what `re`'s \\s and [\\w'] say, across the BMP."""
-    words, spaces = embed._word_chars(), embed._whitespace()
+    words, spaces = hashing._word_chars(), hashing._whitespace()
     for c in range(0x10000):
         if 0xD800 <= c <= 0xDFFF:
             continue
