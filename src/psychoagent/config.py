@@ -1,4 +1,5 @@
-"""Tuning knobs of the memory core, each with its documented default and, where one exists, its source.
+"""Tuning knobs of the memory core, each with its documented default and, where one exists, its source, and
+`ConfigModel`, the base every tuning model of the package derives from.
 
 Subsystems with many knobs of their own keep their config models next to their code: `psychoagent.affect.config`
 (appraisal, conflicts, modulation, safety, fusion), `psychoagent.persona.config` (EvolutionConfig and presets),
@@ -12,11 +13,21 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+class ConfigModel(BaseModel):
+    """The one base of every tuning model in the package: unknown keys are errors, assignments are validated and
+    NaN or infinity is refused, so a misspelt or broken setting fails where it is given."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
-class StoreConfig(_Config):
+class FrozenConfigModel(ConfigModel):
+    """A tuning model that cannot change once built (presets shared between agents)."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+
+class StoreConfig(ConfigModel):
     """How the SQLite store trades durability for speed."""
 
     synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = Field(
@@ -61,7 +72,7 @@ class StoreConfig(_Config):
     )
 
 
-class RecallConfig(_Config):
+class RecallConfig(ConfigModel):
     """Weights of the hybrid recall pipeline (dense + keyword fused, then optional recency and access factors)."""
 
     candidates: int = Field(
@@ -235,7 +246,7 @@ class RecallConfig(_Config):
     )
 
 
-class MemoryConfig(_Config):
+class MemoryConfig(ConfigModel):
     """All knobs of a `Memory`: store durability and recall weights."""
 
     store: StoreConfig = Field(default_factory=StoreConfig)

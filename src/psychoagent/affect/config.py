@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+from psychoagent.config import ConfigModel as _Config
 
 
 class HeuristicConfig(_Config):

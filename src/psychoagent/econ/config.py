@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from psychoagent.config import ConfigModel as _Config
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.markets.config import TradingConfig
-
-
-class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class HouseholdConfig(_Config):

@@ -5,16 +5,14 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
+
+from psychoagent.config import ConfigModel as _Config
 
 StructuredMode = Literal["auto", "json_schema", "json_object", "prompt"]
 CacheMode = Literal["off", "read-write", "record", "replay"]
 TIMEOUT_ENV = "PSYCHOAGENT_LLM_TIMEOUT"
 """Environment variable for the per-call timeout in seconds (`--llm-timeout` sets it for a run's workers)."""
-
-
-class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
 class Sampling(_Config):

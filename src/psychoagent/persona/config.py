@@ -7,13 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from psychoagent.config import FrozenConfigModel as _Config
 from psychoagent.persona.archetypes import ALLOCATION_KEYS
-
-
-class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class TraitDynamics(_Config):

@@ -21,14 +21,13 @@ from pydantic import (
     StrictStr,
 )
 
+from psychoagent.config import ConfigModel
 from psychoagent.memory.history import History
 from psychoagent.types import Briefing, ConflictRecord, MemoryUnit, Recall, to_datetime
 
 
-class ServiceConfig(BaseModel):
+class ServiceConfig(ConfigModel):
     """Size limits of requests; they bound the work and the storage one request can cause."""
-
-    model_config = ConfigDict(extra="forbid")
 
     max_text_chars: int = Field(8_000, ge=1, description="a memory is an event, not a document")
     max_query_chars: int = Field(2_000, ge=1, description="a question or a decision, not a document")

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from psychoagent.config import ConfigModel
 from psychoagent.econ.cognitive.propensity import Propensities, Reflection
 from psychoagent.econ.mind.schema import OrderSpec
 from psychoagent.econ.policies import HouseholdView
@@ -33,10 +34,8 @@ SYSTEM_MODEL = (
 )
 
 
-class ModelCallConfig(BaseModel):
+class ModelCallConfig(ConfigModel):
     """Cost knobs of econagent's calls to a language model (the offline model ignores them), each with its reason."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     reuse_months: int = Field(
         3,

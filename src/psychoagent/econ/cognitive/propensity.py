@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from psychoagent.config import ConfigModel
 from psychoagent.econ.mind.schema import OrderSpec
 
 
@@ -41,10 +42,8 @@ class Reflection(BaseModel):
     text: str = Field(..., min_length=1, max_length=600, description="the lesson in one or two sentences")
 
 
-class EconAgentConfig(BaseModel):
+class EconAgentConfig(ConfigModel):
     """Coefficients of the econagent policy, each with its reason or source."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     step: float = Field(
         0.02,

@@ -6,7 +6,9 @@ import logging
 import os
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from psychoagent.config import ConfigModel
 
 RAY_EXTRA = "--backend ray needs the 'ray' extra: pip install 'psychoagent[ray]'"
 
@@ -15,7 +17,7 @@ class MissingExtra(ValueError):
     """An optional dependency a requested feature needs is not installed (the message names the extra)."""
 
 
-class LocalClusterConfig(BaseModel):
+class LocalClusterConfig(ConfigModel):
     """Size of the Ray cluster started in-process when no --address is given."""
 
     max_cpus: int = Field(

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from psychoagent.config import ConfigModel
 
 FirmMode = Literal["rule", "cognitive", "llm"]
 FIRM_MODES: tuple[str, ...] = ("rule", "cognitive", "llm")
 
 
-class FirmsConfig(BaseModel):
+class FirmsConfig(ConfigModel):
     """How firms decide: the macro core's rule, or a persona + memory loop each quarter (heuristic or a model)."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     mode: FirmMode = Field(
         "rule",
