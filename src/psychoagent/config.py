@@ -26,7 +26,6 @@ class FrozenConfigModel(ConfigModel):
     model_config = ConfigDict(frozen=True)
 
 
-
 class StoreConfig(ConfigModel):
     """How the SQLite store trades durability for speed."""
 

@@ -15,11 +15,13 @@ from psychoagent.memory.stores.base import MemoryStore
 
 if TYPE_CHECKING:
     from psychoagent.econ.policies import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
+    from psychoagent.econ.settings import SimulationConfig
     from psychoagent.econ.snapshot import Snapshot
     from psychoagent.persona import Persona
 
 __all__ = [
-    "Appraiser", "Backend", "Binds", "Closes", "LanguageModel", "Learner", "MemoryStore", "Policy", "UsesModel",
+    "Appraiser", "Backend", "Binds", "Closes", "Configurable", "LanguageModel", "Learner", "MemoryStore", "Policy",
+    "UsesModel",
 ]  # fmt: skip
 
 
@@ -47,6 +49,17 @@ class Binds(Protocol):
     """A policy that trades or keeps per-agent state: it gets the model once the model is complete."""
 
     def bind(self, model: Any) -> None: ...
+
+
+@runtime_checkable
+class Configurable(Protocol):
+    """A policy with cognitive households: it runs with the `cognitive` and `evolution` parts of the run's
+    settings (`cognitive`, `engine.config`), which `configure` replaces before the model is built."""
+
+    cognitive: Any
+    engine: Any
+
+    def configure(self, settings: SimulationConfig) -> None: ...
 
 
 @runtime_checkable

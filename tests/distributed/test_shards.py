@@ -15,7 +15,8 @@ from psychoagent.econ.cognitive.population import HouseholdDraws
 from psychoagent.econ.distributed.driver import ShardedCognitivePolicy, sharded
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.run import simulate
-from psychoagent.eval.variants import register_configured, resolve
+from psychoagent.econ.scenario import Scenario
+from psychoagent.eval.variants import resolve
 from psychoagent.memory.population import _row_dots
 from psychoagent.memory.population_recall import _ordered_top, _top_mask
 from tests.distributed.runfiles import different_files
@@ -32,10 +33,10 @@ from tests.distributed.runfiles import different_files
 def test_sharded_run_writes_the_files_of_one_process(
     tmp_path: Path, overrides: dict, shards: int, seed: int
 ) -> None:
-    policy = register_configured("cognitive", "shard-test", overrides) if overrides else "cognitive"
+    scen = Scenario(cognitive=overrides)
     one, many = tmp_path / "one", tmp_path / "many"
-    simulate(one, agents=40, ticks=10, seed=seed, policy=policy)
-    model = simulate(many, agents=40, ticks=10, seed=seed, policy=policy, shards=shards)
+    simulate(one, agents=40, ticks=10, seed=seed, policy="cognitive", scenario=scen)
+    model = simulate(many, agents=40, ticks=10, seed=seed, policy="cognitive", scenario=scen, shards=shards)
     assert isinstance(model.policy, ShardedCognitivePolicy) and len(model.policy.parts) == shards
     assert different_files(one, many) == []
     events = (many / "events.jsonl").read_text(encoding="utf-8")

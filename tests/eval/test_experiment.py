@@ -80,15 +80,34 @@ def test_experiment_command_rejects_unknown_variant(tmp_path: Path) -> None:
     assert res.exit_code != 0 and "unknown variant" in res.output
 
 
-def test_sweep_over_evolution_settings_builds_the_policy() -> None:
-    from psychoagent.econ.policies import make_policy, policy_names
+def test_sweeps_and_switches_become_the_scenario_tables_of_one_settings_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from psychoagent.econ.policies import policy_names
+    from psychoagent.econ.scenario import load_scenario
+    from psychoagent.persona.config import EvolutionConfig
 
     if "cognitive" not in policy_names():
         pytest.skip("no cognitive policy in this build")
     how = resolve("full", [("loss_aversion", 1.5)])
-    assert make_policy(how.policy).engine.config.loss_aversion == 1.5  # type: ignore[attr-defined]
-    how = resolve("no-memory", [("evolution", "volatile")])
-    pol = make_policy(how.policy)
-    assert pol.cognitive.ablation.memory is False  # type: ignore[attr-defined]
+    assert (how.policy, how.economy, how.cognitive, how.evolution) == (
+        "cognitive",
+        {},
+        {},
+        {"loss_aversion": 1.5},
+    )
+    assert how.scenario(load_scenario("baseline")).settings().evolution.loss_aversion == 1.5
+    how = resolve("no-memory", [("evolution", "volatile"), ("consume_base", 0.3)])
+    assert how.cognitive == {"ablation": {"memory": False}} and how.evolution == {"preset": "volatile"}
+    settings = how.scenario(load_scenario("demand_slump")).settings()
+    assert settings.cognitive.ablation.memory is False and settings.economy.policy.consume_base == 0.3
+    assert settings.evolution == EvolutionConfig.preset("volatile")
+    from psychoagent.eval.variants import VARIANTS, Variant
+
+    monkeypatch.setitem(
+        VARIANTS, "persona-no-memory", Variant("persona-no-memory", "persona", "", ("memory",))
+    )
+    with pytest.raises(ValueError, match="no ablation switches"):  # a rule policy has no cognitive households
+        resolve("persona-no-memory")
     assert [c.label for c in conditions(["full", "composite"], ["loss_aversion=1.3,2.25"])] == [
         "full [loss_aversion=1.3]", "full [loss_aversion=2.25]", "composite"]  # fmt: skip

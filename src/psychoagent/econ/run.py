@@ -18,7 +18,7 @@ from psychoagent.econ.markets import ASSET_COLUMNS
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.scenario import Scenario, load_scenario
-from psychoagent.protocols import Closes, UsesModel
+from psychoagent.protocols import Closes, Configurable, UsesModel
 
 RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv", "run.log")
 DERIVED_FILES = ("metrics.json", "report.html", "llm_usage.json", "variant.json")
@@ -147,6 +147,11 @@ def simulate(
     check_size(agents, n_ticks, seed)
     folder = check_out(out, overwrite=True)
     pol = make_policy(policy)
+    if scen.configures_agents:
+        if not isinstance(pol, Configurable):
+            raise ValueError(f"scenario {scen.name!r} sets cognitive/evolution settings; policy {pol.name!r} has "
+                             "no cognitive households to take them")  # fmt: skip
+        pol.configure(scen.settings())
     if shards > 1 or backend == "ray":
         if firms in ("cognitive", "llm"):
             raise ValueError(f"firms={firms!r} runs in one process: use shards=1 and backend='local'")
@@ -181,6 +186,8 @@ def simulate(
         "model": getattr(client, "name", None), "firms": model.config.firms.mode,
         "firms_model": getattr(getattr(board, "client", None), "name", None),
         "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
+        **({"cognitive": pol.cognitive.model_dump(mode="json"), "evolution": pol.engine.config.model_dump(mode="json")}
+           if isinstance(pol, Configurable) else {}),
         "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
                   "assets.csv": list(ASSET_COLUMNS), "events.jsonl": "one bus event per line"},
     }  # fmt: skip

@@ -8,16 +8,20 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.config import EconomyConfig
+from psychoagent.econ.settings import SimulationConfig
 from psychoagent.econ.shocks import Shock
+from psychoagent.persona.config import EvolutionConfig
 
 _SUFFIXES = (".toml", ".yaml", ".yml")
 
 
 class Scenario(BaseModel):
-    """A named setting: overrides of `EconomyConfig` (nested tables, partial) plus a shock schedule."""
+    """A named setting: overrides of the run's `SimulationConfig` (nested tables, partial: `economy`,
+    `cognitive`, `evolution`) plus a shock schedule."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -25,7 +29,41 @@ class Scenario(BaseModel):
     description: str = ""
     ticks: int | None = Field(None, ge=1, description="suggested run length in months (the CLI may override)")
     economy: dict[str, Any] = Field(default_factory=dict, description="overrides of EconomyConfig fields")
+    cognitive: dict[str, Any] = Field(
+        default_factory=dict,
+        description="overrides of CognitiveConfig fields (policies with cognitive households)",
+    )
+    evolution: dict[str, Any] = Field(
+        default_factory=dict,
+        description="overrides of EvolutionConfig fields; `preset` names the preset they start from",
+    )
     shocks: list[Shock] = Field(default_factory=list)
+
+    @field_validator("cognitive")
+    @classmethod
+    def _cognitive(cls, value: dict[str, Any]) -> dict[str, Any]:
+        _cognitive_config(value)
+        return value
+
+    @field_validator("evolution")
+    @classmethod
+    def _evolution(cls, value: dict[str, Any]) -> dict[str, Any]:
+        _evolution_config(value)
+        return value
+
+    @property
+    def configures_agents(self) -> bool:
+        """Whether the scenario overrides the cognitive households' loop or their persona evolution."""
+        return bool(self.cognitive or self.evolution)
+
+    def settings(self, base: SimulationConfig | None = None) -> SimulationConfig:
+        """`base` (defaults when None) with all of this scenario's overrides deep-merged in and validated."""
+        base = base or SimulationConfig()
+        return SimulationConfig(
+            economy=self.apply(base.economy),
+            cognitive=_cognitive_config(self.cognitive, base.cognitive),
+            evolution=_evolution_config(self.evolution, base.evolution),
+        )
 
     def apply(self, base: EconomyConfig | None = None) -> EconomyConfig:
         """`base` (default config when None) with this scenario's overrides deep-merged in and validated."""
@@ -41,6 +79,17 @@ class Scenario(BaseModel):
                 raise ValueError(
                     f"scenario {self.name!r}: shock {shock.kind} names sector {sector!r}; sectors: {sorted(names)}"
                 )
+
+
+def _cognitive_config(over: dict[str, Any], base: CognitiveConfig | None = None) -> CognitiveConfig:
+    return CognitiveConfig.model_validate(_merge((base or CognitiveConfig()).model_dump(), over))
+
+
+def _evolution_config(over: dict[str, Any], base: EvolutionConfig | None = None) -> EvolutionConfig:
+    rest = dict(over)
+    preset = rest.pop("preset", None)
+    start = EvolutionConfig.preset(str(preset)) if preset is not None else (base or EvolutionConfig())
+    return EvolutionConfig.model_validate(_merge(start.model_dump(), rest))
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

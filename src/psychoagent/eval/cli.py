@@ -94,7 +94,7 @@ def experiment_command(
     from psychoagent.cli_errors import validation_message
     from psychoagent.econ.run import check_llm, uses_llm
     from psychoagent.eval.experiment import conditions, run_experiment
-    from psychoagent.eval.variants import merge_overrides, resolve
+    from psychoagent.eval.variants import resolve
 
     if collect:
         from psychoagent.eval.experiment import collect_experiment
@@ -123,10 +123,8 @@ def experiment_command(
         conds = conditions(names, sweep)
         needs_model = any(uses_llm(resolve(c.variant).policy) for c in conds)
         check_llm(llm or None, needs_model=needs_model)
-        for c in conds:
-            how = resolve(c.variant, c.sweep)
-            if how.economy:  # the swept values must make a valid economy before any run starts
-                scen.model_copy(update={"economy": merge_overrides(scen.economy, how.economy)}).apply()
+        for c in conds:  # the swept values must make a valid economy and agent before any run starts
+            resolve(c.variant, c.sweep).scenario(scen)
     except ValidationError as exc:
         fail(validation_message(exc, "--sweep"))
     except ValueError as exc:

@@ -23,7 +23,7 @@ import pandas as pd
 
 from psychoagent.eval.metrics import write_metrics
 from psychoagent.eval.stats import mean_ci, paired_difference
-from psychoagent.eval.variants import applies, merge_overrides, parse_sweep, resolve
+from psychoagent.eval.variants import applies, parse_sweep, resolve
 
 EXPERIMENT_FILE = "experiment.json"
 
@@ -102,15 +102,12 @@ def run_task(task: RunTask) -> tuple[str, int, dict[str, Any]]:
     from psychoagent.econ.scenario import load_scenario
 
     how = resolve(task.condition.variant, task.condition.sweep)
-    scen = load_scenario(task.scenario)
-    if how.economy:
-        scen = scen.model_copy(update={"economy": merge_overrides(scen.economy, how.economy)})
-        scen.apply()
+    scen = how.scenario(load_scenario(task.scenario))
     simulate(task.out, agents=task.agents, ticks=task.ticks, seed=task.seed, policy=how.policy, scenario=scen,
              llm=task.llm)  # fmt: skip
     info = {**_identity(task), "variant": task.condition.variant, "policy": how.policy,
             "sweep": dict(task.condition.sweep), "economy_overrides": how.economy,
-            "policy_overrides": how.cognitive}  # fmt: skip
+            "cognitive_overrides": how.cognitive, "evolution_overrides": how.evolution}  # fmt: skip
     metrics = write_metrics(task.out)["metrics"]
     Path(task.out, "variant.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     return task.condition.label, task.seed, metrics

@@ -5,17 +5,14 @@ and `no-guardrails` switch one part off; `persona` (persona-driven rules) and `c
 baseline) are the static baselines; `llm` is the cognitive agent deciding through a language model; `econagent`
 lets the model decide work and consumption as in EconAgent (Li et al. 2024).
 
-Switches and swept settings are found where the build exposes them, in this order: a field of `EconomyConfig`
-(passed as scenario overrides, so config.json records it), or a field of the policy's own config model when the
-policy class takes one as its `cognitive=` argument, or a field of the config of the policy's persona evolution
-engine (`policy.engine.config`: e.g. `loss_aversion`; the key `evolution` picks a preset). The variant then runs
-under a registered policy name such as `cognitive-no-memory` built that way. A variant whose policy or switches
-the build lacks fails with a message that says what is missing.
+Switches and swept settings are found in the run's one settings tree, `SimulationConfig`: a field of its
+`economy`, then of its `cognitive` households' loop, then of their persona `evolution` (the key `evolution` picks a
+preset), for policies with cognitive households; they become the scenario's override tables, so config.json
+records them. A variant whose policy or switches the build lacks fails with a message that says what is missing.
 """
 
 from __future__ import annotations
 
-import inspect
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,8 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.policies import make_policy, policy_names, register_policy
+from psychoagent.econ.policies import make_policy, policy_names
+from psychoagent.econ.scenario import Scenario
+from psychoagent.econ.settings import SimulationConfig
+from psychoagent.protocols import Configurable
 
 
 @dataclass(frozen=True)
@@ -60,13 +59,23 @@ VARIANTS: dict[str, Variant] = {
 
 @dataclass(frozen=True)
 class Resolved:
-    """How to run a variant: the policy name for simulate(), EconomyConfig overrides, overrides of the policy's
-    config and of its evolution engine's config (EVOLUTION_PRESET: a preset name)."""
+    """How to run a variant: the policy name for simulate() and the overrides of the run's settings, by part of
+    `SimulationConfig` (`evolution` may name a `preset`)."""
 
     policy: str
     economy: dict[str, Any] = field(default_factory=dict)
     cognitive: dict[str, Any] = field(default_factory=dict)
     evolution: dict[str, Any] = field(default_factory=dict)
+
+    def scenario(self, base: Scenario) -> Scenario:
+        """`base` with these overrides merged into its tables and validated (ValidationError when they do not
+        make a valid economy or agent)."""
+        data = base.model_dump()
+        for part in ("economy", "cognitive", "evolution"):
+            data[part] = merge_overrides(data[part], getattr(self, part))
+        scen = Scenario.model_validate(data)
+        scen.apply()
+        return scen
 
 
 def variant_names() -> list[str]:
@@ -104,13 +113,9 @@ def _path_of(model: type[BaseModel], type_name: str) -> str | None:
     return None
 
 
-def policy_config_model(policy: str) -> type[BaseModel] | None:
-    """The config model a policy takes as `cognitive=` (None for policies without one, e.g. the rule ones)."""
-    pol = make_policy(policy)
-    if "cognitive" not in inspect.signature(type(pol).__init__).parameters:
-        return None
-    cfg = getattr(pol, "cognitive", None)
-    return type(cfg) if isinstance(cfg, BaseModel) else None
+def has_agents(policy: str) -> bool:
+    """Whether the policy has cognitive households that take the cognitive and evolution settings."""
+    return isinstance(make_policy(policy), Configurable)
 
 
 def nested(path: str, value: Any) -> dict[str, Any]:
@@ -142,29 +147,22 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def engine_config_model(policy: str) -> type[BaseModel] | None:
-    """The config model of the policy's persona evolution engine (`policy.engine.config`), if it has one."""
-    engine = getattr(make_policy(policy), "engine", None)
-    cfg = getattr(engine, "config", None)
-    return type(cfg) if isinstance(cfg, BaseModel) else None
-
-
 def setting_path(policy: str, key: str) -> tuple[str, str] | None:
-    """Where a setting lives for this policy: ('economy', path), ('cognitive', path) in the policy's config,
-    ('evolution', path) in its evolution engine's config, or ('evolution', '') for EVOLUTION_PRESET (a preset
-    name); None when nowhere. ValueError when the name is ambiguous."""
+    """Where a setting lives for this policy: (part, path inside it) for the first part of `SimulationConfig`
+    (economy, cognitive, evolution; the last two only for policies with cognitive households) that has it, or
+    ('evolution', 'preset') for EVOLUTION_PRESET; None when nowhere. ValueError when a part has it twice."""
+    agents = has_agents(policy)
     if key == EVOLUTION_PRESET:
-        return ("evolution", "") if engine_config_model(policy) is not None else None
-    places = (("economy", EconomyConfig), ("cognitive", policy_config_model(policy)),
-              ("evolution", engine_config_model(policy)))  # fmt: skip
-    for where, model in places:
-        if model is None:
+        return ("evolution", "preset") if agents else None
+    for part, info in SimulationConfig.model_fields.items():
+        if part != "economy" and not agents:
             continue
+        model = _models_in(info.annotation)[0]
         paths = find_field(model, key)
         if len(paths) > 1:
             raise ValueError(f"setting {key!r} is ambiguous; give one of: {', '.join(paths)}")
         if paths:
-            return where, paths[0]
+            return part, paths[0]
     return None
 
 
@@ -179,71 +177,25 @@ def resolve(name: str, settings: Sequence[tuple[str, Any]] = ()) -> Resolved:
             f"variant {name!r} needs policy {v.policy!r}, which this build does not have "
             f"(policies: {', '.join(policy_names())})"
         )
-    economy: dict[str, Any] = {}
-    cognitive: dict[str, Any] = {}
+    parts: dict[str, dict[str, Any]] = {"economy": {}, "cognitive": {}, "evolution": {}}
     if v.off:
-        where = _path_of(EconomyConfig, "AblationConfig")
-        model = policy_config_model(v.policy)
-        inner = _path_of(model, "AblationConfig") if model is not None else None
-        switches = dict.fromkeys(v.off, False)
-        if where is not None:
-            economy = nested(where, switches)
-        elif inner is not None:
-            cognitive = nested(inner, switches)
-        else:
+        where = _path_of(SimulationConfig, "AblationConfig")
+        if where is None or not has_agents(v.policy):
             raise ValueError(
                 f"variant {name!r} switches off {', '.join(v.off)}, but this build exposes no ablation switches "
-                f"(no AblationConfig in EconomyConfig or in the config of policy {v.policy!r})"
+                f"for policy {v.policy!r} (no AblationConfig in its settings)"
             )
-    evolution: dict[str, Any] = {}
+        part, _, path = where.partition(".")
+        parts[part] = nested(path, dict.fromkeys(v.off, False))
     for key, value in settings:
         found = setting_path(v.policy, key)
         if found is None:
             raise ValueError(
                 f"setting {key!r} exists neither in the economy config nor in policy {v.policy!r}"
             )
-        where, path = found
-        if where == "evolution" and not path:
-            evolution[EVOLUTION_PRESET] = str(value)
-            continue
-        target = {"economy": economy, "cognitive": cognitive, "evolution": evolution}[where]
-        target.update(merge_overrides(target, nested(path, value)))
-    if not cognitive and not evolution:
-        return Resolved(v.policy, economy)
-    return Resolved(register_configured(v.policy, name, cognitive, evolution), economy, cognitive, evolution)
-
-
-def register_configured(
-    policy: str, label: str, overrides: Mapping[str, Any], evolution: Mapping[str, Any] | None = None
-) -> str:
-    """Register `policy` built with its config updated by `overrides` and, when given, its evolution engine
-    rebuilt from a preset and/or config overrides, under a new name; returns the name."""
-    base: Any = make_policy(policy)
-    cfg = None
-    if overrides:
-        cfg_model = policy_config_model(policy)
-        assert cfg_model is not None
-        cfg = cfg_model.model_validate(merge_overrides(base.cognitive.model_dump(), overrides))
-    evo = dict(evolution or {})
-    engine = None
-    if evo:
-        engine_cls: Any = type(base.engine)
-        preset = evo.pop(EVOLUTION_PRESET, None)
-        start = engine_cls(preset).config if preset else base.engine.config
-        engine = engine_cls(type(start).model_validate(merge_overrides(start.model_dump(), evo)))
-    cls: Any = type(base)
-
-    def build(pc: Any) -> Any:
-        pol = cls(pc, cognitive=cfg) if cfg is not None else cls(pc)
-        if engine is not None:
-            pol.engine = engine
-        return pol
-
-    leaves = _leaves(overrides) + _leaves(evolution or {})
-    suffix = "-".join(k for k in [label, *leaves] if k and k != "full")
-    name = f"{policy}-{suffix}".replace(".", "_").replace("=", "_")[:80]
-    register_policy(name, build)
-    return name
+        part, path = found
+        parts[part] = merge_overrides(parts[part], nested(path, str(value) if path == "preset" else value))
+    return Resolved(v.policy, **parts)
 
 
 def _leaves(tree: Mapping[str, Any], prefix: str = "") -> list[str]:

@@ -48,7 +48,7 @@ from psychoagent.econ.rules import progressive_tax
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.events import EventType
 from psychoagent.llm.offline import data_line
-from psychoagent.persona import OutcomeEvent, Persona
+from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
 from psychoagent.types import Affect
 
 SYSTEM = (
@@ -78,9 +78,6 @@ class EconAgentPolicy(LLMPolicy):
         """A language model's last answer per `reuse_key`, with its month (reused within `calls.reuse_months`)."""
         self.reflected: dict[Any, tuple[int, Reflection]] = {}
         """The same for reflections, by the quarter's key (worked at least half of it, goods ran short)."""
-        cognitive = (cognitive or CognitiveConfig()).model_copy(
-            update={"decide_every": self.econ.decide_every}
-        )
         super().__init__(cfg, cognitive, client)
         self.work = np.zeros(0)
         self.consume = np.zeros(0)
@@ -89,6 +86,10 @@ class EconAgentPolicy(LLMPolicy):
         self._rule: IntentBatch | None = None
         self._view: HouseholdView | None = None
         self._snap: Snapshot | None = None
+
+    def _settle(self, cognitive: CognitiveConfig, engine: EvolutionEngine) -> None:
+        """EconAgent decides every `econ.decide_every` months, whatever the cognitive settings say."""
+        super()._settle(cognitive.model_copy(update={"decide_every": self.econ.decide_every}), engine)
 
     def bind(self, model: Any) -> None:
         super().bind(model)

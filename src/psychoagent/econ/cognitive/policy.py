@@ -34,6 +34,7 @@ from psychoagent.econ.mind.household import Expectation, HouseholdMind
 from psychoagent.econ.mind.perception import Observation, PriceHistory, TickPerception
 from psychoagent.econ.mind.schema import ApprovedOrder, Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
+from psychoagent.econ.settings import SimulationConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.events import EventType
 from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
@@ -56,13 +57,9 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
 
     def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None) -> None:
         super().__init__(cfg)
-        self.cognitive = cognitive or CognitiveConfig()
-        self.engine = EvolutionEngine()
         self.model: Any = None
         self.agents: dict[int, HouseholdMind] = {}
-        self.history = PriceHistory(self.cognitive.perception.history)
-        self.guardrails = Guardrails(self.cognitive.guardrails, self.cognitive.lookahead,
-                                     enabled=self.cognitive.ablation.guardrails)  # fmt: skip
+        self._settle(cognitive or CognitiveConfig(), EvolutionEngine())
         self.rng = np.random.default_rng(0)
         self.submitted: dict[int, list[tuple[ApprovedOrder, str]]] = {}
         self.counts: dict[str, int] = {}
@@ -72,6 +69,17 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         """The population memory of all cognitive households (None with private memories or no memory)."""
         self.household_rng: dict[int, np.random.Generator] = {}
         """Each cognitive household's own generator (decision draws, look-ahead paths, recall exploration)."""
+
+    def _settle(self, cognitive: CognitiveConfig, engine: EvolutionEngine) -> None:
+        self.cognitive, self.engine = cognitive, engine
+        self.history = PriceHistory(cognitive.perception.history)
+        self.guardrails = Guardrails(
+            cognitive.guardrails, cognitive.lookahead, enabled=cognitive.ablation.guardrails
+        )
+
+    def configure(self, settings: SimulationConfig) -> None:
+        """Run with the settings' cognitive loop and persona evolution (a scenario's `cognitive`/`evolution`)."""
+        self._settle(settings.cognitive, EvolutionEngine(settings.evolution))
 
     # -- wiring ----------------------------------------------------------------------------------------------
     def bind(self, model: Any) -> None:

@@ -1,0 +1,60 @@
+"""One settings tree: a scenario's `cognitive` and `evolution` tables reach the policy and `config.json`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from psychoagent.econ.run import simulate
+from psychoagent.econ.scenario import parse_scenario
+from psychoagent.econ.settings import SimulationConfig
+from psychoagent.persona.config import EvolutionConfig
+
+TUNED = (
+    'name = "tuned"\n[cognitive]\nshare = 0.5\n[cognitive.ablation]\nmemory = false\n'
+    '[evolution]\npreset = "volatile"\nloss_aversion = 1.5\n'
+)
+
+
+def test_a_scenario_configures_the_cognitive_households_and_config_json_records_it(tmp_path: Path) -> None:
+    scen = parse_scenario(TUNED, "toml")
+    simulate(tmp_path / "run", agents=10, ticks=2, seed=1, policy="cognitive", scenario=scen)
+    config = json.loads((tmp_path / "run" / "config.json").read_text(encoding="utf-8"))
+    assert config["cognitive"]["share"] == 0.5 and config["cognitive"]["ablation"]["memory"] is False
+    volatile = EvolutionConfig.preset("volatile").model_dump(mode="json")
+    assert config["evolution"] == {**volatile, "loss_aversion": 1.5}
+    plain = simulate(tmp_path / "plain", agents=10, ticks=1, seed=1, policy="cognitive")
+    assert plain.policy.cognitive.share == 1.0  # type: ignore[attr-defined]
+    econagent = simulate(
+        tmp_path / "econagent", agents=10, ticks=1, seed=1, policy="econagent", scenario=scen
+    )
+    assert econagent.policy.cognitive.share == 0.5  # type: ignore[attr-defined]
+    assert econagent.policy.cognitive.decide_every == econagent.policy.econ.decide_every  # type: ignore[attr-defined]
+
+
+def test_rule_policies_refuse_agent_settings_and_bad_keys_are_named(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no cognitive households"):
+        simulate(
+            tmp_path / "rule",
+            agents=10,
+            ticks=1,
+            seed=1,
+            policy="persona",
+            scenario=parse_scenario(TUNED, "toml"),
+        )
+    assert not (tmp_path / "rule" / "config.json").exists()
+    with pytest.raises(ValueError, match=r"cognitive\.shar"):
+        parse_scenario("[cognitive]\nshar = 0.5\n", "toml")
+    with pytest.raises(ValueError, match="unknown evolution preset"):
+        parse_scenario("[evolution]\npreset = 'calm'\n", "toml")
+
+
+def test_the_settings_tree_merges_every_table_over_the_defaults() -> None:
+    scen = parse_scenario(TUNED + "[economy.bank]\nnatural_rate = 0.02\n", "toml")
+    settings = scen.settings()
+    assert isinstance(settings, SimulationConfig)
+    assert settings.economy.bank.natural_rate == 0.02 and settings.cognitive.share == 0.5
+    assert settings.cognitive.recall == SimulationConfig().cognitive.recall  # untouched parts keep defaults
+    assert scen.configures_agents and not parse_scenario("name = 'x'\n", "toml").configures_agents
