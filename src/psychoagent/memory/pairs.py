@@ -8,6 +8,7 @@ elaboration / unrelated. Cue words are features, never the decision.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -128,8 +129,10 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     return np.asarray(values, dtype=np.float64)
 
 
+@lru_cache(maxsize=32768)
 def _first_named_apart(old_text: str, new_text: str) -> float:
-    """1 when both sentences name a first thing and neither's first-named thing occurs in the other."""
+    """1 when both sentences name a first thing and neither's first-named thing occurs in the other (cached per
+    pair: recall scores the same pairs again)."""
     a, b = first_named(old_text), first_named(new_text)
     if a is None or b is None or a == b:
         return 0.0
