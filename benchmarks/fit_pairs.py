@@ -4,15 +4,27 @@ Pairs: (older fact, newer fact) with the scenario's label, plus (distractor, new
 distractor) pairs labelled unrelated, as detection meets them in a namespace; same-person facts of other domains
 (compatible); with --pronouns, the dev pairs again with the newer fact naming its person by a pronoun; with
 --person-sources, the dev source conflicts again told by two people (the dev forms with the generator's names).
-Each pair enters once per embedder named (dense similarity of e5 and of the hashing embedder, so the generic
+A value-only correction is read by the vector of the sentence it stands for (`memory.detect.rebuilt`, as on the
+write path). With --same-wording, the dev changes again in the older fact's own wording. Each pair enters
+once per embedder named (dense similarity of e5 and of the hashing embedder, so the generic
 scorer serves both). Multinomial logistic regression with L2 (scipy L-BFGS), balanced class weights. With --cv N
 the thresholds are chosen on dev by leave-families-out cross-validation (`benchmarks/pair_cv.py`); test is only
 reported.
 
-    python -m benchmarks.fit_pairs --vectors --pronouns --person-sources --l2 0.1 --cv 4 \
+    python -m benchmarks.fit_pairs --vectors --pronouns --person-sources --l2 0.1 --more-seeds 1,2 --cv 4 \
+        --keep-thresholds --update-threshold 0.5 --contradiction-threshold 0.5 \
         --out src/psychoagent/data/pair_scorer_e5.json
-    python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 --cv 4 \
-        --out src/psychoagent/data/pair_scorer.json
+    python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 \
+        --update-threshold 0.5 --contradiction-threshold 0.6 --out src/psychoagent/data/pair_scorer.json
+
+The dev scenarios of generator seeds 1 and 2 (other people, values and wordings of the same dev families and
+domains) train too: in 4-fold leave-families-out cross-validation on dev (e5 scorer, thresholds 0.5 / 0.5) they
+cut the compatible pairs flagged from 9.1 % / 8.3 % (English / Chinese) to 2.9 % / 6.4 %, with out-of-family
+changes found 59.8 % -> 59.2 % (2026-12-01). --same-wording raised the out-of-family changes found (59.8 % ->
+62.1 %) but also the compatible pairs flagged (16.9 % / 22.3 %), so the packaged scorers are fitted without it.
+The generic scorer keeps seed 0 only: with seeds 1 and 2 it flagged fewer compatible test pairs by the hashing
+embedder (2.0 % / 5.3 % against 4.9 % / 9.2 %) but no longer read "Alice moved to Paris." after "Alice lives in
+Berlin with her cat Zyxwort." as an update (p = 0.47 against 0.54).
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ from scipy.optimize import minimize
 
 from benchmarks.conflict_gen import generate, split
 from benchmarks.conflict_gen.lexicon import NAMES, SOURCES
-from psychoagent.memory.detect import LABELS, PairScorer, normalised_similarity
+from psychoagent.memory.detect import LABELS, PairScorer, normalised_similarity, rebuilt
 from psychoagent.memory.embed import get_embedder
 from psychoagent.memory.pairs import FEATURES, comparable, pair_features, vector_features
 
@@ -134,6 +146,34 @@ def person_sources(items: list[Any], seed: int) -> list[tuple[str, str, str]]:
     return out
 
 
+def _swap_value(text: str, old: str, new: str) -> str | None:
+    """`text` with its one occurrence of the value `old` replaced by `new` (a number only where it stands alone,
+    not inside another number); None when it does not name `old` exactly once."""
+    pattern = re.escape(old)
+    if old[:1].isdigit():
+        pattern = rf"(?<![\d.,]){pattern}(?![\d]|[.,]\d)"
+    found = list(re.finditer(pattern, text))
+    if len(found) != 1 or not new:
+        return None
+    at = found[0]
+    return text[: at.start()] + new + text[at.end() :]
+
+
+def same_wording(items: list[Any]) -> list[tuple[str, str, str, str]]:
+    """(family, older, newer, label) pairs of dev changes told in the older fact's own wording with the new value
+    put in ("Ines' budget is 3000 dollars." -> "Ines' budget is 3400 dollars."): dev templates recombined, the
+    form a value-only correction stands for once `resolve_ellipsis` has rebuilt it. Tagged with the scenario's
+    family so cross-validation holds them out with it."""
+    out = []
+    for item in items:
+        if item.label != "update" or item.answer_old == item.answer_new:
+            continue
+        text = _swap_value(item.old, item.answer_old, item.answer_new)
+        if text is not None and text != item.old:
+            out.append((item.family, item.old, text, "update"))
+    return out
+
+
 def cross_pairs(items: list[Any], n: int, seed: int) -> list[tuple[str, str, str]]:
     """`n` pairs of facts about the same subject from different scenarios of different domains: another attribute
     of the same person, compatible (labelled elaboration), as a namespace that knows many facts about one person
@@ -159,9 +199,11 @@ def features(
     rows, labels = [], []
     for name, vecs in vectors.items():
         for old, new, label in pairs:
-            dense = float(normalised_similarity(float(vecs[old] @ vecs[new]), floors[name]))
+            full = rebuilt(old, new)  # read by the rebuilt sentence's vector, as the write path does
+            new_vec = vecs[new] if full is None else vecs[full]
+            dense = float(normalised_similarity(float(vecs[old] @ new_vec), floors[name]))
             row = pair_features(old, new, dense)
-            rows.append(np.concatenate([row, vector_features(vecs[old], vecs[new])]) if with_vectors else row)
+            rows.append(np.concatenate([row, vector_features(vecs[old], new_vec)]) if with_vectors else row)
             labels.append(LABELS.index(label))
     return np.asarray(rows), np.asarray(labels)
 
@@ -253,10 +295,11 @@ def document() -> None:
 
     from benchmarks._report import write_section
 
-    rows, chosen = [], []
+    rows, chosen, seeds = [], [], set()
     for name, what in (("pair_scorer_e5.json", "e5 scorer (features + e5 embedding interactions)"),
                        ("pair_scorer.json", "generic scorer (features only; any embedder)")):  # fmt: skip
         meta = json.loads(resources.files("psychoagent").joinpath("data", name).read_text())["meta"]
+        seeds |= {x.strip() for x in str(meta.get("more_seeds", "")).split(",") if x.strip()}
         th = meta["thresholds"]
         cv = meta.get("cross_validation", {})
         estimate = cv.get("cv_flagged_by_language")
@@ -283,9 +326,11 @@ def document() -> None:
             )
     body = (
         "Pair-level rates of the update/contradiction scorer (`psychoagent/data/pair_scorer*.json`), fitted on the "
-        "DEV split of `benchmarks/conflict_gen` (seed 0) plus same-person pairs from different dev domains, the dev "
+        "DEV split of `benchmarks/conflict_gen` (seed 0"
+        + (f"; and the dev scenarios of seeds {', '.join(sorted(seeds))}" if seeds else "")
+        + ") plus same-person pairs from different dev domains, the dev "
         "source conflicts again told by two people and (e5 scorer) the dev pairs again with the newer fact naming its "
-        "person by a pronoun, and "
+        "person by a pronoun (a value-only correction read by the embedded sentence it stands for), and "
         "measured on dev and on TEST (held-out phrasing families or domains). A pair is (older fact, newer fact) of a "
         "scenario, or a distractor paired with one of them (unrelated). Pairs that name different people and nobody "
         "in common never reach the scorer and are not counted. Each scorer's thresholds (stored with it) were chosen "
@@ -323,6 +368,9 @@ def main() -> None:
         "--person-sources", action="store_true", help="add dev source conflicts told by two people"
     )
     parser.add_argument(
+        "--same-wording", action="store_true", help="add dev changes told in the older fact's own wording"
+    )
+    parser.add_argument(
         "--cv", type=int, default=0, help="choose the thresholds by this many leave-families-out folds on dev"
     )
     parser.add_argument(
@@ -354,13 +402,17 @@ def main() -> None:
             tagged += [(item.family, p) for p in pronoun_variants([item])]
     if args.person_sources:
         tagged += [("source_conflict", p) for p in person_sources(everything, args.seed)]
+    if args.same_wording:
+        tagged += [(family, (old, new, label)) for family, old, new, label in same_wording(everything)]
     tagged = [(f, p) for f, p in tagged if comparable(p[0], p[1])]  # others never reach the scorer
     dev_pairs = [p for _, p in tagged]
     test_pairs = {lang: [p for item in test if item.lang == lang for p in pairs_of(item) if comparable(p[0], p[1])]
                   for lang in ("en", "zh")}  # fmt: skip
     print("comparable pairs: dev", len(dev_pairs), {k: len(v) for k, v in test_pairs.items()},
           "- rates below are over these; the rest are never flagged")  # fmt: skip
-    texts = sorted({t for pairs in (dev_pairs, *test_pairs.values()) for p in pairs for t in p[:2]})
+    texts = sorted({t for pairs in (dev_pairs, *test_pairs.values()) for p in pairs for t in p[:2]}
+                   | {t for pairs in (dev_pairs, *test_pairs.values()) for p in pairs
+                      if (t := rebuilt(p[0], p[1])) is not None})  # fmt: skip
     names = ["e5"] if args.vectors else args.embedders.split(",")
     vectors = {name: embed_all(texts, name, args.cache) for name in names}
     x, y = features(dev_pairs, vectors, args.vectors)
@@ -405,6 +457,7 @@ def main() -> None:
             "dev_scenarios": len(dev), "dev_pairs": len(y), "date": time.strftime("%Y-%m-%d"),
             "pair_rates": {k: {m: round(v, 4) for m, v in r.items()} for k, r in report.items()},
             "thresholds": {"update": upd, "contradiction": con}, "person_sources": args.person_sources,
+            "same_wording": args.same_wording,
             "cross_validation": {k: v for k, v in chosen.items() if k.startswith("cv")} | {"folds": args.cv},
         }  # fmt: skip
         args.out.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")

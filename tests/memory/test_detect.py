@@ -35,9 +35,6 @@ def _relation(old: str, new: str) -> tuple[str, Memory]:
 _MISSED = pytest.mark.xfail(
     reason="known limit: a job change with no shared words or values is read as detail"
 )
-_OVERREAD = pytest.mark.xfail(
-    reason="known limit: 'X's brother' is read as X, so his city looks like X's new one"
-)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +52,7 @@ _OVERREAD = pytest.mark.xfail(
         ("据财务表，项目预算是50万元。", "项目合同上写的预算是80万元。", "contradiction"),
         ("Ingrid drives a blue Volvo.", "Ingrid's Volvo had its brakes checked on Monday.", "compatible"),
         ("Rafael lives in Porto.", "Rafael enjoys surfing on weekends.", "compatible"),
-        pytest.param("Rafael lives in Porto.", "Rafael's brother lives in Lisbon.", "compatible", marks=_OVERREAD),
+        ("Rafael lives in Porto.", "Rafael's brother lives in Lisbon.", "compatible"),
         ("The team offsite is in Lisbon.", "The team offsite in Lisbon starts with a boat tour.", "compatible"),
         ("赵婷养了一只橘猫。", "赵婷的橘猫上周打了疫苗。", "compatible"),
         ("孙浩住在杭州。", "孙浩周末喜欢去西湖边跑步。", "compatible"),

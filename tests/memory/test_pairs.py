@@ -69,3 +69,32 @@ def test_an_elliptic_correction_is_read_as_the_sentence_it_stands_for() -> None:
     row = pair_features(budget, "Sorry, I meant 3400, not 3000.", 0.5)
     assert row[FEATURES.index("correction_new")] == 1.0
     assert row[FEATURES.index("shared_entity")] == 1.0 and row[FEATURES.index("numbers_differ")] == 1.0
+
+
+def test_a_value_only_correction_is_embedded_as_the_sentence_it_stands_for() -> None:
+    from psychoagent.memory.detect import resolved_vectors
+
+    asked: list[list[str]] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        asked.append(list(texts))
+        return np.eye(len(texts), 4)
+
+    budget = "Ines' monthly budget is 3000 dollars."
+    pairs = [(budget, "Sorry, I meant 3400, not 3000."), (budget, "Ines keeps her receipts in a shoebox.")]
+    rebuilt = resolved_vectors(pairs, embed)
+    assert asked == [["Ines' monthly budget is 3400 dollars."]]  # one call, only the rebuilt sentence
+    assert rebuilt[0] is not None and rebuilt[1] is None
+    assert resolved_vectors(pairs, None) == [None, None]
+    assert resolved_vectors(pairs[1:], embed) == [None] and len(asked) == 1  # nothing to embed: no call
+
+
+def test_two_subjects_sharing_a_value_are_told_apart() -> None:
+    swap = FEATURES.index("subject_swap")
+    same = pair_features(
+        "Priya sees Dr. Moreau for check-ups.", "Priya now sees Dr. Chen for check-ups.", 0.8
+    )
+    other = pair_features("Priya sees Dr. Moreau for check-ups.", "Luke sees Dr. Moreau for check-ups.", 0.8)
+    pronoun = pair_features("Anna lives in Paris.", "She moved to Lyon.", 0.7)
+    assert same[swap] == 0.0 and other[swap] == 1.0 and pronoun[swap] == 0.0
+    assert pair_features("韩立在华星科技工作。", "李明在华星科技工作。", 0.8)[swap] == 1.0

@@ -76,7 +76,7 @@ def before_store(
     config = own.heuristic if isinstance(own, AffectConfig) else AffectConfig().heuristic
     return prepare(
         state, units, vectors, index, memory.affect_config, config, goal_units, memory.similarity_floor,
-        memory.pair_judge, memory.embedder.name,
+        memory.pair_judge, memory.embedder,
     )  # fmt: skip
 
 

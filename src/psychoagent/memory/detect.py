@@ -11,7 +11,7 @@ the older unit; a contradiction is recorded with both sides current.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 
 from psychoagent.memory.judge import PairJudge
-from psychoagent.memory.pairs import FEATURES, comparable, pair_features, vector_features
+from psychoagent.memory.pairs import (
+    FEATURES,
+    analyse,
+    comparable,
+    pair_features,
+    resolve_ellipsis,
+    vector_features,
+)
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
 """Relations the scorer tells apart, in the column order of its probabilities."""
@@ -127,6 +134,33 @@ def normalised_similarity(cosine: np.ndarray | float, floor: float | None) -> np
     return np.clip((np.asarray(cosine, dtype=np.float64) - base) / max(1.0 - base, 1e-9), 0.0, 1.0)
 
 
+Embed = Callable[[list[str]], np.ndarray]
+"""Embeds document texts into unit vectors (the memory's embedder), for sentences no unit holds."""
+
+
+def rebuilt(old_text: str, new_text: str) -> str | None:
+    """The full sentence a value-only correction stands for (`resolve_ellipsis`), read only when the newer text
+    marks itself as a correction or a denial ("Sorry, I meant 4200, not 5000"): a sentence without such a mark
+    that happens to repeat a value states a fact of its own, and embedding its rebuilt reading would cost an
+    embedder call on every write that meets one."""
+    said = analyse(new_text)
+    if not (said.correction or said.negation):
+        return None
+    return resolve_ellipsis(old_text, new_text)
+
+
+def resolved_vectors(pairs: Sequence[tuple[str, str]], embed: Embed | None) -> list[np.ndarray | None]:
+    """For each (older, newer) pair whose newer text is a value-only correction, the vector of the full sentence
+    it stands for (`rebuilt`), embedded in one call; None for the other pairs or without an embedder. The elliptic
+    text's own vector says little of the fact; the rebuilt sentence's says what changed."""
+    texts = [rebuilt(old, new) for old, new in pairs] if embed is not None else []
+    todo = sorted({t for t in texts if t is not None})
+    if embed is None or not todo:
+        return [None] * len(pairs)
+    vecs = dict(zip(todo, np.asarray(embed(todo), dtype=np.float64), strict=True))
+    return [None if t is None else vecs[t] for t in texts]
+
+
 def judge(
     scorer: PairScorer,
     content: str,
@@ -137,24 +171,34 @@ def judge(
     referee: PairJudge | None = None,
     vector: np.ndarray | None = None,
     conflict_mass: float = 1.0,
+    embed: Embed | None = None,
+    floor: float | None = None,
 ) -> list[Judgement]:
     """Score the new text against each candidate; return the pairs judged update or contradiction, best first.
 
-    With a referee, pairs whose update or contradiction probability falls in its uncertainty band are decided by
-    it (the scorer's label stands where it gives no answer)."""
+    With `embed` (and both vectors), a value-only correction is scored by the vector of the sentence it stands
+    for: its dense similarity (normalised with `floor`) and embedding interactions. With a referee, pairs whose
+    update or contradiction probability falls in its uncertainty band are decided by it (the scorer's label
+    stands where it gives no answer)."""
     candidates = [c for c in candidates if comparable(c.content, content)]
     if not candidates:
         return []
     rows = []
     order = []
-    for cand in candidates:
+    texts = [(content, c.content) if created < c.created else (c.content, content) for c in candidates]
+    have_vectors = vector is not None and all(c.vector is not None for c in candidates)
+    rebuilt = resolved_vectors(texts, embed if have_vectors else None)
+    for cand, (old_text, new_text), full in zip(candidates, texts, rebuilt, strict=True):
         new_is_older = created < cand.created
-        old_text, new_text = (content, cand.content) if new_is_older else (cand.content, content)
-        row = pair_features(old_text, new_text, cand.dense)
+        old_vec, new_vec = (vector, cand.vector) if new_is_older else (cand.vector, vector)
+        dense = cand.dense
+        if full is not None and old_vec is not None:
+            new_vec = full
+            dense = float(normalised_similarity(float(old_vec @ full), floor))
+        row = pair_features(old_text, new_text, dense)
         if scorer.vector_dim:
-            if vector is None or cand.vector is None:
+            if old_vec is None or new_vec is None:
                 raise ValueError("this pair scorer reads embeddings: pass the vectors of both texts")
-            old_vec, new_vec = (vector, cand.vector) if new_is_older else (cand.vector, vector)
             row = np.concatenate([row, vector_features(old_vec, new_vec)])
         rows.append(row)
         order.append(new_is_older)

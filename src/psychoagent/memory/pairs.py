@@ -8,6 +8,7 @@ elaboration / unrelated. Cue words are features, never the decision.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from psychoagent.memory.facts import (
     subjects,
     turn_speaker,
 )
-from psychoagent.memory.values import elliptic, names_old_value, resolve_ellipsis
+from psychoagent.memory.values import elliptic, first_named, names_old_value, resolve_ellipsis
 
 __all__ = [
     "FEATURES", "analyse", "comparable", "elliptic", "framed", "names_old_value", "pair_features", "refers_back",
@@ -39,6 +40,7 @@ FEATURES: tuple[str, ...] = (
     "other_subjects", "replacement", "old_value_repeated", "new_has_subject", "dense_x_content",
     "near_paraphrase", "old_covered", "framed_old", "framed_new", "framed_both", "framed_both_x_differ",
     "old_value_named", "old_value_named_x_added", "old_value_named_x_negation", "refers_back",
+    "first_named_apart", "subject_swap",
 )  # fmt: skip
 """Names of the pair features, in order (the scorer's weights are stored against these names)."""
 
@@ -105,6 +107,10 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     )
     # the newer sentence repeats a value of the older one besides its subject ("not 5000 - 4200", "不是盒马")
     named = 1.0 if names_old_value(old_text, new_text) else 0.0
+    # each sentence's first-named thing (its subject) is missing from the other: another subject's fact, above
+    # all when they share a value ("Priya sees Dr. Moreau" / "Luke sees Dr. Moreau")
+    apart = _first_named_apart(old_text, new_text)
+    swap = apart * (1.0 if shared_ent or repeated else 0.0)
     values = (
         dense, dense * dense, 1.0 if shared_ent or inherited else 0.0, 1.0 if self_both else 0.0,
         _jaccard(o.entities, n.entities), content_j, inter / max(len(n.content), 1),
@@ -118,9 +124,19 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         (1.0 - subject) * dense, other_subjects, replacement, repeated, 1.0 if n.entities or n.self_ref else 0.0,
         dense * content_j, max(0.0, dense - 0.85) / 0.15, covered, framed_old, framed_new,
         framed_old * framed_new, framed_old * framed_new * differ, named, named * added,
-        named * float(n.negation), 1.0 if refers_back(new_text) else 0.0,
+        named * float(n.negation), 1.0 if refers_back(new_text) else 0.0, apart, swap,
     )  # fmt: skip
     return np.asarray(values, dtype=np.float64)
+
+
+@lru_cache(maxsize=32768)
+def _first_named_apart(old_text: str, new_text: str) -> float:
+    """1 when both sentences name a first thing and neither's first-named thing occurs in the other (cached per
+    pair: recall scores the same pairs again)."""
+    a, b = first_named(old_text), first_named(new_text)
+    if a is None or b is None or a == b:
+        return 0.0
+    return 1.0 if a not in _surface(new_text).lower and b not in _surface(old_text).lower else 0.0
 
 
 def comparable(old_text: str, new_text: str) -> bool:

@@ -25,7 +25,8 @@ from psychoagent.memory.conflicts import (
     goal_id,
     slots_of,
 )
-from psychoagent.memory.detect import Candidate, Judgement, PairScorer, judge
+from psychoagent.memory.detect import Candidate, Embed, Judgement, PairScorer, judge
+from psychoagent.memory.embed import Embedder
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.judge import PairJudge
 from psychoagent.memory.pairs import slot_clash, subjects
@@ -54,13 +55,16 @@ def prepare(
     goal_units: dict[str, str],
     floor: float | None,
     referee: PairJudge | None = None,
-    embedder: str = "",
+    embedder: str | Embedder = "",
 ) -> Plan:
     """Find updates, contradictions and goal conflicts of new units (against stored ones and each other); mutate
-    the new units' affect, conflict context and validity; return the records, edges and superseded ids."""
+    the new units' affect, conflict context and validity; return the records, edges and superseded ids. Given the
+    embedder itself (not only its name), a value-only correction is judged by the sentence it stands for."""
     plan = Plan()
     cfg = config.conflicts
-    scorer = scorer_for(cfg, embedder) if cfg.detect_changes else None
+    name = embedder if isinstance(embedder, str) else embedder.name
+    embed: Embed | None = None if isinstance(embedder, str) else embedder.embed_documents
+    scorer = scorer_for(cfg, name) if cfg.detect_changes else None
     n_stored = len(index)
     sims = eligible = None
     if n_stored and cfg.dense_candidates and scorer is not None:
@@ -88,7 +92,7 @@ def prepare(
                 cfg,
                 floor,
             )
-            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i])
+            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor)
             for verdict in verdicts:
                 _apply(plan, state, unit, verdict, by_id, cfg, heuristic)
         for slot in slots:
@@ -195,6 +199,8 @@ def _verdicts(
     cfg: ConflictConfig,
     referee: PairJudge | None,
     vector: np.ndarray,
+    embed: Embed | None = None,
+    floor: float | None = None,
 ) -> list[Judgement]:
     """At most one update (the most probable) plus contradictions; rules alone when the scorer is off."""
     created = unit.created_at.timestamp()
@@ -214,6 +220,8 @@ def _verdicts(
         referee,
         vector,
         conflict_mass=cfg.conflict_mass,
+        embed=embed,
+        floor=floor,
     )
     updates = [v for v in verdicts if v.label == "update"][:1]
     return updates + [v for v in verdicts if v.label == "contradiction"]

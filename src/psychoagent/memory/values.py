@@ -91,7 +91,7 @@ def _value_spans(text: str, loose: bool = False) -> tuple[Span, ...]:
 
 
 @lru_cache(maxsize=32768)
-def _first_named(text: str) -> str | None:
+def first_named(text: str) -> str | None:
     """The key of the sentence's first value that holds one of its entities (its first-named thing)."""
     entities = analyse(text).entities
     return next(
@@ -110,7 +110,7 @@ def _span_keys(text: str) -> frozenset[tuple[str, str]]:
 def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     """The older sentence's first-named thing, and the (kind, key) of its other values the newer one repeats
     (cached: pair features ask it twice for every pair, elliptic and resolve_ellipsis)."""
-    subject, new_keys = _first_named(old_text), _span_keys(new_text)
+    subject, new_keys = first_named(old_text), _span_keys(new_text)
     repeated = [
         (kind, key)
         for _, kind, key, _ in _value_spans(old_text)
