@@ -143,6 +143,23 @@ class BankConfig(_Config):
     )
     review_months: int = Field(12, ge=1, description="the rule is applied yearly (EconAgent)")
     interest_months: int = Field(12, ge=1, description="deposit interest credited yearly (EconAgent)")
+    interest: Literal["paid", "created"] = Field(
+        "paid",
+        description=(
+            "paid: borrowers (overdrawn firms and government) pay the bank interest and the bank pays it out to "
+            "depositors, so a higher rate moves money from borrowers to savers and money is conserved; created: "
+            "deposits earn the policy rate in new money (EconAgent's yearly interest), so a hike adds money"
+        ),
+    )
+    loan_spread: float = Field(
+        0.03,
+        ge=0,
+        le=0.5,
+        description=(
+            "overdrafts pay the policy rate + this a year: the US bank prime rate is the federal funds target + "
+            "3 points (the convention since 1994, Federal Reserve H.15)"
+        ),
+    )
 
 
 US_2019_EDGES = (0.0, 9700.0, 39475.0, 84200.0, 160725.0, 204100.0, 510300.0)

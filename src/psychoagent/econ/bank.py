@@ -1,0 +1,64 @@
+"""The commercial bank: overdrafts of firms and the government pay interest, and what they pay is credited to
+households' deposits, so interest moves money from borrowers to savers instead of creating it.
+
+A firm's or the government's negative balance is a loan from the bank; each month the bank books the interest
+it accrues at the policy rate plus `BankConfig.loan_spread`, and every `interest_months` it charges the borrowers
+and pays the total to depositors in proportion to their deposits (a mutual bank: it keeps nothing, so the
+deposit rate is what the loans earn over what is deposited). Positive firm cash and household cash are current
+accounts and earn nothing (US Regulation Q barred interest on business demand deposits until 2011). With
+`BankConfig.interest = "created"` deposits earn the policy rate in new money instead (EconAgent).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from psychoagent.econ.model import EconomyModel
+
+
+class Bank:
+    """Books the interest borrowers owe month by month and settles it with depositors at each credit date."""
+
+    def __init__(self, model: EconomyModel) -> None:
+        self.model = model
+        self.owed = np.zeros(len(model.firms))
+        """Interest each firm has accrued since the last credit date."""
+        self.gov_owed = 0.0
+        self.paid_out = 0.0
+        """Interest paid to depositors so far (all of it charged to borrowers)."""
+
+    def loan_rate(self) -> float:
+        """Annual rate on overdrafts: the policy rate plus the spread."""
+        return float(self.model.interest_rate) + self.model.config.bank.loan_spread
+
+    def accrue(self) -> None:
+        """Book one month of interest on every overdraft (firms' negative cash, the government's negative balance)."""
+        monthly = self.loan_rate() / 12.0
+        for f in self.model.firms:
+            self.owed[f.index] += monthly * max(-f.cash, 0.0)
+        self.gov_owed += monthly * max(-self.model.gov_balance, 0.0)
+
+    def month_cost(self, index: int) -> float:
+        """Interest firm `index` accrued this month: part of its cost of producing (the cost channel)."""
+        f = self.model.firms[index]
+        return self.loan_rate() / 12.0 * max(-f.cash, 0.0)
+
+    def settle(self, deposits: np.ndarray) -> np.ndarray:
+        """Charge the borrowers what they owe and return each household's share of it (pro rata to deposits);
+        with no deposits the interest is not charged (there is nobody to pay it to)."""
+        model = self.model
+        base = np.maximum(deposits, 0.0)
+        held = float(base.sum())
+        if held <= 0:
+            return np.zeros_like(base)
+        for f in model.firms:
+            f.cash -= float(self.owed[f.index])
+        model.gov_balance -= self.gov_owed
+        total = float(self.owed.sum()) + self.gov_owed
+        self.owed[:] = 0.0
+        self.gov_owed = 0.0
+        self.paid_out += total
+        return np.asarray(base * (total / held), dtype=float)
