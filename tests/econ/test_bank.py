@@ -20,7 +20,7 @@ def _overdrawn(rate: float) -> EconomyModel:
 
 
 def test_depositors_receive_exactly_what_borrowers_pay() -> None:
-    model = _overdrawn(0.03)
+    model = _overdrawn(0.03)  # loans earn less than the policy rate on all deposits: everything is paid out
     before = model.total_money()
     firm_cash = [f.cash for f in model.firms]
     deposits = model.households.deposits.copy()
@@ -35,6 +35,21 @@ def test_depositors_receive_exactly_what_borrowers_pay() -> None:
     model.households.deposits += interest
     assert model.total_money() == pytest.approx(before, rel=1e-12)
     assert model.bank.settle(deposits).sum() == 0.0  # settled: nothing owed twice
+
+
+def test_depositors_earn_at_most_the_policy_rate_and_the_bank_keeps_the_rest() -> None:
+    model = _overdrawn(0.03)
+    model.firms[0].cash = -1e9  # the loans earn far more than the policy rate on the deposits
+    before = model.total_money()
+    deposits = model.households.deposits.copy()
+    model.bank.accrue()
+    owed = model.bank.owed.sum() + model.bank.gov_owed
+    interest = model.bank.settle(deposits)
+    cap = model.config.bank.deposit_beta * 0.03 * model.config.bank.interest_months / 12.0
+    np.testing.assert_allclose(interest, cap * deposits)
+    assert model.bank.equity == pytest.approx(owed - interest.sum())
+    model.households.deposits += interest
+    assert model.total_money() == pytest.approx(before, rel=1e-12)
 
 
 def test_a_higher_rate_moves_more_money_from_borrowers_to_savers() -> None:

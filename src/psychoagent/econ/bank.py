@@ -1,12 +1,15 @@
-"""The commercial bank: overdrafts of firms and the government pay interest, and what they pay is credited to
-households' deposits, so interest moves money from borrowers to savers instead of creating it.
+"""The commercial bank: overdrafts of firms and the government pay interest, and households' deposits earn what
+it pays, so interest moves money from borrowers to savers instead of creating it.
 
 A firm's or the government's negative balance is a loan from the bank; each month the bank books the interest
 it accrues at the policy rate plus `BankConfig.loan_spread`, and every `interest_months` it charges the borrowers
-and pays the total to depositors in proportion to their deposits (a mutual bank: it keeps nothing, so the
-deposit rate is what the loans earn over what is deposited). Positive firm cash and household cash are current
-accounts and earn nothing (US Regulation Q barred interest on business demand deposits until 2011). With
-`BankConfig.interest = "created"` deposits earn the policy rate in new money instead (EconAgent).
+(their overdraft grows by it, as an overdraft's interest is debited to the account) and credits depositors, in
+proportion to their deposits, with what the loans earned, at most `deposit_beta` x the policy rate on the
+deposits (deposit rates follow the policy rate only partly, Drechsler, Savov and Schnabl 2017). What the loans
+earn above that is the bank's retained earnings (`equity`, part of the money total), so money is conserved.
+Positive firm cash and household cash are current accounts and earn nothing (US Regulation Q barred interest on
+business demand deposits until 2011). With `BankConfig.interest = "created"` deposits earn the policy rate in new
+money instead (EconAgent).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ class Bank:
         self.gov_owed = 0.0
         self.paid_out = 0.0
         """Interest paid to depositors so far (all of it charged to borrowers)."""
+        self.equity = 0.0
+        """Retained earnings: what the loans earned above what deposits may earn (deposit_beta x the policy rate)."""
 
     def loan_rate(self) -> float:
         """Annual rate on overdrafts: the policy rate plus the spread."""
@@ -47,18 +52,20 @@ class Bank:
         return self.loan_rate() / 12.0 * max(-f.cash, 0.0)
 
     def settle(self, deposits: np.ndarray) -> np.ndarray:
-        """Charge the borrowers what they owe and return each household's share of it (pro rata to deposits);
-        with no deposits the interest is not charged (there is nobody to pay it to)."""
+        """Charge the borrowers what they owe and return each household's deposit interest: pro rata to deposits,
+        at most deposit_beta x the policy rate on them since the last credit date; the rest is retained."""
         model = self.model
         base = np.maximum(deposits, 0.0)
-        held = float(base.sum())
-        if held <= 0:
-            return np.zeros_like(base)
         for f in model.firms:
             f.cash -= float(self.owed[f.index])
         model.gov_balance -= self.gov_owed
-        total = float(self.owed.sum()) + self.gov_owed
+        earned = float(self.owed.sum()) + self.gov_owed
         self.owed[:] = 0.0
         self.gov_owed = 0.0
-        self.paid_out += total
-        return np.asarray(base * (total / held), dtype=float)
+        held = float(base.sum())
+        bank = model.config.bank
+        cap = held * bank.deposit_beta * float(model.interest_rate) * bank.interest_months / 12.0
+        paid = min(earned, cap) if held > 0 else 0.0
+        self.equity += earned - paid
+        self.paid_out += paid
+        return np.asarray(base * (paid / held), dtype=float) if held > 0 else np.zeros_like(base)

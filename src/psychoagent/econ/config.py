@@ -146,9 +146,20 @@ class BankConfig(_Config):
     interest: Literal["paid", "created"] = Field(
         "paid",
         description=(
-            "paid: borrowers (overdrawn firms and government) pay the bank interest and the bank pays it out to "
-            "depositors, so a higher rate moves money from borrowers to savers and money is conserved; created: "
-            "deposits earn the policy rate in new money (EconAgent's yearly interest), so a hike adds money"
+            "paid: borrowers (overdrawn firms and government) pay the bank interest and depositors earn what it "
+            "earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher rate moves money from "
+            "borrowers to savers and money is conserved; created: deposits earn the policy rate in new money "
+            "(EconAgent's yearly interest)"
+        ),
+    )
+    deposit_beta: float = Field(
+        0.4,
+        ge=0,
+        le=1,
+        description=(
+            "paid: deposits earn at most this x the policy rate (what the loans earn above it is the bank's "
+            "equity): US deposit rates rise about 0.4 point per point of the federal funds rate (Drechsler, Savov "
+            "and Schnabl 2017, 'The deposits channel of monetary policy'); 1 = the policy rate, as EconAgent pays"
         ),
     )
     loan_spread: float = Field(

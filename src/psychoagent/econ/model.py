@@ -133,9 +133,10 @@ class EconomyModel(mesa.Model):
         return int(self.steps)
 
     def total_money(self) -> float:
-        """Household cash and deposits + firm cash + government balance."""
+        """Household cash and deposits + firm cash + government balance + the bank's retained earnings."""
         hh = self.households
-        return float(hh.cash.sum() + hh.deposits.sum() + sum(f.cash for f in self.firms) + self.gov_balance)
+        firms = sum(f.cash for f in self.firms)
+        return float(hh.cash.sum() + hh.deposits.sum() + firms + self.gov_balance + self.bank.equity)
 
     def snapshot(self) -> Snapshot:
         """The immutable public view the decisions of the current tick read (last tick's indicators plus this
