@@ -10,9 +10,11 @@ from psychoagent.econ.model import EconomyModel
 
 from .conftest import run
 
+PAID = EconomyConfig.model_validate({"bank": {"interest": "paid"}})
+
 
 def _overdrawn(rate: float) -> EconomyModel:
-    model, _ = run(ticks=3, households=30, seed=5)
+    model, _ = run(ticks=3, households=30, seed=5, config=PAID)
     model.interest_rate = rate
     model.firms[0].cash = -50_000.0  # an overdraft of the consumer-goods firm
     model.gov_balance = -20_000.0
@@ -63,7 +65,7 @@ def test_a_higher_rate_moves_more_money_from_borrowers_to_savers() -> None:
 
 def test_yearly_interest_in_a_run_is_paid_by_borrowers() -> None:
     events: list[dict[str, float]] = []
-    model = EconomyModel(seed=3, households=30)
+    model = EconomyModel(PAID, seed=3, households=30)
     model.bus.subscribe("bank.interest_paid", lambda e: events.append(e.payload))
     start = model.total_money()
     model.run(24)
@@ -77,6 +79,9 @@ def test_created_interest_keeps_econagents_rule() -> None:
     model = EconomyModel(cfg, seed=3, households=30)
     model.run(12)
     assert model.money_created > 0 and model.bank.paid_out == 0.0
+    assert (
+        model.bank.month_cost(0) == 0.0 and not model.bank.owed.any()
+    )  # overdrafts are free, as in EconAgent
 
 
 def test_a_cognitive_firms_unit_cost_includes_the_interest_on_its_overdraft(
@@ -84,7 +89,7 @@ def test_a_cognitive_firms_unit_cost_includes_the_interest_on_its_overdraft(
 ) -> None:
     costs = []
     for interest in (0.0, 1000.0):
-        model = EconomyModel(seed=2, households=30, firms="cognitive")
+        model = EconomyModel(PAID, seed=2, households=30, firms="cognitive")
         model.run(2)
         monkeypatch.setattr(model.bank, "month_cost", lambda index, x=interest: x)
         model.run(1)

@@ -39,7 +39,8 @@ def test_goods_are_conserved(policy: str, firms: str) -> None:
     ("policy", "firms"), [("persona", "rule"), ("composite", "rule"), ("persona", "cognitive")]
 )
 def test_money_is_conserved_when_borrowers_pay_the_interest(policy: str, firms: str) -> None:
-    model, df = run(ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS), firms=firms)
+    paid = EconomyConfig.model_validate({"bank": {"interest": "paid"}})
+    model, df = run(ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS), firms=firms, config=paid)
     np.testing.assert_allclose(df["total_money"], df["total_money"].iloc[0], rtol=1e-10)
     assert (df["money_created"] == 0).all() and model.bank.paid_out > 0
 

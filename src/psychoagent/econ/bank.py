@@ -8,8 +8,8 @@ proportion to their deposits, with what the loans earned, at most `deposit_beta`
 deposits (deposit rates follow the policy rate only partly, Drechsler, Savov and Schnabl 2017). What the loans
 earn above that is the bank's retained earnings (`equity`, part of the money total), so money is conserved.
 Positive firm cash and household cash are current accounts and earn nothing (US Regulation Q barred interest on
-business demand deposits until 2011). With `BankConfig.interest = "created"` deposits earn the policy rate in new
-money instead (EconAgent).
+business demand deposits until 2011). This is `BankConfig.interest = "paid"`; the default, "created", keeps
+EconAgent's interest: deposits earn the policy rate in new money and overdrafts are free.
 """
 
 from __future__ import annotations
@@ -39,8 +39,14 @@ class Bank:
         """Annual rate on overdrafts: the policy rate plus the spread."""
         return float(self.model.interest_rate) + self.model.config.bank.loan_spread
 
+    def charges(self) -> bool:
+        """Whether overdrafts pay interest (`BankConfig.interest = "paid"`; with created interest they are free)."""
+        return self.model.config.bank.interest == "paid"
+
     def accrue(self) -> None:
         """Book one month of interest on every overdraft (firms' negative cash, the government's negative balance)."""
+        if not self.charges():
+            return
         monthly = self.loan_rate() / 12.0
         for f in self.model.firms:
             self.owed[f.index] += monthly * max(-f.cash, 0.0)
@@ -49,7 +55,7 @@ class Bank:
     def month_cost(self, index: int) -> float:
         """Interest firm `index` accrued this month: part of its cost of producing (the cost channel)."""
         f = self.model.firms[index]
-        return self.loan_rate() / 12.0 * max(-f.cash, 0.0)
+        return self.loan_rate() / 12.0 * max(-f.cash, 0.0) if self.charges() else 0.0
 
     def settle(self, deposits: np.ndarray) -> np.ndarray:
         """Charge the borrowers what they owe and return each household's deposit interest: pro rata to deposits,

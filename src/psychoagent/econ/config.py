@@ -143,13 +143,14 @@ class BankConfig(_Config):
     )
     review_months: int = Field(12, ge=1, description="the rule is applied yearly (EconAgent)")
     interest_months: int = Field(12, ge=1, description="deposit interest credited yearly (EconAgent)")
-    interest: Literal["paid", "created"] = Field(
-        "paid",
+    interest: Literal["created", "paid"] = Field(
+        "created",
         description=(
-            "paid: borrowers (overdrawn firms and government) pay the bank interest and depositors earn what it "
-            "earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher rate moves money from "
-            "borrowers to savers and money is conserved; created: deposits earn the policy rate in new money "
-            "(EconAgent's yearly interest)"
+            "created: deposits earn the policy rate in new money and overdrafts are interest-free (EconAgent's "
+            "yearly interest; the calibration's default, as 'paid' put econagent outside its ranges, "
+            "docs/results.md); paid: overdrawn firms and the government pay the bank interest and depositors earn "
+            "what it earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher "
+            "rate moves money from borrowers to savers and money is conserved"
         ),
     )
     deposit_beta: float = Field(

@@ -6,9 +6,10 @@ wages, dividends, deposit interest -> taxes, lump sums, unemployment insurance -
 saving -> interest accrues on overdrafts -> prices, wages and hiring by the demand gap -> central bank review ->
 indicators, events, data. The policy rate is the Taylor rule's plus the rate shocks' deviation (econ/shocks.py).
 
-Every flow moves money between households, firms and the government (bond coupons and sales, and deposit
-interest, which overdrawn firms and the government pay through the bank, econ/bank.py, included), so the total is
-conserved; only with `BankConfig.interest = "created"` does deposit interest enter as new money (`money_created`).
+Money enters only as deposit interest (paid by the central bank, counted in `money_created`; EconAgent's rule, the
+default); with `BankConfig.interest = "paid"` overdrawn firms and the government pay it through the bank
+(econ/bank.py) and no money enters. Every other flow moves money between households, firms, the government and
+the bank (bond coupons and sales included), so the total is conserved otherwise.
 """
 
 from __future__ import annotations
