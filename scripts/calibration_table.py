@@ -78,8 +78,10 @@ SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regula
 
 def shocks(
     policy: str, seeds: list[int], households: int = 100, ticks: int = 150, names: list[str] | None = None
-) -> None:
-    """Print shock minus baseline (same seed) over each window: unemployment, inflation, real GDP, steel price."""
+) -> pd.DataFrame:
+    """Print shock minus baseline (same seed) over each window and each of its years: unemployment,
+    inflation (points), real GDP, consumption and steel price (relative); with several seeds also the mean and
+    s.d. over them. Returns one row per scenario, seed and window."""
     from psychoagent.econ.model import EconomyModel
     from psychoagent.econ.scenario import load_scenario
 
@@ -89,20 +91,32 @@ def shocks(
         m.close()
         return pd.DataFrame(m._history[1:])
 
+    rows = []
     for seed in seeds:
         base = run("baseline", seed)
         for name, (a, b) in SHOCK_WINDOWS.items():
             if names and name not in names:
                 continue
             d = run(name, seed)
-            w = (d["tick"] >= a) & (d["tick"] < b)
-
-            def diff(col: str, d: pd.DataFrame = d, w: pd.Series = w, base: pd.DataFrame = base) -> float:
-                return float(d.loc[w, col].mean() - base.loc[w, col].mean())
-
-            rel = {c: diff(c) / float(base.loc[w, c].mean()) for c in ("real_gdp", "price_steel")}
-            print(f"seed {seed} {name} ({a}-{b - 1}): unemployment {diff('unemployment'):+.3f}, inflation "
-                  f"{diff('inflation'):+.3f}, real GDP {rel['real_gdp']:+.1%}, steel price {rel['price_steel']:+.1%}")  # fmt: skip
+            years = [
+                (f"year {k + 1}", a + 12 * k, min(a + 12 * (k + 1), b)) for k in range((b - a + 11) // 12)
+            ]
+            for label, lo, end in [("window", a, b), *(years if len(years) > 1 else [])]:
+                w = (d["tick"] >= lo) & (d["tick"] < end)
+                row = {"scenario": name, "seed": seed, "window": f"{label} {lo}-{end - 1}"}
+                for col in ("unemployment", "inflation", "interest_rate"):
+                    row[col] = float(d.loc[w, col].mean() - base.loc[w, col].mean())
+                for col in ("real_gdp", "consumption", "price_steel"):
+                    row[col] = float(d.loc[w, col].mean() / base.loc[w, col].mean() - 1.0)
+                rows.append(row)
+                print(f"seed {seed} {name} ({row['window']}): unemployment {row['unemployment']:+.3f}, inflation "
+                      f"{row['inflation']:+.3f}, rate {row['interest_rate']:+.3f}, real GDP {row['real_gdp']:+.1%}, "
+                      f"consumption {row['consumption']:+.1%}, steel price {row['price_steel']:+.1%}", flush=True)  # fmt: skip
+    out = pd.DataFrame(rows)
+    if len(seeds) > 1 and not out.empty:
+        g = out.drop(columns="seed").groupby(["scenario", "window"], sort=False)
+        print(pd.concat({"mean": g.mean(), "sd": g.std()}, axis=1).round(4).to_string())
+    return out
 
 
 def main() -> None:

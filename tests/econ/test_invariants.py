@@ -38,8 +38,19 @@ def test_goods_are_conserved(policy: str, firms: str) -> None:
 @pytest.mark.parametrize(
     ("policy", "firms"), [("persona", "rule"), ("composite", "rule"), ("persona", "cognitive")]
 )
-def test_money_only_enters_as_deposit_interest(policy: str, firms: str) -> None:
-    model, df = run(ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS), firms=firms)
+def test_money_is_conserved_when_borrowers_pay_the_interest(policy: str, firms: str) -> None:
+    paid = EconomyConfig.model_validate({"bank": {"interest": "paid"}})
+    model, df = run(ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS), firms=firms, config=paid)
+    np.testing.assert_allclose(df["total_money"], df["total_money"].iloc[0], rtol=1e-10)
+    assert (df["money_created"] == 0).all() and model.bank.paid_out > 0
+
+
+@pytest.mark.parametrize(("policy", "firms"), [("persona", "rule"), ("composite", "rule")])
+def test_created_interest_is_the_only_new_money(policy: str, firms: str) -> None:
+    created_cfg = EconomyConfig.model_validate({"bank": {"interest": "created"}})
+    model, df = run(
+        ticks=26, policy=policy, scenario=scenario(shocks=SHOCKS), firms=firms, config=created_cfg
+    )
     start = df["total_money"].iloc[0] - df["money_created"].iloc[0]
     np.testing.assert_allclose(df["total_money"], start + df["money_created"], rtol=1e-10)
     created = df["money_created"].to_numpy()
@@ -50,10 +61,12 @@ def test_money_only_enters_as_deposit_interest(policy: str, firms: str) -> None:
 
 
 def test_unemployment_insurance_moves_the_government_balance_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Benefits less contributions are the government's deficit; total money is unchanged by them."""
+    """Benefits less contributions (and interest on its overdraft) are the government's deficit; total money is
+    unchanged by them."""
     cfg = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}})
     model, _ = run(ticks=11, scenario=scenario(shocks=SHOCKS), config=cfg)
     start, balance, created, flows = model.total_money(), model.gov_balance, model.money_created, {}
+    owed = model.bank.gov_owed  # month 12 settles the interest on the government's overdraft with the bank
     real = econ_model.incomes
 
     def spy(m: EconomyModel, f: dict[str, np.ndarray], t: int) -> None:
@@ -65,7 +78,7 @@ def test_unemployment_insurance_moves_the_government_balance_only(monkeypatch: p
     benefit = flows["benefit"]
     wages = flows["wages"]
     assert np.all(benefit[wages > 0] == 0)
-    expected = balance + model.config.benefit.contribution * wages.sum() - benefit.sum()
+    expected = balance + model.config.benefit.contribution * wages.sum() - benefit.sum() - owed
     assert model.gov_balance == pytest.approx(expected, rel=1e-9, abs=1e-6)
     assert benefit.sum() > 0  # the demand shock of months 8-13 leaves households unhired
     assert model.total_money() == pytest.approx(start + model.money_created - created, rel=1e-10)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from psychoagent.econ.scenario import builtin_scenarios, load_scenario, parse_scenario
@@ -83,3 +85,51 @@ def test_bad_scenarios_give_clear_errors(tmp_path) -> None:
         parse_scenario("= broken", "toml")
     with pytest.raises(ValueError, match="sector 'oil'"):
         run(ticks=1, scenario=scenario(shocks=[{"kind": "supply_shock", "sector": "oil", "start": 1}]))
+
+
+def test_a_default_rate_shock_lasts_until_the_next_review() -> None:
+    from psychoagent.econ.shocks import RateShock
+
+    shock = RateShock(start=14, delta=0.02)
+    assert [shock.gap(t, 12) for t in (13, 14, 24, 25)] == [0.0, 0.02, 0.02, 0.0]
+    model, df = run(ticks=26, scenario=scenario(shocks=[shock.model_dump()]))
+    rate = df.set_index("tick")["interest_rate"]
+    assert rate[14] == pytest.approx(rate[13] + 0.02) and rate[24] == rate[14]
+    assert rate[25] == pytest.approx(model.rule_rate)  # the review at 24 hands the rate back to the rule
+
+
+def test_a_held_rate_shock_survives_reviews_and_then_decays() -> None:
+    from psychoagent.econ.shocks import RateShock
+
+    shock = RateShock(start=5, duration=24, delta=0.04, persistence=0.79)
+    assert shock.gap(28, 12) == 0.04 and shock.gap(29, 12) == pytest.approx(0.04 * 0.79)
+    assert shock.gap(31, 12) == pytest.approx(0.04 * 0.79**3)
+    brute = sum(shock.gap(t, 12) for t in range(10, 2000)) / 12.0
+    assert shock.gap_ahead(10, 12) == pytest.approx(brute, rel=1e-9)
+    assert shock.gap_ahead(4, 12) == 0.0  # not anticipated before it is announced
+    model, _ = run(ticks=4, scenario=scenario(shocks=[shock.model_dump()]))
+    reviews: list[dict[str, float]] = []
+    model.bus.subscribe("bank.rate_set", lambda e: reviews.append(e.payload))
+    model.run(26)
+    assert [r["gap"] for r in reviews] == [0.04, 0.04]  # the reviews at 12 and 24 keep the hike on
+    for r in reviews:
+        assert r["rate"] == pytest.approx(max(r["rule_rate"] + 0.04, 0.0))
+    assert model.interest_rate == pytest.approx(
+        max(model.rule_rate + 0.04 * 0.79**2, 0.0)
+    )  # month 30: decaying
+
+
+def test_the_euler_term_reads_the_announced_hold() -> None:
+    from psychoagent.econ.config import PolicyConfig
+    from psychoagent.econ.policies import rate_factor
+
+    model, _ = run(ticks=1)
+    snap = model.snapshot()
+    neutral = snap.natural_rate + snap.inflation_target
+    base = dataclasses.replace(snap, interest_rate=neutral)
+    held = dataclasses.replace(snap, interest_rate=neutral + 0.04, rate_gap=0.04, rate_gap_ahead=0.04 * 3)
+    cfg = PolicyConfig()
+    assert rate_factor(base, cfg) == pytest.approx(1.0)
+    assert rate_factor(held, cfg) == pytest.approx(
+        1.0 - cfg.consume_rate * 0.12
+    )  # sigma x 3 years x 4 points

@@ -140,6 +140,35 @@ class BankConfig(_Config):
     )
     review_months: int = Field(12, ge=1, description="the rule is applied yearly (EconAgent)")
     interest_months: int = Field(12, ge=1, description="deposit interest credited yearly (EconAgent)")
+    interest: Literal["created", "paid"] = Field(
+        "created",
+        description=(
+            "created: deposits earn the policy rate in new money and overdrafts are interest-free (EconAgent's "
+            "yearly interest; the calibration's default, as 'paid' put econagent outside its ranges, "
+            "docs/results.md); paid: overdrawn firms and the government pay the bank interest and depositors earn "
+            "what it earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher "
+            "rate moves money from borrowers to savers and money is conserved"
+        ),
+    )
+    deposit_beta: float = Field(
+        0.4,
+        ge=0,
+        le=1,
+        description=(
+            "paid: deposits earn at most this x the policy rate (what the loans earn above it is the bank's "
+            "equity): US deposit rates rise about 0.4 point per point of the federal funds rate (Drechsler, Savov "
+            "and Schnabl 2017, 'The deposits channel of monetary policy'); 1 = the policy rate, as EconAgent pays"
+        ),
+    )
+    loan_spread: float = Field(
+        0.03,
+        ge=0,
+        le=0.5,
+        description=(
+            "overdrafts pay the policy rate + this a year: the US bank prime rate is the federal funds target + "
+            "3 points (the convention since 1994, Federal Reserve H.15)"
+        ),
+    )
 
 
 US_2019_EDGES = (0.0, 9700.0, 39475.0, 84200.0, 160725.0, 204100.0, 510300.0)

@@ -3,11 +3,13 @@
 One tick is one month. Order within a tick (all randomness from `model.rng`):
 shocks and news -> snapshot -> policy decides (one batch) -> labour market -> production (inputs bought) ->
 wages, dividends, deposit interest -> taxes, lump sums, unemployment insurance -> goods market (rationing) ->
-saving -> prices, wages and hiring by the demand gap -> central bank review -> indicators, events, data.
+saving -> interest accrues on overdrafts -> prices, wages and hiring by the demand gap -> central bank review ->
+indicators, events, data. The policy rate is the Taylor rule's plus the rate shocks' deviation (econ/shocks.py).
 
-Money enters only as deposit interest (paid by the central bank, counted in `money_created`); every other flow
-moves money between households, firms and the government (bond coupons and sales included), so the total is
-conserved otherwise.
+Money enters only as deposit interest (paid by the central bank, counted in `money_created`; EconAgent's rule, the
+default); with `BankConfig.interest = "paid"` overdrawn firms and the government pay it through the bank
+(econ/bank.py) and no money enters. Every other flow moves money between households, firms, the government and
+the bank (bond coupons and sales included), so the total is conserved otherwise.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 from psychoagent.agent.bus import EventBus
 from psychoagent.econ.agents import TRAIT_COLUMNS, CognitiveFirm, Firm, Household, make_households
+from psychoagent.econ.bank import Bank
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.firms.board import CognitiveFirms
@@ -32,7 +35,7 @@ from psychoagent.econ.news import NewsGenerator
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Learner, Outcomes, Policy, make_policy
 from psychoagent.econ.rules import taylor_rate
 from psychoagent.econ.scenario import Scenario
-from psychoagent.econ.shocks import Levers, RateShock
+from psychoagent.econ.shocks import Levers
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
 from psychoagent.persona import Persona
 from psychoagent.protocols import Binds
@@ -101,6 +104,9 @@ class EconomyModel(mesa.Model):
             f.wage_bill = float(cfg.household.hours * f.wage * hh.skill[mask].sum())
             f.cash = cfg.market.reserve_months * f.wage_bill
         self.interest_rate = cfg.bank.initial_rate
+        self.rule_rate = cfg.bank.initial_rate
+        """The Taylor rule's rate at the last review; `interest_rate` adds the rate shocks' deviation to it."""
+        self.bank = Bank(self)
         self.money_created = 0.0
         self.gov_balance = 0.0
         self.fallbacks = 0
@@ -130,9 +136,10 @@ class EconomyModel(mesa.Model):
         return int(self.steps)
 
     def total_money(self) -> float:
-        """Household cash and deposits + firm cash + government balance."""
+        """Household cash and deposits + firm cash + government balance + the bank's retained earnings."""
         hh = self.households
-        return float(hh.cash.sum() + hh.deposits.sum() + sum(f.cash for f in self.firms) + self.gov_balance)
+        firms = sum(f.cash for f in self.firms)
+        return float(hh.cash.sum() + hh.deposits.sum() + firms + self.gov_balance + self.bank.equity)
 
     def snapshot(self) -> Snapshot:
         """The immutable public view the decisions of the current tick read (last tick's indicators plus this
@@ -158,7 +165,8 @@ class EconomyModel(mesa.Model):
             public_actions=tuple(actions),
             inflation_target=self.config.bank.inflation_target if target is None else target,
             natural_unemployment=self.config.bank.natural_unemployment, assets=self.markets.prices(),
-            natural_rate=self.config.bank.natural_rate,
+            natural_rate=self.config.bank.natural_rate, rate_gap=self.levers.rate_gap,
+            rate_gap_ahead=self.levers.rate_gap_ahead,
         )  # fmt: skip
         return self._snapshot
 
@@ -187,7 +195,8 @@ class EconomyModel(mesa.Model):
         """Advance one month (Mesa increments `steps` before calling this)."""
         t = self.tick
         shocks = self.scenario.shocks
-        self.levers = Levers.fold(shocks, t)
+        self.levers = Levers.fold(shocks, t, self.config.bank.review_months)
+        self.interest_rate = max(self.rule_rate + self.levers.rate_gap, 0.0)
         self._snapshot = None
         self._publish_news(t)
         snap = self.snapshot()
@@ -198,6 +207,7 @@ class EconomyModel(mesa.Model):
         incomes(self, flows, t)
         flows["budget"] = goods_market(self, intents, t)
         self.markets.session(t)
+        self.bank.accrue()
         self._adjust_firms(t)
         self.metrics = self.indicators.compute(t, flows)
         if self.firm_board is not None:
@@ -230,8 +240,6 @@ class EconomyModel(mesa.Model):
         for s in self.scenario.shocks:
             if s.start == t:
                 items.append(s.news(t))
-                if isinstance(s, RateShock):
-                    self.interest_rate = max(self.interest_rate + s.delta, 0.0)
             elif s.ends_at() == t:
                 items.append(s.news(t, ending=True))
         before = self._history[-2] if len(self._history) > 1 else self._history[-1]
@@ -298,9 +306,12 @@ class EconomyModel(mesa.Model):
         unemployment = float(np.mean([m["unemployment"] for m in months]))
         target = self.levers.inflation_target
         rule = bank if target is None else bank.model_copy(update={"inflation_target": target})
-        self.interest_rate = taylor_rate(inflation, unemployment, rule)
-        self.bus.emit(t, "bank.rate_set", {"rate": self.interest_rate, "inflation": inflation,
-                                           "unemployment": unemployment}, "central_bank")  # fmt: skip
+        self.rule_rate = taylor_rate(inflation, unemployment, rule)
+        gap = Levers.fold(self.scenario.shocks, t + 1, n).rate_gap  # a rate shock still in force stays on
+        self.interest_rate = max(self.rule_rate + gap, 0.0)
+        self.bus.emit(t, "bank.rate_set", {"rate": self.interest_rate, "rule_rate": self.rule_rate, "gap": gap,
+                                           "inflation": inflation, "unemployment": unemployment},
+                      "central_bank")  # fmt: skip
 
     def set_personas(self, updates: Mapping[int, Persona]) -> None:
         """Install new personas (household index -> Persona), e.g. evolved from outcomes; traits follow."""

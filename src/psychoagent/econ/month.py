@@ -1,5 +1,5 @@
 """The central steps of a month, after the households' intents are known: the labour market and production
-(inputs bought along the supply chain), incomes (wages, dividends, interest, bond coupons) with taxes and
+(inputs bought along the supply chain), incomes (wages, dividends, deposit interest from the bank, bond coupons) with taxes and
 lump-sum transfers, and the goods market with random-order rationing and saving. Each is a function of the
 model; `EconomyModel.step` calls them in this order, all randomness from `model.rng`."""
 
@@ -87,10 +87,13 @@ def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
         dividends += model.markets.pay_dividend(f, payout)
     interest = np.zeros(hh.n)
     if t % cfg.bank.interest_months == 0:
-        interest = hh.deposits * model.interest_rate * cfg.bank.interest_months / 12.0
-        model.money_created += float(interest.sum())
-        model.bus.emit(t, "bank.interest_paid", {"total": float(interest.sum()), "rate": model.interest_rate},
-                      "central_bank")  # fmt: skip
+        if cfg.bank.interest == "created":  # EconAgent: the central bank pays the policy rate in new money
+            interest = hh.deposits * model.interest_rate * cfg.bank.interest_months / 12.0
+            model.money_created += float(interest.sum())
+        else:  # borrowers pay, depositors receive (econ/bank.py)
+            interest = model.bank.settle(hh.deposits)
+        model.bus.emit(t, "bank.interest_paid", {"total": float(interest.sum()), "rate": model.interest_rate,
+                                                 "mode": cfg.bank.interest}, "bank")  # fmt: skip
     coupons, spending = model.markets.government_payments(model.metrics["nominal_gdp"])  # bonds finance them
     gross = flows["wages"] + dividends + interest + coupons
     tax_cfg = cfg.tax

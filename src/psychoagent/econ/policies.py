@@ -282,14 +282,16 @@ class PersonaHeuristicPolicy(VectorPolicy):
 
 
 def rate_factor(snapshot: Snapshot, cfg: PolicyConfig) -> float:
-    """Spending multiplier of the interest-rate channel: 1 - sigma x horizon x (r - r_n - pi_target).
+    """Spending multiplier of the interest-rate channel: 1 - sigma x (summed expected rate gap, in years).
 
-    Log-linear consumption Euler equation (c_t = E c_t+1 - sigma (r - r*), summed over the years the gap lasts):
-    a rate above its neutral level moves spending to later. The real-rate part of expected inflation is the
-    rule's buy-ahead term (consume_inflation), so this factor carries the nominal gap.
+    Log-linear consumption Euler equation iterated forward (c_t = -sigma sum_k E(r_t+k - r*), Gali 2008 ch. 3):
+    a rate above its neutral level moves spending to later. The rule's gap r - r_n - pi_target is expected to
+    last `rate_horizon` (until the next review); a rate shock's deviation for as long as it is announced to
+    (`Snapshot.rate_gap_ahead`). The real-rate part of expected inflation is the rule's buy-ahead term
+    (consume_inflation), so this factor carries the nominal gap.
     """
-    gap = snapshot.interest_rate - snapshot.natural_rate - snapshot.inflation_target
-    return max(1.0 - cfg.consume_rate * cfg.rate_horizon * gap, 0.0)
+    rule_gap = snapshot.interest_rate - snapshot.rate_gap - snapshot.natural_rate - snapshot.inflation_target
+    return max(1.0 - cfg.consume_rate * (cfg.rate_horizon * rule_gap + snapshot.rate_gap_ahead), 0.0)
 
 
 PolicyFactory = Callable[[PolicyConfig], Policy]

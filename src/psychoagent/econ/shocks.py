@@ -1,8 +1,10 @@
 """Scheduled shocks: data that changes the economy for a while and publishes news when it starts and ends.
 
 Active shocks are folded into `Levers` every tick (factors multiply, overrides take the latest), so a shock
-that ends is undone exactly. A rate shock is a one-off move of the policy rate; the Taylor rule takes over again
-at its next review.
+that ends is undone exactly. A rate shock is a deviation from the Taylor rule (a residual v_t added to the rule's
+rate): held in full for its duration (by default until the bank's next review), then decaying as an AR(1),
+v_t = persistence x v_{t-1}, as the monetary policy shock of the New Keynesian model (Gali 2008, ch. 3;
+Woodford 2003).
 """
 
 from __future__ import annotations
@@ -112,15 +114,55 @@ class Regulation(_Shock):
 
 
 class RateShock(_Shock):
-    """The central bank moves the policy rate off its rule (until the next yearly review)."""
+    """The central bank sets its rate `delta` off its Taylor rule: held for `duration` months (0: until its next
+    review), then the deviation decays by `persistence` a month (0: gone at once, the rule takes over)."""
 
     kind: Literal["rate_shock"] = "rate_shock"
+    duration: int = Field(
+        0,
+        ge=0,
+        description="months the deviation is held in full; 0 = until the bank's next review (not permanent)",
+    )
     delta: float = Field(0.02, ge=-0.5, le=0.5, description="change of the annual policy rate (floored at 0)")
+    persistence: float = Field(
+        0.0,
+        ge=0,
+        lt=1,
+        description=(
+            "monthly AR(1) coefficient of the deviation after the hold: v_t = persistence x v_{t-1} (Gali 2008, "
+            "ch. 3: rho_v = 0.5 a quarter, 0.79 a month); 0 = the rule's rate at once"
+        ),
+    )
+
+    def hold_end(self, review_months: int) -> int:
+        """Last month the deviation is held in full: start + duration - 1, or the first review month from start."""
+        if self.duration:
+            return self.start + self.duration - 1
+        return -(-self.start // review_months) * review_months
+
+    def gap(self, tick: int, review_months: int) -> float:
+        """The deviation from the rule's rate in month `tick` (0 before the start)."""
+        if tick < self.start:
+            return 0.0
+        end = self.hold_end(review_months)
+        return self.delta if tick <= end else self.delta * self.persistence ** (tick - end)
+
+    def gap_ahead(self, tick: int, review_months: int) -> float:
+        """Sum of the deviation over month `tick` and all later months, in rate x years (0 before the start:
+        the shock is not anticipated): the hold left plus the AR(1) tail, v / (1 - persistence)."""
+        if tick < self.start:
+            return 0.0
+        end = self.hold_end(review_months)
+        tail = self.persistence / (1.0 - self.persistence)
+        if tick <= end:
+            return self.delta * (end - tick + 1 + tail) / 12.0
+        return self.gap(tick, review_months) / (1.0 - self.persistence) / 12.0
 
     def _describe(self) -> tuple[str, float, str]:
         word = "raises" if self.delta > 0 else "cuts"
+        held = f" for {self.duration} months" if self.duration else ""
         return (
-            f"Central bank {word} rates by {abs(self.delta) * 100:.1f} points",
+            f"Central bank {word} rates by {abs(self.delta) * 100:.1f} points{held}",
             -0.5 if self.delta > 0 else 0.4,
             "rates",
         )
@@ -140,12 +182,20 @@ class Levers:
     demand_factor: float = 1.0
     tax_scale: float = 1.0
     inflation_target: float | None = None
+    rate_gap: float = 0.0
+    """Sum of the rate shocks' deviations from the Taylor rule this tick."""
+    rate_gap_ahead: float = 0.0
+    """Their announced sum over this and the coming months, in rate x years (what the Euler term reads)."""
 
     @classmethod
-    def fold(cls, shocks: list[Shock], tick: int) -> Levers:
-        """Combine the shocks in force at `tick` (in schedule order)."""
+    def fold(cls, shocks: list[Shock], tick: int, review_months: int = 12) -> Levers:
+        """Combine the shocks in force at `tick` (in schedule order); `review_months` dates a rate shock's end."""
         lev = cls()
         for s in shocks:
+            if isinstance(s, RateShock):
+                lev.rate_gap += s.gap(tick, review_months)
+                lev.rate_gap_ahead += s.gap_ahead(tick, review_months)
+                continue
             if not s.active(tick):
                 continue
             if isinstance(s, SupplyShock | Regulation):

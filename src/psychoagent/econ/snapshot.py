@@ -63,6 +63,10 @@ class Snapshot:
     natural_unemployment: float = 0.04
     natural_rate: float = 0.01
     """Real natural rate r_n of the central bank's rule: the neutral nominal rate is r_n + inflation_target."""
+    rate_gap: float = 0.0
+    """Deviation of the policy rate from the Taylor rule this month (the rate shocks in force)."""
+    rate_gap_ahead: float = 0.0
+    """Announced sum of that deviation over this and the coming months, in rate x years (hold plus AR(1) tail)."""
     assets: Mapping[str, float] = field(default_factory=dict)
     """Last auction price of every listed instrument ('steel', 'stock:<firm>'); empty when trading is off."""
 

@@ -160,7 +160,8 @@ class CognitiveFirms:
         f.cash -= upkeep
         self._pay_households(upkeep)
         inputs = f.produced * f.cfg.input_per_unit * self._input_price(f)
-        cost = (f.wage_bill + inputs + upkeep) / f.produced if f.produced > 0 else float("nan")
+        interest = self.model.bank.month_cost(f.index)  # an overdraft's interest is a cost of producing
+        cost = (f.wage_bill + inputs + upkeep + interest) / f.produced if f.produced > 0 else float("nan")
         s.months.append(Month(t, f.demand, f.produced, f.sold, f.inventory, f.market_price, cost,
                               f.sold * f.market_price, f.wage_bill, s.effective_capacity, f.phi))  # fmt: skip
 

@@ -104,7 +104,8 @@ class FirmState:
         return float(np.mean([getattr(m, key) for m in rows])) if rows else float("nan")
 
     def unit_cost(self, months: int = 3) -> float:
-        """Cost per unit produced over the last months (wages, inputs, upkeep); nan before any output."""
+        """Cost per unit produced over the last months (wages, inputs, upkeep, interest on an overdraft); nan
+        before any output."""
         rows = list(self.months)[-months:]
         made = sum(m.produced for m in rows)
         return float(sum(m.unit_cost * m.produced for m in rows) / made) if made > 0 else float("nan")

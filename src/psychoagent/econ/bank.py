@@ -1,0 +1,77 @@
+"""The commercial bank: overdrafts of firms and the government pay interest, and households' deposits earn what
+it pays, so interest moves money from borrowers to savers instead of creating it.
+
+A firm's or the government's negative balance is a loan from the bank; each month the bank books the interest
+it accrues at the policy rate plus `BankConfig.loan_spread`, and every `interest_months` it charges the borrowers
+(their overdraft grows by it, as an overdraft's interest is debited to the account) and credits depositors, in
+proportion to their deposits, with what the loans earned, at most `deposit_beta` x the policy rate on the
+deposits (deposit rates follow the policy rate only partly, Drechsler, Savov and Schnabl 2017). What the loans
+earn above that is the bank's retained earnings (`equity`, part of the money total), so money is conserved.
+Positive firm cash and household cash are current accounts and earn nothing (US Regulation Q barred interest on
+business demand deposits until 2011). This is `BankConfig.interest = "paid"`; the default, "created", keeps
+EconAgent's interest: deposits earn the policy rate in new money and overdrafts are free.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from psychoagent.econ.model import EconomyModel
+
+
+class Bank:
+    """Books the interest borrowers owe month by month and settles it with depositors at each credit date."""
+
+    def __init__(self, model: EconomyModel) -> None:
+        self.model = model
+        self.owed = np.zeros(len(model.firms))
+        """Interest each firm has accrued since the last credit date."""
+        self.gov_owed = 0.0
+        self.paid_out = 0.0
+        """Interest paid to depositors so far (all of it charged to borrowers)."""
+        self.equity = 0.0
+        """Retained earnings: what the loans earned above what deposits may earn (deposit_beta x the policy rate)."""
+
+    def loan_rate(self) -> float:
+        """Annual rate on overdrafts: the policy rate plus the spread."""
+        return float(self.model.interest_rate) + self.model.config.bank.loan_spread
+
+    def charges(self) -> bool:
+        """Whether overdrafts pay interest (`BankConfig.interest = "paid"`; with created interest they are free)."""
+        return self.model.config.bank.interest == "paid"
+
+    def accrue(self) -> None:
+        """Book one month of interest on every overdraft (firms' negative cash, the government's negative balance)."""
+        if not self.charges():
+            return
+        monthly = self.loan_rate() / 12.0
+        for f in self.model.firms:
+            self.owed[f.index] += monthly * max(-f.cash, 0.0)
+        self.gov_owed += monthly * max(-self.model.gov_balance, 0.0)
+
+    def month_cost(self, index: int) -> float:
+        """Interest firm `index` accrued this month: part of its cost of producing (the cost channel)."""
+        f = self.model.firms[index]
+        return self.loan_rate() / 12.0 * max(-f.cash, 0.0) if self.charges() else 0.0
+
+    def settle(self, deposits: np.ndarray) -> np.ndarray:
+        """Charge the borrowers what they owe and return each household's deposit interest: pro rata to deposits,
+        at most deposit_beta x the policy rate on them since the last credit date; the rest is retained."""
+        model = self.model
+        base = np.maximum(deposits, 0.0)
+        for f in model.firms:
+            f.cash -= float(self.owed[f.index])
+        model.gov_balance -= self.gov_owed
+        earned = float(self.owed.sum()) + self.gov_owed
+        self.owed[:] = 0.0
+        self.gov_owed = 0.0
+        held = float(base.sum())
+        bank = model.config.bank
+        cap = held * bank.deposit_beta * float(model.interest_rate) * bank.interest_months / 12.0
+        paid = min(earned, cap) if held > 0 else 0.0
+        self.equity += earned - paid
+        self.paid_out += paid
+        return np.asarray(base * (paid / held), dtype=float) if held > 0 else np.zeros_like(base)
