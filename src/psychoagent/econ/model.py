@@ -37,6 +37,7 @@ from psychoagent.econ.rules import taylor_rate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
+from psychoagent.events import EventType
 from psychoagent.persona import Persona
 from psychoagent.protocols import Binds
 
@@ -200,7 +201,7 @@ class EconomyModel(mesa.Model):
         self._snapshot = None
         self._publish_news(t)
         snap = self.snapshot()
-        self.bus.emit(t, "decision.point", {"decision": "work_consume_save", "households": self.households.n,
+        self.bus.emit(t, EventType.DECISION_POINT, {"decision": "work_consume_save", "households": self.households.n,
                                             "policy": self.policy.name}, "model")  # fmt: skip
         intents = self._guard(self.policy.decide_batch(snap, self.view()), t)
         flows = labour_and_production(self, intents, t)
@@ -214,7 +215,7 @@ class EconomyModel(mesa.Model):
             self.metrics.update(self.firm_board.columns())
         self._history.append(dict(self.metrics))
         self._central_bank(t)
-        self.bus.emit(t, "env.updated", dict(self.metrics), "model")
+        self.bus.emit(t, EventType.ENV_UPDATED, dict(self.metrics), "model")
         if isinstance(self.policy, Learner):
             outcomes = Outcomes(
                 tick=t, wanted_work=flows["willing"], worked=self.households.worked.copy(),
@@ -247,7 +248,7 @@ class EconomyModel(mesa.Model):
         if self.firm_board is not None:
             items += self.firm_board.news(t)
         for item in items:
-            self.bus.emit(t, "news.published", {"headline": item.headline, "sentiment": item.sentiment,
+            self.bus.emit(t, EventType.NEWS_PUBLISHED, {"headline": item.headline, "sentiment": item.sentiment,
                                                 "topic": item.topic, "source": item.source}, item.source)  # fmt: skip
         self._news = tuple(items)
 
@@ -271,7 +272,7 @@ class EconomyModel(mesa.Model):
             if bad:
                 self.fallbacks += bad
                 log.warning("tick %d: %d non-finite %s intents replaced by last month's", t, bad, name)
-                self.bus.emit(t, "guard.fallback", {"field": name, "count": bad}, "model")
+                self.bus.emit(t, EventType.GUARD_FALLBACK, {"field": name, "count": bad}, "model")
             arrays.append(np.clip(a, 0.0, 1.0))
         consume = np.clip(arrays[1] * self.levers.demand_factor, 0.0, 1.0)
         hh.work_prob, hh.consume_share = arrays[0], arrays[1]
@@ -286,7 +287,7 @@ class EconomyModel(mesa.Model):
             if not (np.isfinite(price) and np.isfinite(wage)):
                 self.fallbacks += 1
                 log.warning("tick %d: non-finite price/wage for %s; kept last month's", t, f.name)
-                self.bus.emit(t, "guard.fallback", {"field": f"{f.name}.price_wage"}, "model")
+                self.bus.emit(t, EventType.GUARD_FALLBACK, {"field": f"{f.name}.price_wage"}, "model")
                 continue
             f.price, f.wage = price, wage
         if self.firm_board is not None:
@@ -309,7 +310,7 @@ class EconomyModel(mesa.Model):
         self.rule_rate = taylor_rate(inflation, unemployment, rule)
         gap = Levers.fold(self.scenario.shocks, t + 1, n).rate_gap  # a rate shock still in force stays on
         self.interest_rate = max(self.rule_rate + gap, 0.0)
-        self.bus.emit(t, "bank.rate_set", {"rate": self.interest_rate, "rule_rate": self.rule_rate, "gap": gap,
+        self.bus.emit(t, EventType.BANK_RATE_SET, {"rate": self.interest_rate, "rule_rate": self.rule_rate, "gap": gap,
                                            "inflation": inflation, "unemployment": unemployment},
                       "central_bank")  # fmt: skip
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from psychoagent.econ.policies import IntentBatch
 from psychoagent.econ.rules import clear_goods, progressive_tax, unemployment_insurance
+from psychoagent.events import EventType
 
 if TYPE_CHECKING:
     from psychoagent.econ.model import EconomyModel
@@ -43,7 +44,7 @@ def labour_and_production(model: EconomyModel, intents: IntentBatch, t: int) -> 
         f.turned_away = int(queue.size - hired.size)
         labour.append({"sector": f.name, "offers": f.offers, "applicants": int(applicants.size),
                        "hired": int(hired.size)})  # fmt: skip
-    model.bus.emit(t, "labour.matched", {"sectors": labour}, "model")
+    model.bus.emit(t, EventType.LABOUR_MATCHED, {"sectors": labour}, "model")
     hh.worked = worked
     wages = np.array([f.wage for f in model.firms])
     pay = np.where(worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
@@ -68,7 +69,7 @@ def labour_and_production(model: EconomyModel, intents: IntentBatch, t: int) -> 
             supplier.cash += bought * supplier.price
             f.cash -= bought * supplier.price
             output = (bought + own) / f.cfg.input_per_unit
-            model.bus.emit(t, "market.cleared", {"market": supplier.name, "buyer": f.name, "demand": need,
+            model.bus.emit(t, EventType.MARKET_CLEARED, {"market": supplier.name, "buyer": f.name, "demand": need,
                                                 "sold": bought, "price": supplier.price,
                                                 "shortage": need - own - bought}, "model")  # fmt: skip
         f.produced = output
@@ -92,7 +93,7 @@ def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
             model.money_created += float(interest.sum())
         else:  # borrowers pay, depositors receive (econ/bank.py)
             interest = model.bank.settle(hh.deposits)
-        model.bus.emit(t, "bank.interest_paid", {"total": float(interest.sum()), "rate": model.interest_rate,
+        model.bus.emit(t, EventType.BANK_INTEREST_PAID, {"total": float(interest.sum()), "rate": model.interest_rate,
                                                  "mode": cfg.bank.interest}, "bank")  # fmt: skip
     coupons, spending = model.markets.government_payments(model.metrics["nominal_gdp"])  # bonds finance them
     gross = flows["wages"] + dividends + interest + coupons
@@ -111,7 +112,7 @@ def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
     hh.wage_income = flows["wages"]
     hh.income = gross - tax + transfer + benefit - contribution
     flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer, benefit=benefit)
-    model.bus.emit(t, "tax.collected", {"revenue": revenue, "redistributed": float(transfer.sum()),
+    model.bus.emit(t, EventType.TAX_COLLECTED, {"revenue": revenue, "redistributed": float(transfer.sum()),
                                        "balance": model.gov_balance}, "government")  # fmt: skip
 
 
@@ -132,7 +133,7 @@ def goods_market(model: EconomyModel, intents: IntentBatch, t: int) -> np.ndarra
         f.sold += c.sold
         f.cash += c.sold * f.price
         spent += c.served * f.price
-        model.bus.emit(t, "market.cleared", {"market": f.name, "buyer": "households", "demand": c.demand,
+        model.bus.emit(t, EventType.MARKET_CLEARED, {"market": f.name, "buyer": "households", "demand": c.demand,
                                             "sold": c.sold, "price": f.price, "shortage": c.shortage,
                                             "rationed": c.rationed}, "model")  # fmt: skip
     from_cash = np.minimum(hh.cash, spent)
@@ -142,12 +143,12 @@ def goods_market(model: EconomyModel, intents: IntentBatch, t: int) -> np.ndarra
     wealth = hh.cash + hh.deposits
     hh.deposits = intents.save * wealth
     hh.cash = wealth - hh.deposits
-    model.bus.emit(t, "action.result", {"intended_work": float(intents.work.mean()),
+    model.bus.emit(t, EventType.ACTION_RESULT, {"intended_work": float(intents.work.mean()),
                                        "worked": float(hh.worked.mean()), "spent": float(spent.sum()),
                                        "budget": float(budget.sum())}, "model")  # fmt: skip
     if model.config.household_events:
         for i in range(hh.n):
-            model.bus.emit(t, "action.result", {"work_intent": float(intents.work[i]),
+            model.bus.emit(t, EventType.ACTION_RESULT, {"work_intent": float(intents.work[i]),
                                                "worked": bool(hh.worked[i]), "budget": float(budget[i]),
                                                "spent": float(spent[i])}, f"household:{i}")  # fmt: skip
     return budget
