@@ -2,7 +2,8 @@
 
 Durability: WAL journal, one transaction per batch; a batch is either fully visible (units, keyword rows and
 vectors) or not at all. With ``synchronous=NORMAL`` (default) a killed process loses nothing that was committed;
-a power failure may lose the last commits but never corrupts the file (see StoreConfig).
+a power failure may lose the last commits but never corrupts the file (see StoreConfig). The WAL is copied
+into the file by a thread of the store (`sqlite_checkpoint`), not by the commit that fills it.
 """
 
 from __future__ import annotations
