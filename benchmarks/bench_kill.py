@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -41,23 +43,25 @@ def trial(db: Path, rows: int, seconds: float) -> tuple[int, list[str]]:
     proc = subprocess.Popen(
         [sys.executable, "-c", _WRITER, str(db), str(rows)], stdout=subprocess.PIPE, text=True
     )
-    assert proc.stdout is not None
-    acked, deadline = -1, time.monotonic() + seconds
-    os.set_blocking(proc.stdout.fileno(), False)
-    while time.monotonic() < deadline and proc.poll() is None:
-        for line in proc.stdout.readlines():
-            acked = int(line)
-        time.sleep(0.005)
+    acked = [-1]
+
+    def read() -> None:  # to the end of the pipe: every line printed before the kill counts
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            acked[0] = int(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(seconds)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    for line in proc.stdout.readlines():  # acknowledgements printed before the kill
-        acked = int(line)
+    reader.join()
     problems: list[str] = []
     with Memory(db, namespace="w", embedder="hash", appraiser=None) as mem:
         counts: dict[int, int] = {}
         for unit in mem.units():
             counts[int(unit.id.split("-")[0])] = counts.get(int(unit.id.split("-")[0]), 0) + 1
-        problems += [f"acknowledged batch {b} has {counts.get(b, 0)} units" for b in range(acked + 1)
+        problems += [f"acknowledged batch {b} has {counts.get(b, 0)} units" for b in range(acked[0] + 1)
                      if counts.get(b) != PER_BATCH]  # fmt: skip
         problems += [f"batch {b} is half-written ({n} units)" for b, n in counts.items() if n != PER_BATCH]
         fts = mem.store.execute("SELECT COUNT(*) FROM units_fts").fetchone()[0]  # type: ignore[attr-defined]
@@ -67,7 +71,7 @@ def trial(db: Path, rows: int, seconds: float) -> tuple[int, list[str]]:
         check = mem.store.execute("PRAGMA integrity_check").fetchone()[0]  # type: ignore[attr-defined]
         if check != "ok":
             problems.append(f"integrity_check: {check}")
-    return (acked + 1) * PER_BATCH, problems
+    return (acked[0] + 1) * PER_BATCH, problems
 
 
 def main() -> None:
@@ -105,6 +109,7 @@ def main() -> None:
     body = "\n".join(lines)
     print(body)
     write_section("bench_kill", "Durability: writers killed with SIGKILL", body, after="bench_processes")
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
