@@ -66,6 +66,20 @@ def test_the_thread_starts_with_the_first_due_checkpoint_and_ends_with_the_store
     assert len(_threads()) == before
 
 
+def test_a_store_dropped_without_close_stops_its_thread(tmp_path: Path) -> None:
+    import gc
+
+    before = len(_threads())
+    mem = _memory(tmp_path / "d.db", PER_BATCH)
+    _write(mem, mem.store._checkpointer)  # type: ignore[attr-defined]
+    assert len(_threads()) == before + 1
+    del mem
+    gc.collect()
+    assert len(_threads()) == before
+    with _memory(tmp_path / "d.db", PER_BATCH) as again:
+        assert len(again) == BATCHES * PER_BATCH
+
+
 def test_no_background_checkpoints_in_memory_or_when_turned_off(tmp_path: Path) -> None:
     assert Memory(embedder="hash").store._checkpointer is None  # type: ignore[attr-defined]
     off = _memory(tmp_path / "off.db", 0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +79,8 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
         self._seen = self._counter()
         if self.path != ":memory:" and self.config.background_checkpoint_rows:
             self._checkpointer = BackgroundCheckpointer(self.path, self.config)
+            # a store dropped without close() (or open at exit) stops its thread too
+            weakref.finalize(self, self._checkpointer.close)
 
     # -- schema ---------------------------------------------------------------------------------------------
     def _set_wal(self) -> None:
