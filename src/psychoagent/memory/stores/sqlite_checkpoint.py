@@ -12,8 +12,10 @@ this thread falls behind.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
+import weakref
 
 from psychoagent.config import StoreConfig
 
@@ -42,6 +44,7 @@ class BackgroundCheckpointer:
         self._running = False
         self._closed = False
         self._thread: threading.Thread | None = None
+        _LIVE.add(self)
 
     def committed(self, rows: int) -> None:
         """Count the rows a committed transaction wrote; wake the thread when a checkpoint is due."""
@@ -112,3 +115,24 @@ class BackgroundCheckpointer:
             thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
+
+
+_LIVE: weakref.WeakSet[BackgroundCheckpointer] = weakref.WeakSet()
+"""Every checkpointer of this process, for the fork hook below."""
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has none of its parent's threads: its copies stop (the automatic checkpoint remains) and get
+    a fresh lock, which the parent's thread may have held at the fork."""
+    for checkpointer in list(_LIVE):
+        checkpointer._wake = threading.Condition()
+        checkpointer._closed, checkpointer._thread, checkpointer._due, checkpointer._running = (
+            True,
+            None,
+            False,
+            False,
+        )
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
