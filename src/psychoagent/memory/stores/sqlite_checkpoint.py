@@ -2,8 +2,8 @@
 
 A checkpoint copies the WAL's pages into the database file and syncs both files; run by the committing
 connection (SQLite's automatic checkpoint) it makes every few-thousandth commit wait for those writes and
-fsyncs. SQLite documents the alternative used here: a separate connection that runs PASSIVE checkpoints, which
-never block writers or readers (https://www.sqlite.org/wal.html#application_initiated_checkpoints). What a
+fsyncs. SQLite documents the alternative used here (https://www.sqlite.org/wal.html, "Application-Initiated
+Checkpoints"): a separate connection that runs PASSIVE checkpoints, which wait for no reader or writer. What a
 commit guarantees does not change: a committed transaction is in the WAL before COMMIT returns, checkpointed or
 not. The committing connection keeps SQLite's automatic checkpoint as a backstop, so the WAL stays bounded if
 this thread falls behind.
