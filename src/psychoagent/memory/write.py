@@ -165,19 +165,31 @@ def build_units(
 
 
 def _bare_units(memory: Memory, texts: list[str]) -> list[MemoryUnit]:
+    """`build_unit` of each bare text, with `_trusted` inlined: the loop runs once per unit of every batch."""
     namespace = memory.namespace
     created = [utcnow() for _ in texts]
     ids = memory._shared.new_ids(namespace, texts, created)
     neutral = _NEUTRAL.__dict__
+    new_unit, new_affect = MemoryUnit.__new__, Affect.__new__
+    unit_fields, affect_fields = _UNIT_FIELDS, _NEUTRAL_FIELDS
     units: list[MemoryUnit] = []
+    append = units.append
     for uid, text, when in zip(ids, texts, created, strict=True):
-        affect = _trusted(Affect, {**neutral, "conflict_parties": []}, _NEUTRAL_FIELDS)
-        values = {
+        affect = new_affect(Affect)
+        _set(affect, "__dict__", {**neutral, "conflict_parties": []})
+        _set(affect, "__pydantic_fields_set__", set(affect_fields))
+        _set(affect, "__pydantic_extra__", None)
+        _set(affect, "__pydantic_private__", None)
+        unit = new_unit(MemoryUnit)
+        _set(unit, "__dict__", {
             "id": uid, "namespace": namespace, "content": text, "kind": "episodic", "affect": affect,
             "conflict_context": "", "sources": [], "created_at": when, "valid_at": when, "invalid_at": None,
             "tier": "long_term", "access_count": 0, "last_accessed_at": None, "metadata": {},
-        }  # fmt: skip
-        units.append(_trusted(MemoryUnit, values, _UNIT_FIELDS))
+        })  # fmt: skip
+        _set(unit, "__pydantic_fields_set__", set(unit_fields))
+        _set(unit, "__pydantic_extra__", None)
+        _set(unit, "__pydantic_private__", None)
+        append(unit)
     return units
 
 

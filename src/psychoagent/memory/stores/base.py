@@ -101,6 +101,28 @@ def unit_values(unit: MemoryUnit, chash: str) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
+def unit_rows(
+    pks: Iterable[int], units: Iterable[MemoryUnit], hashes: Iterable[str], stamp: int
+) -> Iterator[tuple[Any, ...]]:
+    """(pk, *`unit_values`, stamp) of each unit, one at a time, read from the units' field dicts: the same
+    values for a batch with a quarter of the per-unit attribute lookups and calls."""
+    dumps, neutral, neutral_json = json.dumps, _NEUTRAL_VALUES, _NEUTRAL_JSON
+    for pk, unit, chash in zip(pks, units, hashes, strict=True):
+        d = unit.__dict__
+        affect = d["affect"]
+        a = affect.__dict__
+        sources, metadata = d["sources"], d["metadata"]
+        valid, invalid, last = d["valid_at"], d["invalid_at"], d["last_accessed_at"]
+        yield (
+            pk, d["namespace"], d["id"], d["content"], chash, d["kind"], d["tier"], a["valence"], a["arousal"],
+            a["conflict_intensity"], neutral_json if a == neutral else affect.model_dump_json(),
+            d["conflict_context"], dumps(sources, ensure_ascii=False) if sources else "[]",
+            dumps(metadata, ensure_ascii=False, default=str) if metadata else "{}", d["created_at"].timestamp(),
+            None if valid is None else valid.timestamp(), None if invalid is None else invalid.timestamp(),
+            d["access_count"], None if last is None else last.timestamp(), stamp,
+        )  # fmt: skip
+
+
 def update_values(unit: MemoryUnit) -> tuple[Any, ...]:
     """The mutable fields of a unit in the order both stores' UPDATE statements use, then namespace and id."""
     return (

@@ -2,7 +2,8 @@
 
 Durability: WAL journal, one transaction per batch; a batch is either fully visible (units, keyword rows and
 vectors) or not at all. With ``synchronous=NORMAL`` (default) a killed process loses nothing that was committed;
-a power failure may lose the last commits but never corrupts the file (see StoreConfig).
+a power failure may lose the last commits but never corrupts the file (see StoreConfig). The WAL is copied
+into the file by a thread of the store (`sqlite_checkpoint`), not by the commit that fills it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,9 +29,10 @@ from psychoagent.memory.stores.base import (
     check_batch,
     namespace_rows,
     row_to_unit,
-    unit_values,
+    unit_rows,
     update_values,
 )
+from psychoagent.memory.stores.sqlite_checkpoint import BackgroundCheckpointer
 from psychoagent.memory.stores.sqlite_forget import erase
 from psychoagent.memory.stores.sqlite_records import SQLiteRecords
 from psychoagent.memory.stores.sqlite_schema import MIGRATIONS, split_sql
@@ -71,8 +74,13 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
         self._conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute(f"PRAGMA cache_size = -{int(self.config.cache_size_kib)}")
+        self._checkpointer: BackgroundCheckpointer | None = None
         self._migrate()
         self._seen = self._counter()
+        if self.path != ":memory:" and self.config.background_checkpoint_rows:
+            self._checkpointer = BackgroundCheckpointer(self.path, self.config)
+            # a store dropped without close() (or open at exit) stops its thread too
+            weakref.finalize(self, self._checkpointer.close)
 
     # -- schema ---------------------------------------------------------------------------------------------
     def _set_wal(self) -> None:
@@ -126,6 +134,7 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
                 return
             self._conn.execute("BEGIN IMMEDIATE")
             self._depth, self._stamp = 1, None
+            written = self._conn.total_changes
             try:
                 yield self._conn
             except BaseException:
@@ -134,6 +143,8 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             else:
                 self._conn.execute("COMMIT")
                 self._committed(self._stamp)
+                if self._checkpointer is not None:
+                    self._checkpointer.committed(self._conn.total_changes - written)
             finally:
                 self._depth, self._stamp = 0, None
 
@@ -198,10 +209,7 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             pks = list(range(first, first + len(units)))
             try:
                 # rows made one at a time as SQLite asks for them: each is freed before the next is built
-                conn.executemany(
-                    _INSERT_UNIT,
-                    ((pk, *unit_values(u, h), stamp) for pk, u, h in zip(pks, units, hashes, strict=True)),
-                )
+                conn.executemany(_INSERT_UNIT, unit_rows(pks, units, hashes, stamp))
             except sqlite3.IntegrityError as exc:  # the unique (namespace, id) index refused a row: name it
                 conn.execute("DELETE FROM units WHERE changed = ? AND pk >= ?", (stamp, first))
                 self._refuse_existing(conn, units)
@@ -369,5 +377,7 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
         return [(str(uid), float(score)) for uid, score in rows]
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         with self._lock:
             self._conn.close()

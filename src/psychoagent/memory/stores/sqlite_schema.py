@@ -5,6 +5,9 @@ rows it writes with that value in `units.changed`, so another connection fetches
 Version 4 stores vectors in a rowid table with a unique (model, hash) index: in the former WITHOUT ROWID table
 each 1.5 KB vector row was inserted at a random place of the primary key's B-tree, three times the cost of an
 append plus a small index entry (measured with 384-d vectors, docs/benchmarks.md).
+Version 5 drops the (namespace, created_at) index: no query reads it (time filters run on the in-memory index,
+and every SQL read of units is by namespace and id or in pk order), and keeping it cost 12% of a unit row's
+insert (0.6 of 5.0 us, docs/benchmarks.md).
 """
 
 from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, UNIT_COLUMNS, split_sql, sql
@@ -51,6 +54,7 @@ MIGRATIONS: list[str] = [
     DROP TABLE vectors;
     ALTER TABLE vectors_by_rowid RENAME TO vectors;
     """,
+    "DROP INDEX IF EXISTS units_ns_created;",
 ]
 
 __all__ = ["MIGRATIONS", "split_sql"]
