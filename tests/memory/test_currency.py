@@ -72,3 +72,30 @@ def test_a_pair_already_in_order_is_not_scored(memory: Memory, monkeypatch: pyte
 def test_recall_ranks_the_newer_fact_first(memory: Memory) -> None:
     hits = memory.recall("What is Hugo's monthly budget?", k=2, now=datetime(2024, 3, 1, tzinfo=UTC))
     assert [h.unit.content for h in hits] == [NEW, OLD]
+
+
+def test_an_older_fact_is_capped_below_its_lowest_scoring_update_and_other_pairs_are_skipped(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of several newer updates, the lowest-scoring one sets the older fact's cap; scoring the others could only
+    give a higher cap, so they are not scored."""
+    later = "Hugo cut his monthly budget to 4000 dollars."
+    memory.affect_config = AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False))
+    memory.observe(later, timestamp=datetime(2024, 2, 15, tzinfo=UTC))
+    memory.affect_config = AffectiveMemoryConfig()
+    calls = []
+    real = currency.pair_features
+
+    def counted(old: str, new: str, dense: float) -> np.ndarray:
+        calls.append((old, new))
+        return real(old, new, dense)
+
+    monkeypatch.setattr(currency, "pair_features", counted)
+    index = memory._index()
+    cands = Candidates(rows=np.array([0, 1, 2]), score=np.array([1.0, 0.6, 0.5]))
+    ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=3,
+                        now=datetime(2024, 3, 1, tzinfo=UTC).timestamp())  # fmt: skip
+    CurrencyStage(memory)(cands, index, ctx, memory.config.recall)
+    gap = memory.affect_config.safety.supersession_gap
+    assert (OLD, NEW) not in calls and (OLD, later) in calls and (NEW, later) in calls
+    assert cands.parts["currency"] == pytest.approx([0.5 * gap, 0.5 * gap / 0.6, 1.0])

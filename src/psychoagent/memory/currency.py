@@ -77,6 +77,8 @@ class CurrencyStage:
             return
         facts = self.memory.affect_state_of_namespace().facts
         texts = [facts.get(index.ids[int(r)], (0.0, "", ""))[1] for r in rows]
+        scorer = scorer_for(conf, self.memory.embedder.name)
+        vecs = index.vectors[rows] if scorer.vector_dim else None
         # a chat turn is an utterance, never a side of a comparable pair: its text needs no analysis
         said = [bool(turn_speaker(text)) for text in texts]
         keys: dict[int, frozenset[str]] = {}
@@ -86,28 +88,27 @@ class CurrencyStage:
                 keys[i] = subjects(texts[i]) if texts[i] else frozenset()
             return keys[i]
 
-        pairs: list[tuple[int, int]] = []
-        features: list[np.ndarray] = []
-        for a, b in zip(*np.nonzero(open_pair), strict=True):
-            a, b = int(a), int(b)
-            if said[a] or said[b]:
-                continue
-            if subject_keys(a) & subject_keys(b) and comparable(texts[a], texts[b]):
-                pairs.append((a, b))
-        if not pairs:
-            return
-        scorer = scorer_for(conf, self.memory.embedder.name)
-        vecs = index.vectors[rows]
-        for a, b in pairs:
+        def is_update(a: int, b: int) -> bool:
+            """Whether the scorer reads newer b as an update of older a (both sides comparable facts)."""
+            if said[b] or not (subject_keys(a) & subject_keys(b) and comparable(texts[a], texts[b])):
+                return False
             row = pair_features(texts[a], texts[b], float(dense[a, b]))
-            features.append(
-                np.concatenate([row, vector_features(vecs[a], vecs[b])]) if scorer.vector_dim else row
-            )
-        p_update = scorer.probabilities(np.stack(features))[:, _UPDATE]
+            if vecs is not None:
+                row = np.concatenate([row, vector_features(vecs[a], vecs[b])])
+            p_update = scorer.probabilities(row[None, :])[0, _UPDATE]
+            return bool(p_update >= conf.recall_update_threshold)
+
         factor = np.ones(len(cands.rows))
-        for (a, b), p in zip(pairs, p_update, strict=True):
-            if p >= conf.recall_update_threshold:
-                _cap(cands, factor, int(top[a]), int(top[b]), gap)
+        for a in np.flatnonzero(open_pair.any(axis=1)):
+            if said[a]:
+                continue
+            # the cap of older a is the lowest newer score among its updates (times the gap): newer candidates are
+            # read from the lowest score up, and the first update found sets it, so the others need no scoring
+            newer = np.flatnonzero(open_pair[a])
+            for b in newer[np.argsort(score[newer], kind="stable")]:
+                if is_update(int(a), int(b)):
+                    _cap(cands, factor, int(top[a]), int(top[b]), gap)
+                    break
         if (factor < 1.0).any():
             cands.multiply("currency", factor)
 
