@@ -3,6 +3,7 @@ no conflict record was written at storage time (the pair scorer judged the pair 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -88,27 +89,38 @@ class CurrencyStage:
                 keys[i] = subjects(texts[i]) if texts[i] else frozenset()
             return keys[i]
 
-        def is_update(a: int, b: int) -> bool:
-            """Whether the scorer reads newer b as an update of older a (both sides comparable facts)."""
-            if said[b] or not (subject_keys(a) & subject_keys(b) and comparable(texts[a], texts[b])):
-                return False
-            row = pair_features(texts[a], texts[b], float(dense[a, b]))
-            if vecs is not None:
-                row = np.concatenate([row, vector_features(vecs[a], vecs[b])])
-            p_update = scorer.probabilities(row[None, :])[0, _UPDATE]
-            return bool(p_update >= conf.recall_update_threshold)
+        def pairable(a: int, b: int) -> bool:
+            """Whether older a and newer b can be about the same subject at all (no chat turn, a shared key)."""
+            return not said[b] and bool(subject_keys(a) & subject_keys(b)) and comparable(texts[a], texts[b])
 
+        def features(a: int, b: int) -> np.ndarray:
+            row = pair_features(texts[a], texts[b], float(dense[a, b]))
+            return np.concatenate([row, vector_features(vecs[a], vecs[b])]) if vecs is not None else row
+
+        # The cap of older a is the lowest newer score among its updates (times the gap, see `_cap`): its newer
+        # candidates are read from the lowest score up and the first update found sets the cap, so the others need
+        # no scoring. Each round scores the next comparable pair of every older candidate still open, in one batch.
+        queue: dict[int, Iterator[int]] = {}
+        for older in np.flatnonzero(open_pair.any(axis=1)).tolist():
+            if not said[older]:
+                newer = np.flatnonzero(open_pair[older])
+                queue[older] = iter(newer[np.argsort(score[newer], kind="stable")].tolist())
         factor = np.ones(len(cands.rows))
-        for a in np.flatnonzero(open_pair.any(axis=1)):
-            if said[a]:
-                continue
-            # the cap of older a is the lowest newer score among its updates (times the gap): newer candidates are
-            # read from the lowest score up, and the first update found sets it, so the others need no scoring
-            newer = np.flatnonzero(open_pair[a])
-            for b in newer[np.argsort(score[newer], kind="stable")]:
-                if is_update(int(a), int(b)):
+        while queue:
+            batch = []
+            for a, newer_left in list(queue.items()):
+                b = next((b for b in newer_left if pairable(a, b)), None)
+                if b is None:
+                    del queue[a]
+                else:
+                    batch.append((a, b))
+            if not batch:
+                break
+            p_update = scorer.probabilities(np.stack([features(a, b) for a, b in batch]))[:, _UPDATE]
+            for (a, b), p in zip(batch, p_update, strict=True):
+                if p >= conf.recall_update_threshold:
                     _cap(cands, factor, int(top[a]), int(top[b]), gap)
-                    break
+                    del queue[a]
         if (factor < 1.0).any():
             cands.multiply("currency", factor)
 
