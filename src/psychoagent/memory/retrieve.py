@@ -78,6 +78,12 @@ def keyword_coverage(matched: np.ndarray) -> np.ndarray:
     return matched @ idf / total if total > 0 else np.zeros(n)
 
 
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """`np.unique` of a small integer array (sort and drop repeats: a few times faster for a few hundred rows)."""
+    out = np.sort(values)
+    return out[np.concatenate(([True], out[1:] != out[:-1]))] if len(out) else out
+
+
 def ranks(values: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
     """1-based rank of each value (highest first); absent entries get rank inf."""
     order = np.argsort(-values, kind="stable")
@@ -195,7 +201,7 @@ def gather_candidates(
     dense_rows = dense_top(index, ctx.query_vector, mask, n, cfg)
     terms = query_terms(ctx.query)
     kw_rows, kw_scores = index.keywords.search(terms, mask, n)
-    rows = np.unique(np.concatenate([dense_rows, kw_rows]))
+    rows = sorted_unique(np.concatenate([dense_rows, kw_rows]))
     created = index.column("created_at")
     gap = cfg.session_gap_minutes * 60.0
     turns = index.conversation.turn_flags()
@@ -204,7 +210,7 @@ def gather_candidates(
         after = after[linked_previous(created, after, gap, turns)]
         if mask is not None:
             after = after[mask[after]]
-        rows = np.union1d(rows, after)
+        rows = sorted_unique(np.concatenate([rows, after]))
     has_before = linked_previous(created, rows, gap, turns)
     nxt = np.minimum(rows + 1, len(index) - 1)
     has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
