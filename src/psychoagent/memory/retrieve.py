@@ -205,16 +205,21 @@ def gather_candidates(
     created = index.column("created_at")
     gap = cfg.session_gap_minutes * 60.0
     turns = index.conversation.turn_flags()
-    if cfg.reply_weight > 0 and len(rows):
+    # only dialogue turns have linked neighbours: without any, no candidate has one
+    any_turn = index.conversation.any_turn()
+    if cfg.reply_weight > 0 and len(rows) and any_turn:
         after = rows[rows + 1 < len(index)] + 1
         after = after[linked_previous(created, after, gap, turns)]
         if mask is not None:
             after = after[mask[after]]
         rows = sorted_unique(np.concatenate([rows, after]))
-    has_before = linked_previous(created, rows, gap, turns)
     nxt = np.minimum(rows + 1, len(index) - 1)
-    has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
     prv = np.maximum(rows - 1, 0)
+    if any_turn:
+        has_before = linked_previous(created, rows, gap, turns)
+        has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
+    else:
+        has_before = has_after = np.zeros(len(rows), dtype=bool)
     bm25 = np.zeros(len(rows))
     bm25[np.searchsorted(rows, kw_rows)] = kw_scores
     vectors, q = index.vectors, ctx.query_vector
