@@ -12,6 +12,7 @@ from psychoagent.config import RecallConfig
 from psychoagent.memory.conflicts import UNCHECKED_KINDS
 from psychoagent.memory.detect import LABELS, normalised_similarity
 from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.pair_cache import NOT_COMPARABLE, PairKey, decisions_for
 from psychoagent.memory.pairs import comparable, pair_features, subjects, turn_speaker, vector_features
 from psychoagent.memory.retrieve import Candidates, RecallContext
 from psychoagent.memory.successors import lift_successors
@@ -93,6 +94,8 @@ class CurrencyStage:
             """Whether older a and newer b can be about the same subject at all (no chat turn, a shared key)."""
             return not said[b] and bool(subject_keys(a) & subject_keys(b)) and comparable(texts[a], texts[b])
 
+        known = decisions_for(scorer, cfg.pair_decisions) if cfg.pair_decisions else None
+
         def features(a: int, b: int) -> np.ndarray:
             row = pair_features(texts[a], texts[b], float(dense[a, b]))
             return np.concatenate([row, vector_features(vecs[a], vecs[b])]) if vecs is not None else row
@@ -106,19 +109,32 @@ class CurrencyStage:
                 newer = np.flatnonzero(open_pair[older])
                 queue[older] = iter(newer[np.argsort(score[newer], kind="stable")].tolist())
         factor = np.ones(len(cands.rows))
+        threshold = conf.recall_update_threshold
         while queue:
-            batch = []
+            batch: list[tuple[int, int, PairKey]] = []
             for a, newer_left in list(queue.items()):
-                b = next((b for b in newer_left if pairable(a, b)), None)
-                if b is None:
-                    del queue[a]
+                for b in newer_left:
+                    key = (texts[a], texts[b], float(dense[a, b]))
+                    p_known = known.get(key) if known is not None else None
+                    if p_known is None:
+                        if pairable(a, b):
+                            batch.append((a, b, key))
+                            break
+                        if known is not None:
+                            known.put(key, NOT_COMPARABLE)
+                    elif p_known >= threshold:  # read before: an update
+                        _cap(cands, factor, int(top[a]), int(top[b]), gap)
+                        del queue[a]
+                        break
                 else:
-                    batch.append((a, b))
+                    del queue[a]  # no newer candidate left: no update of a
             if not batch:
                 break
-            p_update = scorer.probabilities(np.stack([features(a, b) for a, b in batch]))[:, _UPDATE]
-            for (a, b), p in zip(batch, p_update, strict=True):
-                if p >= conf.recall_update_threshold:
+            p_update = scorer.probabilities(np.stack([features(a, b) for a, b, _ in batch]))[:, _UPDATE]
+            for (a, b, key), p in zip(batch, p_update, strict=True):
+                if known is not None:
+                    known.put(key, float(p))
+                if p >= threshold:
                     _cap(cands, factor, int(top[a]), int(top[b]), gap)
                     del queue[a]
         if (factor < 1.0).any():
