@@ -152,10 +152,10 @@ class KeywordIndex:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         scores = np.zeros(size)
         for term in dict.fromkeys(terms):
-            post = self._postings(term)
+            stemmed = stem(term)
+            post = self._postings(stemmed, stemmed=True)
             if post is None:
                 continue
-            stemmed = stem(term)
             if len(post[0]) >= DENSE_SHARE * size:
                 # same sums as the scatter below: rows without the term add 0.0
                 scores += self._dense_weights(stemmed, post, size)
@@ -165,6 +165,8 @@ class KeywordIndex:
             scores[: len(mask)] *= mask
         hits = np.flatnonzero(scores > 0)
         if len(hits) > n:
-            hits = hits[np.argpartition(-scores[hits], n - 1)[:n]]
+            negated = scores[hits]
+            np.negative(negated, out=negated)  # the same values as -scores[hits], one array fewer
+            hits = hits[np.argpartition(negated, n - 1)[:n]]
         order = np.argsort(-scores[hits], kind="stable")
         return hits[order], scores[hits[order]]
