@@ -254,6 +254,15 @@ class RecallConfig(ConfigModel):
             "the float32 matrix (at 100k, int8 with 32 probes and 2: recall@10 0.91, as float32)"
         ),
     )
+    pair_decisions: int = Field(
+        65_536,
+        ge=0,
+        description=(
+            "pair decisions of the currency stage (comparable? update probability) kept across recalls, per pair "
+            "scorer, so a question asked again reads no pair twice (0: none kept); each holds two references and "
+            "two floats"
+        ),
+    )
 
 
 class MemoryConfig(ConfigModel):

@@ -110,3 +110,11 @@ def test_a_two_turn_question_gets_both_turns_of_its_session() -> None:
     assert not {"D1:4", "D1:6"} <= set(
         ids(chat([(MAY_20, FILLER[:3] + marathon), other], **NO_CONTEXT), query)
     )
+
+
+def test_any_turn_tells_whether_a_namespace_holds_dialogue_turns() -> None:
+    conv = ConversationIndex()
+    conv.add(["The budget is 3000 dollars.", "Meeting moved to Friday."], [0.0, 60.0])
+    assert not conv.any_turn()
+    conv.add(["Ana: How was the ice cream?"], [120.0])
+    assert conv.any_turn() and conv.is_turn(np.array([0, 2])).tolist() == [False, True]

@@ -12,10 +12,19 @@ from psychoagent import Memory
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.memory import currency
 from psychoagent.memory.currency import CurrencyStage
+from psychoagent.memory.pair_cache import NOT_COMPARABLE, PairDecisions
 from psychoagent.memory.retrieve import Candidates, RecallContext
 
 OLD = "Hugo's monthly budget is 5000 dollars."
 NEW = "Hugo raised his monthly budget to 6000 dollars."
+
+
+@pytest.fixture(autouse=True)
+def fresh_decisions(monkeypatch: pytest.MonkeyPatch) -> PairDecisions:
+    """Each test reads its pairs anew (the kept decisions are per scorer, and the packaged scorer is shared)."""
+    fresh = PairDecisions(100)
+    monkeypatch.setattr(currency, "decisions_for", lambda scorer, size: fresh)
+    return fresh
 
 
 @pytest.fixture
@@ -72,3 +81,62 @@ def test_a_pair_already_in_order_is_not_scored(memory: Memory, monkeypatch: pyte
 def test_recall_ranks_the_newer_fact_first(memory: Memory) -> None:
     hits = memory.recall("What is Hugo's monthly budget?", k=2, now=datetime(2024, 3, 1, tzinfo=UTC))
     assert [h.unit.content for h in hits] == [NEW, OLD]
+
+
+def test_an_older_fact_is_capped_below_its_lowest_scoring_update_and_other_pairs_are_skipped(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of several newer updates, the lowest-scoring one sets the older fact's cap; scoring the others could only
+    give a higher cap, so they are not scored."""
+    later = "Hugo cut his monthly budget to 4000 dollars."
+    memory.affect_config = AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False))
+    memory.observe(later, timestamp=datetime(2024, 2, 15, tzinfo=UTC))
+    memory.affect_config = AffectiveMemoryConfig()
+    calls = []
+    real = currency.pair_features
+
+    def counted(old: str, new: str, dense: float) -> np.ndarray:
+        calls.append((old, new))
+        return real(old, new, dense)
+
+    monkeypatch.setattr(currency, "pair_features", counted)
+    index = memory._index()
+    cands = Candidates(rows=np.array([0, 1, 2]), score=np.array([1.0, 0.6, 0.5]))
+    ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=3,
+                        now=datetime(2024, 3, 1, tzinfo=UTC).timestamp())  # fmt: skip
+    CurrencyStage(memory)(cands, index, ctx, memory.config.recall)
+    gap = memory.affect_config.safety.supersession_gap
+    assert (OLD, NEW) not in calls and (OLD, later) in calls and (NEW, later) in calls
+    assert cands.parts["currency"] == pytest.approx([0.5 * gap, 0.5 * gap / 0.6, 1.0])
+
+
+def test_a_recall_asked_again_reads_no_pair_twice(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pair decisions are kept across recalls: the same question finds the same order without reading a pair
+    again; with none kept (pair_decisions=0) every recall reads its pairs."""
+    question, when = "What is Hugo's monthly budget?", datetime(2024, 3, 1, tzinfo=UTC)
+    memory.config.recall.track_access = False  # the same scores each time
+    calls = []
+    real = currency.pair_features
+
+    def counted(old: str, new: str, dense: float) -> np.ndarray:
+        calls.append((old, new))
+        return real(old, new, dense)
+
+    monkeypatch.setattr(currency, "pair_features", counted)
+    first = [(h.unit.content, h.score) for h in memory.recall(question, k=2, now=when)]
+    read = len(calls)
+    again = [(h.unit.content, h.score) for h in memory.recall(question, k=2, now=when)]
+    assert again == first and [c for c, _ in first] == [NEW, OLD]
+    assert read >= 1 and len(calls) == read
+    memory.config.recall.pair_decisions = 0
+    assert [(h.unit.content, h.score) for h in memory.recall(question, k=2, now=when)] == first
+    assert len(calls) == 2 * read
+
+
+def test_pair_decisions_keep_the_most_recently_used() -> None:
+    kept = PairDecisions(2)
+    kept.put(("a", "b", 0.5), 0.9)
+    kept.put(("a", "c", 0.5), NOT_COMPARABLE)
+    assert kept.get(("a", "b", 0.5)) == 0.9  # now the most recent
+    kept.put(("b", "c", 0.5), 0.1)
+    assert len(kept) == 2 and kept.get(("a", "c", 0.5)) is None and kept.get(("a", "b", 0.5)) == 0.9

@@ -100,3 +100,15 @@ def test_membership_of_rare_terms_located_at_once_agrees_with_the_binary_search(
 def docs_of(index: KeywordIndex, row: int) -> tuple[str, ...]:
     """The stems of one document as the index holds them."""
     return index.terms(int(row))
+
+
+def test_postings_read_after_more_documents_are_added_include_them() -> None:
+    """Postings grow after they were first read (their cached arrays are rebuilt from the grown postings)."""
+    kw = KeywordIndex()
+    kw.add([0, 1], [["red", "apple"], ["green", "apple"]])
+    rows, _ = kw.search(["apple"], None, 10)
+    assert sorted(rows.tolist()) == [0, 1]
+    kw.add([2], [["apple", "apple", "pie"]])
+    rows, _ = kw.search(["apple"], None, 10)
+    assert rows.tolist()[0] == 2 and sorted(rows.tolist()) == [0, 1, 2]  # two occurrences score highest
+    assert kw.matches(["apple", "pie"], np.array([0, 2])).tolist() == [[True, False], [True, True]]

@@ -4,10 +4,19 @@ similarity or words reaches their parts."""
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from psychoagent import Memory
 from psychoagent.config import RecallConfig
-from psychoagent.memory.retrieve import RecallContext, gather_candidates, keyword_coverage, query_terms
+from psychoagent.memory.retrieve import (
+    RecallContext,
+    gather_candidates,
+    keyword_coverage,
+    query_terms,
+    sorted_unique,
+)
 
 
 def test_facts_read_nothing_of_their_neighbours() -> None:
@@ -41,3 +50,9 @@ def test_turns_read_their_neighbours() -> None:
     assert cands.parts["keyword"][reply] > 0  # the words of the question before it count half
     assert cands.parts["dense_context"][reply] != cands.parts["dense"][reply]
     mem.close()
+
+
+@given(arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 50)))
+def test_sorted_unique_is_numpy_unique(values: np.ndarray) -> None:
+    out = sorted_unique(values)
+    assert out.dtype == np.unique(values).dtype and np.array_equal(out, np.unique(values))

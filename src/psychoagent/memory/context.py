@@ -78,6 +78,7 @@ class ConversationIndex:
                 "span_lo": np.asarray(self._span_lo, dtype=np.float64),
                 "span_hi": np.asarray(self._span_hi, dtype=np.float64),
             }
+            self._arrays["any_turn"] = np.asarray([self._arrays["turn"].any()])
         return self._arrays[name]
 
     def speakers(self, rows: np.ndarray) -> np.ndarray:
@@ -91,6 +92,10 @@ class ConversationIndex:
     def turn_flags(self) -> np.ndarray:
         """`is_turn` of every row (read-only view)."""
         return self._get("turn")
+
+    def any_turn(self) -> bool:
+        """Whether any row is a dialogue turn (without one, no row has a linked neighbour)."""
+        return bool(self._get("any_turn")[0])
 
     def has_time(self, rows: np.ndarray) -> np.ndarray:
         """Whether each row's text states a time."""

@@ -3,6 +3,7 @@ no conflict record was written at storage time (the pair scorer judged the pair 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -11,6 +12,7 @@ from psychoagent.config import RecallConfig
 from psychoagent.memory.conflicts import UNCHECKED_KINDS
 from psychoagent.memory.detect import LABELS, normalised_similarity
 from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.pair_cache import NOT_COMPARABLE, PairKey, decisions_for
 from psychoagent.memory.pairs import comparable, pair_features, subjects, turn_speaker, vector_features
 from psychoagent.memory.retrieve import Candidates, RecallContext
 from psychoagent.memory.successors import lift_successors
@@ -77,6 +79,8 @@ class CurrencyStage:
             return
         facts = self.memory.affect_state_of_namespace().facts
         texts = [facts.get(index.ids[int(r)], (0.0, "", ""))[1] for r in rows]
+        scorer = scorer_for(conf, self.memory.embedder.name)
+        vecs = index.vectors[rows] if scorer.vector_dim else None
         # a chat turn is an utterance, never a side of a comparable pair: its text needs no analysis
         said = [bool(turn_speaker(text)) for text in texts]
         keys: dict[int, frozenset[str]] = {}
@@ -86,28 +90,53 @@ class CurrencyStage:
                 keys[i] = subjects(texts[i]) if texts[i] else frozenset()
             return keys[i]
 
-        pairs: list[tuple[int, int]] = []
-        features: list[np.ndarray] = []
-        for a, b in zip(*np.nonzero(open_pair), strict=True):
-            a, b = int(a), int(b)
-            if said[a] or said[b]:
-                continue
-            if subject_keys(a) & subject_keys(b) and comparable(texts[a], texts[b]):
-                pairs.append((a, b))
-        if not pairs:
-            return
-        scorer = scorer_for(conf, self.memory.embedder.name)
-        vecs = index.vectors[rows]
-        for a, b in pairs:
+        def pairable(a: int, b: int) -> bool:
+            """Whether older a and newer b can be about the same subject at all (no chat turn, a shared key)."""
+            return not said[b] and bool(subject_keys(a) & subject_keys(b)) and comparable(texts[a], texts[b])
+
+        known = decisions_for(scorer, cfg.pair_decisions) if cfg.pair_decisions else None
+
+        def features(a: int, b: int) -> np.ndarray:
             row = pair_features(texts[a], texts[b], float(dense[a, b]))
-            features.append(
-                np.concatenate([row, vector_features(vecs[a], vecs[b])]) if scorer.vector_dim else row
-            )
-        p_update = scorer.probabilities(np.stack(features))[:, _UPDATE]
+            return np.concatenate([row, vector_features(vecs[a], vecs[b])]) if vecs is not None else row
+
+        # The cap of older a is the lowest newer score among its updates (times the gap, see `_cap`): its newer
+        # candidates are read from the lowest score up and the first update found sets the cap, so the others need
+        # no scoring. Each round scores the next comparable pair of every older candidate still open, in one batch.
+        queue: dict[int, Iterator[int]] = {}
+        for older in np.flatnonzero(open_pair.any(axis=1)).tolist():
+            if not said[older]:
+                newer = np.flatnonzero(open_pair[older])
+                queue[older] = iter(newer[np.argsort(score[newer], kind="stable")].tolist())
         factor = np.ones(len(cands.rows))
-        for (a, b), p in zip(pairs, p_update, strict=True):
-            if p >= conf.recall_update_threshold:
-                _cap(cands, factor, int(top[a]), int(top[b]), gap)
+        threshold = conf.recall_update_threshold
+        while queue:
+            batch: list[tuple[int, int, PairKey]] = []
+            for a, newer_left in list(queue.items()):
+                for b in newer_left:
+                    key = (texts[a], texts[b], float(dense[a, b]))
+                    p_known = known.get(key) if known is not None else None
+                    if p_known is None:
+                        if pairable(a, b):
+                            batch.append((a, b, key))
+                            break
+                        if known is not None:
+                            known.put(key, NOT_COMPARABLE)
+                    elif p_known >= threshold:  # read before: an update
+                        _cap(cands, factor, int(top[a]), int(top[b]), gap)
+                        del queue[a]
+                        break
+                else:
+                    del queue[a]  # no newer candidate left: no update of a
+            if not batch:
+                break
+            p_update = scorer.probabilities(np.stack([features(a, b) for a, b, _ in batch]))[:, _UPDATE]
+            for (a, b, key), p in zip(batch, p_update, strict=True):
+                if known is not None:
+                    known.put(key, float(p))
+                if p >= threshold:
+                    _cap(cands, factor, int(top[a]), int(top[b]), gap)
+                    del queue[a]
         if (factor < 1.0).any():
             cands.multiply("currency", factor)
 

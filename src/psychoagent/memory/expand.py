@@ -25,8 +25,9 @@ def entity_terms(index: NamespaceIndex, row: int, max_share: float) -> dict[str,
     n = len(index)
     limit = max(2.0, max_share * n)
     out: dict[str, float] = {}
-    for term in index.keywords.terms(row):
-        df = index.keywords.frequency(term)
+    keywords = index.keywords
+    for term in keywords.terms(row):
+        df = keywords.frequency(term)
         if 2 <= df <= limit:
             out[term] = float(np.log1p(n / df))
     return out

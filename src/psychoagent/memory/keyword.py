@@ -6,6 +6,7 @@ here (FTS5 scores every matching row through the SQL layer), while numpy over po
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 
@@ -32,11 +33,14 @@ class KeywordIndex:
     """Postings (row, term frequency) per term plus document lengths; rows are the namespace index's rows."""
 
     def __init__(self) -> None:
-        self._rows: dict[str, list[int]] = {}
-        self._tfs: dict[str, list[int]] = {}
+        # postings grow as C arrays: reading one into numpy is a copy of its buffer, not a conversion of Python ints
+        # (at 100k units a query's rare words and the entity expansion converted a dozen lists each)
+        self._rows: dict[str, array[int]] = {}
+        self._tfs: dict[str, array[int]] = {}
         self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._lengths: list[int] = []
         self._length_array: np.ndarray | None = None
+        self._mean_length = 0.0
         self._doc_terms: list[tuple[str, ...]] = []
         self._weights: dict[str, np.ndarray] = {}
         self._dense: dict[str, np.ndarray] = {}
@@ -58,8 +62,8 @@ class KeywordIndex:
             for tok, tf in counts.items():
                 hit = postings.get(tok)
                 if hit is None:
-                    postings[tok] = [row]
-                    tfs[tok] = [tf]
+                    postings[tok] = array("q", (row,))
+                    tfs[tok] = array("q", (tf,))
                 else:
                     hit.append(row)
                     tfs[tok].append(tf)
@@ -76,7 +80,7 @@ class KeywordIndex:
             rows = self._rows.get(term)
             if rows is None:
                 return None
-            cached = (np.asarray(rows, dtype=np.int64), np.asarray(self._tfs[term], dtype=np.float64))
+            cached = (np.array(rows, dtype=np.int64), np.array(self._tfs[term], dtype=np.float64))
             self._arrays[term] = cached
         return cached
 
@@ -121,8 +125,8 @@ class KeywordIndex:
             return cached
         if self._length_array is None:
             self._length_array = np.asarray(self._lengths, dtype=np.float64)
-        lengths, size = self._length_array, len(self._lengths)
-        avg = max(float(lengths.mean()), 1e-9)
+            self._mean_length = max(float(self._length_array.mean()), 1e-9)  # once per add, not once per term
+        lengths, size, avg = self._length_array, len(self._lengths), self._mean_length
         rows, tf = post
         idf = np.log1p((size - len(rows) + 0.5) / (len(rows) + 0.5))
         norm = tf + BM25_K1 * (1.0 - BM25_B + BM25_B * lengths[rows] / avg)
@@ -148,10 +152,10 @@ class KeywordIndex:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         scores = np.zeros(size)
         for term in dict.fromkeys(terms):
-            post = self._postings(term)
+            stemmed = stem(term)
+            post = self._postings(stemmed, stemmed=True)
             if post is None:
                 continue
-            stemmed = stem(term)
             if len(post[0]) >= DENSE_SHARE * size:
                 # same sums as the scatter below: rows without the term add 0.0
                 scores += self._dense_weights(stemmed, post, size)
@@ -161,6 +165,8 @@ class KeywordIndex:
             scores[: len(mask)] *= mask
         hits = np.flatnonzero(scores > 0)
         if len(hits) > n:
-            hits = hits[np.argpartition(-scores[hits], n - 1)[:n]]
+            negated = scores[hits]
+            np.negative(negated, out=negated)  # the same values as -scores[hits], one array fewer
+            hits = hits[np.argpartition(negated, n - 1)[:n]]
         order = np.argsort(-scores[hits], kind="stable")
         return hits[order], scores[hits[order]]

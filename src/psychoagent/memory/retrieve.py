@@ -78,6 +78,12 @@ def keyword_coverage(matched: np.ndarray) -> np.ndarray:
     return matched @ idf / total if total > 0 else np.zeros(n)
 
 
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """`np.unique` of a small integer array (sort and drop repeats: a few times faster for a few hundred rows)."""
+    out = np.sort(values)
+    return out[np.concatenate(([True], out[1:] != out[:-1]))] if len(out) else out
+
+
 def ranks(values: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
     """1-based rank of each value (highest first); absent entries get rank inf."""
     order = np.argsort(-values, kind="stable")
@@ -195,20 +201,25 @@ def gather_candidates(
     dense_rows = dense_top(index, ctx.query_vector, mask, n, cfg)
     terms = query_terms(ctx.query)
     kw_rows, kw_scores = index.keywords.search(terms, mask, n)
-    rows = np.unique(np.concatenate([dense_rows, kw_rows]))
+    rows = sorted_unique(np.concatenate([dense_rows, kw_rows]))
     created = index.column("created_at")
     gap = cfg.session_gap_minutes * 60.0
     turns = index.conversation.turn_flags()
-    if cfg.reply_weight > 0 and len(rows):
+    # only dialogue turns have linked neighbours: without any, no candidate has one
+    any_turn = index.conversation.any_turn()
+    if cfg.reply_weight > 0 and len(rows) and any_turn:
         after = rows[rows + 1 < len(index)] + 1
         after = after[linked_previous(created, after, gap, turns)]
         if mask is not None:
             after = after[mask[after]]
-        rows = np.union1d(rows, after)
-    has_before = linked_previous(created, rows, gap, turns)
+        rows = sorted_unique(np.concatenate([rows, after]))
     nxt = np.minimum(rows + 1, len(index) - 1)
-    has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
     prv = np.maximum(rows - 1, 0)
+    if any_turn:
+        has_before = linked_previous(created, rows, gap, turns)
+        has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
+    else:
+        has_before = has_after = np.zeros(len(rows), dtype=bool)
     bm25 = np.zeros(len(rows))
     bm25[np.searchsorted(rows, kw_rows)] = kw_scores
     vectors, q = index.vectors, ctx.query_vector

@@ -60,8 +60,12 @@ def conversation_stage(
         relevance = relevance + lift
     if cfg.session_weight > 0:
         # a unit that is not a dialogue turn is a session of its own, so the bonus never favours turns over facts
-        sessions = np.where(turns, index.sessions(gap)[rows], -1 - rows)
-        bonus = cfg.session_weight * session_best(relevance, sessions)
+        if turns.any():
+            sessions = np.where(turns, index.sessions(gap)[rows], -1 - rows)
+            best = session_best(relevance, sessions)
+        else:
+            best = relevance  # every candidate its own session: its own relevance is its session's best
+        bonus = cfg.session_weight * best
         cands.parts["session"] = bonus
         relevance = relevance + bonus
     cands.score = relevance
