@@ -37,12 +37,9 @@ def memory() -> Memory:
     return mem
 
 
-def run_stage(
-    mem: Memory, old_score: float, new_score: float, monkeypatch: pytest.MonkeyPatch
-) -> tuple[Candidates, int]:
-    """Run the stage on the two stored units with the given scores; returns the candidates and how many pairs
-    were scored."""
-    calls = []
+def count_pairs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The (older, newer) texts of every pair the currency stage scores from now on, in order."""
+    calls: list[tuple[str, str]] = []
     real = currency.pair_features
 
     def counted(old: str, new: str, dense: float) -> np.ndarray:
@@ -50,6 +47,15 @@ def run_stage(
         return real(old, new, dense)
 
     monkeypatch.setattr(currency, "pair_features", counted)
+    return calls
+
+
+def run_stage(
+    mem: Memory, old_score: float, new_score: float, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Candidates, int]:
+    """Run the stage on the two stored units with the given scores; returns the candidates and how many pairs
+    were scored."""
+    calls = count_pairs(monkeypatch)
     index = mem._index()
     cands = Candidates(rows=np.array([0, 1]), score=np.array([old_score, new_score]))
     ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=2,
@@ -92,14 +98,7 @@ def test_an_older_fact_is_capped_below_its_lowest_scoring_update_and_other_pairs
     memory.affect_config = AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False))
     memory.observe(later, timestamp=datetime(2024, 2, 15, tzinfo=UTC))
     memory.affect_config = AffectiveMemoryConfig()
-    calls = []
-    real = currency.pair_features
-
-    def counted(old: str, new: str, dense: float) -> np.ndarray:
-        calls.append((old, new))
-        return real(old, new, dense)
-
-    monkeypatch.setattr(currency, "pair_features", counted)
+    calls = count_pairs(monkeypatch)
     index = memory._index()
     cands = Candidates(rows=np.array([0, 1, 2]), score=np.array([1.0, 0.6, 0.5]))
     ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=3,
@@ -115,14 +114,7 @@ def test_a_recall_asked_again_reads_no_pair_twice(memory: Memory, monkeypatch: p
     again; with none kept (pair_decisions=0) every recall reads its pairs."""
     question, when = "What is Hugo's monthly budget?", datetime(2024, 3, 1, tzinfo=UTC)
     memory.config.recall.track_access = False  # the same scores each time
-    calls = []
-    real = currency.pair_features
-
-    def counted(old: str, new: str, dense: float) -> np.ndarray:
-        calls.append((old, new))
-        return real(old, new, dense)
-
-    monkeypatch.setattr(currency, "pair_features", counted)
+    calls = count_pairs(monkeypatch)
     first = [(h.unit.content, h.score) for h in memory.recall(question, k=2, now=when)]
     read = len(calls)
     again = [(h.unit.content, h.score) for h in memory.recall(question, k=2, now=when)]
