@@ -148,3 +148,26 @@ def test_a_forked_child_leaves_its_parents_counts_to_the_parent(
     assert stored_count(path, crane) == 0
     monkeypatch.undo()
     mem.close()
+
+
+def test_a_unit_counted_many_times_is_written_in_one_statement(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    mem = open_memory(path)
+    crane, bakery = seed(mem)
+    for _ in range(5):
+        mem.recall("harbour crane", k=1)
+    mem.recall("bakery bread", k=1)
+    assert isinstance(mem.store, AccessBuffer)
+    calls: list[tuple[list[str], int]] = []
+    inner = mem.store.inner
+    real = inner.record_access
+
+    def counted(namespace: str, ids: list[str], when: float, times: int = 1) -> None:
+        calls.append((list(ids), times))
+        real(namespace, ids, when, times)
+
+    inner.record_access = counted  # type: ignore[method-assign]
+    mem.store.flush()
+    assert sorted(calls, key=lambda c: c[1]) == [([bakery], 1), ([crane], 5)]
+    mem.close()
+    assert stored_count(path, crane) == 5 and stored_count(path, bakery) == 1

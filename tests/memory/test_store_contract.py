@@ -102,7 +102,10 @@ def test_updates_and_access_counts(store: MemoryStore) -> None:
     store.update_unit(u)
     store.record_access("a", ["u", "u"], 1_700_000_000.0)
     got = store.get_units("a", ["u"])[0]
-    assert got.invalid_at == u.invalid_at and got.metadata == {"superseded_by": "v"} and got.access_count >= 1
+    assert got.invalid_at == u.invalid_at and got.metadata == {"superseded_by": "v"} and got.access_count == 1
+    store.record_access("a", ["u"], 1_700_000_100.0, times=3)
+    got = store.get_units("a", ["u"])[0]
+    assert got.access_count == 4 and got.last_accessed_at == datetime.fromtimestamp(1_700_000_100.0, UTC)
     with pytest.raises(KeyError, match="no unit 'zz'"):
         store.update_unit(unit("zz", "nope"))
 

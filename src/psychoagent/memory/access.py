@@ -59,14 +59,14 @@ class AccessBuffer:
 
         return call
 
-    def record_access(self, namespace: str, ids: Sequence[str], when: float) -> None:
-        """Count one access for each id, written later (see the module docstring)."""
+    def record_access(self, namespace: str, ids: Sequence[str], when: float, times: int = 1) -> None:
+        """Count `times` accesses for each id, written later (see the module docstring)."""
         if not ids:
             return
         with self._lock:
             counts = self._pending.setdefault(namespace, {})
-            for uid in ids:
-                counts[uid] = (counts.get(uid, (0, when))[0] + 1, when)
+            for uid in dict.fromkeys(ids):
+                counts[uid] = (counts.get(uid, (0, when))[0] + times, when)
             if self._timer is None:
                 self._timer = threading.Timer(self._flush_seconds, self.flush)
                 self._timer.daemon = True
@@ -107,14 +107,12 @@ class AccessBuffer:
         try:
             with self._store.transaction():
                 for namespace, counts in pending.items():
-                    for step in range(max(count for count, _ in counts.values())):
-                        # one statement per distinct time: an id counted c times is in the first c rounds
-                        by_time: dict[float, list[str]] = {}
-                        for uid, (count, when) in counts.items():
-                            if count > step:
-                                by_time.setdefault(when, []).append(uid)
-                        for when, ids in by_time.items():
-                            self._store.record_access(namespace, ids, when)
+                    # one statement per distinct (count, time)
+                    groups: dict[tuple[int, float], list[str]] = {}
+                    for uid, (count, when) in counts.items():
+                        groups.setdefault((count, when), []).append(uid)
+                    for (count, when), ids in groups.items():
+                        self._store.record_access(namespace, ids, when, count)
         except BaseException:
             with self._lock:  # not written: keep them for the next flush
                 for namespace, counts in pending.items():

@@ -303,25 +303,25 @@ class PostgresStore(RecordsMixin, ChangeCounter):
             if cur.rowcount != 1:
                 raise KeyError(f"no unit {unit.id!r} in namespace {unit.namespace!r}")
 
-    def record_access(self, namespace: str, ids: Sequence[str], when: float) -> None:
-        """Count one access for each id (access reinforcement); outside a transaction one statement (one round
-        trip per recall) takes the counter and updates the rows."""
+    def record_access(self, namespace: str, ids: Sequence[str], when: float, times: int = 1) -> None:
+        """Count `times` accesses for each id (access reinforcement; an id given twice counts once); outside a
+        transaction one statement (one round trip per recall) takes the counter and updates the rows."""
         if not ids:
             return
         if getattr(self._local, "conn", None) is None:
             rows = self._rows(
                 "WITH s AS (UPDATE changes SET seq = seq + 1 WHERE id = 1 RETURNING seq), "
-                "u AS (UPDATE units SET access_count = access_count + 1, last_accessed_at = %s, "
+                "u AS (UPDATE units SET access_count = access_count + %s, last_accessed_at = %s, "
                 "changed = (SELECT seq FROM s) WHERE namespace = %s AND id = ANY(%s) RETURNING 1) SELECT seq FROM s",
-                (when, namespace, list(ids)),
+                (times, when, namespace, list(ids)),
             )
             self._committed(int(rows[0][0]))
             return
         with self.transaction() as conn:
             conn.execute(
-                "UPDATE units SET access_count = access_count + 1, last_accessed_at = %s, changed = %s "
+                "UPDATE units SET access_count = access_count + %s, last_accessed_at = %s, changed = %s "
                 "WHERE namespace = %s AND id = ANY(%s)",
-                (when, self._stamp_now(conn), namespace, list(ids)),
+                (times, when, self._stamp_now(conn), namespace, list(ids)),
             )
 
     def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]:

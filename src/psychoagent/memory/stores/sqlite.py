@@ -251,16 +251,16 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             if cur.rowcount != 1:
                 raise KeyError(f"no unit {unit.id!r} in namespace {unit.namespace!r}")
 
-    def record_access(self, namespace: str, ids: Sequence[str], when: float) -> None:
-        """Count one access for each id (access reinforcement)."""
+    def record_access(self, namespace: str, ids: Sequence[str], when: float, times: int = 1) -> None:
+        """Count `times` accesses for each id (access reinforcement); an id given twice counts once."""
         if not ids:
             return
         with self.transaction() as conn:
             stamp = self._stamp_now(conn)
             conn.executemany(
-                "UPDATE units SET access_count = access_count + 1, last_accessed_at = ?, changed = ? "
+                "UPDATE units SET access_count = access_count + ?, last_accessed_at = ?, changed = ? "
                 "WHERE namespace = ? AND id = ?",
-                [(when, stamp, namespace, uid) for uid in ids],
+                [(times, when, stamp, namespace, uid) for uid in dict.fromkeys(ids)],
             )
 
     def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]:
