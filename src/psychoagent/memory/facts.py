@@ -130,7 +130,7 @@ def analyse(text: str) -> FactView:
     else:
         entities = frozenset(
             m.group(0).lower() for m in _CAP_EN.finditer(text)
-            if m.group(0).lower() not in _STOP_EN | _SENTENCE_START | _CALENDAR | _NUMBER_WORDS.keys()
+            if m.group(0).lower() not in _NOT_NAMES
         )  # fmt: skip
         words = [w.lower().removesuffix("'s").rstrip("'") for w in _WORD_EN.findall(text)]
         ent_words = {p for e in entities for p in e.split()}
@@ -207,6 +207,8 @@ _CALENDAR = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
     "august september october november december".split()
 )
+_NOT_NAMES = _STOP_EN | _SENTENCE_START | _CALENDAR | _NUMBER_WORDS.keys()
+"""Capitalised words that are not a name: stop words, sentence starters, the calendar, numbers written out."""
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,8 @@ def _value_spans(text: str, loose: bool = False) -> tuple[Span, ...]:
         else:
             out.append((at, "=", entity, text[at : at + len(entity)]))
     times = [(a, a + len(surface)) for a, kind, _, surface in out if kind == "@"]
+    if not times:
+        return tuple(sorted(out))
     # a number inside a time ("4" of "4 pm") is part of that time
     return tuple(sorted(x for x in out if x[1] != "#" or not any(a <= x[0] < b for a, b in times)))
 
