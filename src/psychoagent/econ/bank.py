@@ -47,10 +47,9 @@ class Bank:
         """Book one month of interest on every overdraft (firms' negative cash, the government's negative balance)."""
         if not self.charges():
             return
-        monthly = self.loan_rate() / 12.0
         for f in self.model.firms:
-            self.owed[f.index] += monthly * max(-f.cash, 0.0)
-        self.gov_owed += monthly * max(-self.model.gov_balance, 0.0)
+            self.owed[f.index] += self.month_cost(f.index)
+        self.gov_owed += self.loan_rate() / 12.0 * max(-self.model.gov_balance, 0.0)
 
     def month_cost(self, index: int) -> float:
         """Interest firm `index` accrued this month: part of its cost of producing (the cost channel)."""

@@ -32,14 +32,14 @@ from psychoagent.econ.indicators import Indicators
 from psychoagent.econ.markets import Markets
 from psychoagent.econ.month import goods_market, incomes, labour_and_production
 from psychoagent.econ.news import NewsGenerator
-from psychoagent.econ.policies import HouseholdView, IntentBatch, Learner, Outcomes, Policy, make_policy
+from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, make_policy
 from psychoagent.econ.rules import taylor_rate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
 from psychoagent.events import EventType
 from psychoagent.persona import Persona
-from psychoagent.protocols import Binds
+from psychoagent.protocols import Binds, Learner, Policy
 
 log = logging.getLogger(__name__)
 
@@ -124,9 +124,8 @@ class EconomyModel(mesa.Model):
             self.metrics.update(self.firm_board.columns())
             self._history[-1].update(self.firm_board.columns())
         self.datacollector = make_collector(self)
-        if isinstance(
-            self.policy, Binds
-        ):  # policies that trade or keep per-agent state get the complete model
+        # policies that trade or keep per-agent state get the model once it is complete
+        if isinstance(self.policy, Binds):
             self.policy.bind(self)
 
     # -- public view -------------------------------------------------------------------------------------------

@@ -19,11 +19,10 @@ from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.rules import buffer_consumption, floor_step, price_consumption
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
-from psychoagent.protocols import Learner, Policy
+from psychoagent.protocols import Learner as Learner  # re-exported: declared in psychoagent.protocols
+from psychoagent.protocols import Policy as Policy
 
 FloatArray = NDArray[np.float64]
-
-__all__ = ["Learner", "Policy"]  # the protocols, declared in psychoagent.protocols, re-exported here
 
 
 @dataclass(frozen=True)

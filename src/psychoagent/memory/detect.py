@@ -187,8 +187,8 @@ def judge(
     order = []
     texts = [(content, c.content) if created < c.created else (c.content, content) for c in candidates]
     have_vectors = vector is not None and all(c.vector is not None for c in candidates)
-    rebuilt = resolved_vectors(texts, embed if have_vectors else None)
-    for cand, (old_text, new_text), full in zip(candidates, texts, rebuilt, strict=True):
+    full_vectors = resolved_vectors(texts, embed if have_vectors else None)
+    for cand, (old_text, new_text), full in zip(candidates, texts, full_vectors, strict=True):
         new_is_older = created < cand.created
         old_vec, new_vec = (vector, cand.vector) if new_is_older else (cand.vector, vector)
         dense = cand.dense
