@@ -12,13 +12,19 @@ import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import MemoryConfig
+from psychoagent.memory import affective, write
 from psychoagent.memory import arguments as check
+from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect
+from psychoagent.memory.consolidate import ConsolidationReport
+from psychoagent.memory.currency import CurrencyStage
 from psychoagent.memory.embed import Embedder, get_embedder
 from psychoagent.memory.forget import drop_forgotten
 from psychoagent.memory.graph import build_graph, neighbourhood
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.inputs import Appraiser, check_finite, resolve_appraiser
 from psychoagent.memory.judge import PairJudge
+from psychoagent.memory.modulate import AffectStage
+from psychoagent.memory.monitor import AffectMonitor
 from psychoagent.memory.recall_run import run_recall
 from psychoagent.memory.retrieve import (
     DEFAULT_DENSE_WEIGHT,
@@ -28,6 +34,7 @@ from psychoagent.memory.retrieve import (
     default_pipeline,
     top_k,
 )
+from psychoagent.memory.safety import AffectSelector
 from psychoagent.memory.shared import Shared
 from psychoagent.memory.stores import MemoryStore, open_store
 from psychoagent.types import (
@@ -378,12 +385,3 @@ class Memory:
         """Re-tier units (bounded working memory) and summarise routine ones, keeping and linking originals."""
         check.check_time("now", now)
         return affective.consolidate(self, now)
-
-
-from psychoagent.memory import affective, write  # noqa: E402  (both import Memory for typing only)
-from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect  # noqa: E402
-from psychoagent.memory.consolidate import ConsolidationReport  # noqa: E402
-from psychoagent.memory.currency import CurrencyStage  # noqa: E402
-from psychoagent.memory.modulate import AffectStage  # noqa: E402
-from psychoagent.memory.monitor import AffectMonitor  # noqa: E402
-from psychoagent.memory.safety import AffectSelector  # noqa: E402
