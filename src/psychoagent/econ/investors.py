@@ -33,11 +33,13 @@ trimmed to the cash and the position limit, sales to the holding (no short sales
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
-from psychoagent.econ.markets.config import InvestorConfig
+if TYPE_CHECKING:  # the markets package imports this module
+    from psychoagent.econ.markets.config import InvestorConfig
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
