@@ -4,6 +4,8 @@ each built-in shock scenario minus the baseline on the same seed over the shock'
 
     python scripts/calibration_table.py runs/calib-final
     python scripts/calibration_table.py --shocks persona 1,2 [--scenarios policy_black_swan] [--ticks 150]
+
+POLICY is a policy name or an experiment variant naming one (`full` is the cognitive policy).
 """
 
 from __future__ import annotations
@@ -76,6 +78,10 @@ SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regula
 """Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear)."""
 
 
+POLICY_OF_VARIANT = {"full": "cognitive"}
+"""The experiment's variant names that stand for a built-in policy as it is (`eval/variants.py`)."""
+
+
 def shocks(
     policy: str, seeds: list[int], households: int = 100, ticks: int = 150, names: list[str] | None = None
 ) -> pd.DataFrame:
@@ -86,7 +92,8 @@ def shocks(
     from psychoagent.econ.scenario import load_scenario
 
     def run(name: str, seed: int) -> pd.DataFrame:
-        m = EconomyModel(seed=seed, policy=policy, scenario=load_scenario(name), households=households)
+        m = EconomyModel(seed=seed, policy=POLICY_OF_VARIANT.get(policy, policy), scenario=load_scenario(name),
+                         households=households)  # fmt: skip
         m.run(ticks)
         m.close()
         return pd.DataFrame(m._history[1:])
