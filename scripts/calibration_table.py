@@ -79,8 +79,12 @@ SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regula
 """Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear)."""
 
 
-POLICY_OF_VARIANT = {"full": "cognitive"}
-"""The experiment's variant names that stand for a built-in policy as it is (`eval/variants.py`)."""
+def policy_of(name: str) -> str:
+    """The policy an experiment variant without ablations stands for (`full` -> cognitive), else `name`."""
+    from psychoagent.eval.variants import VARIANTS
+
+    variant = VARIANTS.get(name)
+    return variant.policy if variant is not None and not variant.off else name
 
 
 def shocks(
@@ -99,7 +103,7 @@ def shocks(
     from psychoagent.econ.scenario import Scenario, load_scenario
 
     def run(scenario: Scenario, seed: int) -> pd.DataFrame:
-        m = EconomyModel(seed=seed, policy=POLICY_OF_VARIANT.get(policy, policy), scenario=scenario,
+        m = EconomyModel(seed=seed, policy=policy_of(policy), scenario=scenario,
                          households=households)  # fmt: skip
         m.run(ticks)
         m.close()
