@@ -50,7 +50,8 @@ class _Shock(BaseModel):
 
 
 class PolicyChange(_Shock):
-    """Fiscal or monetary policy change: scale every tax rate, and/or move the inflation target."""
+    """Fiscal or monetary policy change: scale every tax rate (what the change adds may stay with the government,
+    `to_balance`), and/or move the inflation target."""
 
     kind: Literal["policy_change"] = "policy_change"
     tax_scale: float = Field(1.0, ge=0, description="multiplies every bracket rate (capped at 100 %)")
