@@ -3,7 +3,10 @@ months 61-240 (the issue's window) and the annual Phillips and Okun correlations
 each built-in shock scenario minus the baseline on the same seed over the shock's window.
 
     python scripts/calibration_table.py runs/calib-final
-    python scripts/calibration_table.py --shocks persona 1,2 [--scenarios policy_black_swan] [--ticks 150]
+    python scripts/calibration_table.py --shocks persona 1,2 [--scenarios policy_black_swan] [--ticks 150] [--parts]
+
+With --parts each shock of a scenario that has several also runs on its own (`policy_black_swan[rate_shock]`).
+POLICY is a policy name or an experiment variant naming one (`full` is the cognitive policy).
 """
 
 from __future__ import annotations
@@ -76,46 +79,70 @@ SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regula
 """Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear)."""
 
 
+def policy_of(name: str) -> str:
+    """The policy an experiment variant without ablations stands for (`full` -> cognitive), else `name`."""
+    from psychoagent.eval.variants import VARIANTS
+
+    variant = VARIANTS.get(name)
+    return variant.policy if variant is not None and not variant.off else name
+
+
 def shocks(
-    policy: str, seeds: list[int], households: int = 100, ticks: int = 150, names: list[str] | None = None
+    policy: str,
+    seeds: list[int],
+    households: int = 100,
+    ticks: int = 150,
+    names: list[str] | None = None,
+    parts: bool = False,
 ) -> pd.DataFrame:
     """Print shock minus baseline (same seed) over each window and each of its years: unemployment,
     inflation (points), real GDP, consumption and steel price (relative); with several seeds also the mean and
-    s.d. over them. Returns one row per scenario, seed and window."""
+    s.d. over them and how many seeds moved unemployment up and inflation down. With `parts` each shock of a
+    scenario with several also runs alone. Returns one row per scenario, seed and window."""
     from psychoagent.econ.model import EconomyModel
-    from psychoagent.econ.scenario import load_scenario
+    from psychoagent.econ.scenario import Scenario, load_scenario
 
-    def run(name: str, seed: int) -> pd.DataFrame:
-        m = EconomyModel(seed=seed, policy=policy, scenario=load_scenario(name), households=households)
+    def run(scenario: Scenario, seed: int) -> pd.DataFrame:
+        m = EconomyModel(seed=seed, policy=policy_of(policy), scenario=scenario,
+                         households=households)  # fmt: skip
         m.run(ticks)
         m.close()
         return pd.DataFrame(m._history[1:])
 
+    def cases(name: str) -> list[tuple[str, Scenario]]:
+        sc = load_scenario(name)
+        alone = [(f"{name}[{s.kind}]", sc.model_copy(update={"shocks": [s]})) for s in sc.shocks]
+        return [(name, sc), *(alone if parts and len(alone) > 1 else [])]
+
     rows = []
     for seed in seeds:
-        base = run("baseline", seed)
+        base = run(load_scenario("baseline"), seed)
         for name, (a, b) in SHOCK_WINDOWS.items():
             if names and name not in names:
                 continue
-            d = run(name, seed)
-            years = [
-                (f"year {k + 1}", a + 12 * k, min(a + 12 * (k + 1), b)) for k in range((b - a + 11) // 12)
-            ]
-            for label, lo, end in [("window", a, b), *(years if len(years) > 1 else [])]:
-                w = (d["tick"] >= lo) & (d["tick"] < end)
-                row = {"scenario": name, "seed": seed, "window": f"{label} {lo}-{end - 1}"}
-                for col in ("unemployment", "inflation", "interest_rate"):
-                    row[col] = float(d.loc[w, col].mean() - base.loc[w, col].mean())
-                for col in ("real_gdp", "consumption", "price_steel"):
-                    row[col] = float(d.loc[w, col].mean() / base.loc[w, col].mean() - 1.0)
-                rows.append(row)
-                print(f"seed {seed} {name} ({row['window']}): unemployment {row['unemployment']:+.3f}, inflation "
-                      f"{row['inflation']:+.3f}, rate {row['interest_rate']:+.3f}, real GDP {row['real_gdp']:+.1%}, "
-                      f"consumption {row['consumption']:+.1%}, steel price {row['price_steel']:+.1%}", flush=True)  # fmt: skip
+            for label_of_case, sc in cases(name):
+                d = run(sc, seed)
+                years = [
+                    (f"year {k + 1}", a + 12 * k, min(a + 12 * (k + 1), b)) for k in range((b - a + 11) // 12)
+                ]
+                for label, lo, end in [("window", a, b), *(years if len(years) > 1 else [])]:
+                    w = (d["tick"] >= lo) & (d["tick"] < end)
+                    row = {"scenario": label_of_case, "seed": seed, "window": f"{label} {lo}-{end - 1}"}
+                    for col in ("unemployment", "inflation", "interest_rate"):
+                        row[col] = float(d.loc[w, col].mean() - base.loc[w, col].mean())
+                    for col in ("real_gdp", "consumption", "price_steel"):
+                        row[col] = float(d.loc[w, col].mean() / base.loc[w, col].mean() - 1.0)
+                    rows.append(row)
+                    print(f"seed {seed} {label_of_case} ({row['window']}): unemployment {row['unemployment']:+.3f}, "
+                          f"inflation {row['inflation']:+.3f}, rate {row['interest_rate']:+.3f}, real GDP "
+                          f"{row['real_gdp']:+.1%}, consumption {row['consumption']:+.1%}, steel price "
+                          f"{row['price_steel']:+.1%}", flush=True)  # fmt: skip
     out = pd.DataFrame(rows)
     if len(seeds) > 1 and not out.empty:
         g = out.drop(columns="seed").groupby(["scenario", "window"], sort=False)
-        print(pd.concat({"mean": g.mean(), "sd": g.std()}, axis=1).round(4).to_string())
+        moved = pd.DataFrame({"unemployment up": g["unemployment"].agg(lambda x: int((x > 0).sum())),
+                              "inflation down": g["inflation"].agg(lambda x: int((x < 0).sum()))})  # fmt: skip
+        print(pd.concat({"mean": g.mean(), "sd": g.std(), "seeds": moved}, axis=1).round(4).to_string())
     return out
 
 
@@ -126,6 +153,7 @@ def main() -> None:
     ap.add_argument("--shocks", nargs=2, metavar=("POLICY", "SEEDS"), help="policy and comma-separated seeds")
     ap.add_argument("--scenarios", default="", help="comma-separated shock scenarios (default: all five)")
     ap.add_argument("--ticks", type=int, default=150, help="months per shock run (default 150)")
+    ap.add_argument("--parts", action="store_true", help="also run each shock of a scenario alone")
     args = ap.parse_args()
     if args.shocks:
         policy, seeds = args.shocks
@@ -137,7 +165,7 @@ def main() -> None:
         unknown = sorted(set(names) - set(SHOCK_WINDOWS))
         if unknown:
             ap.error(f"--scenarios: unknown {', '.join(unknown)}; choose from {', '.join(SHOCK_WINDOWS)}")
-        shocks(policy, seed_list, ticks=args.ticks, names=names or None)
+        shocks(policy, seed_list, ticks=args.ticks, names=names or None, parts=args.parts)
         return
     if args.folder is None or not args.folder.is_dir():
         ap.error(f"folder: need an experiment folder, got {args.folder}")

@@ -133,3 +133,49 @@ def test_the_euler_term_reads_the_announced_hold() -> None:
     assert rate_factor(held, cfg) == pytest.approx(
         1.0 - cfg.consume_rate * 0.12
     )  # sigma x 3 years x 4 points
+
+
+def test_a_tax_rise_to_the_balance_keeps_what_it_adds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `to_balance = 1` the lump sum is what the old rates would have raised; the rest stays with the
+    government, so its balance grows by exactly that and households' money falls by it."""
+    from psychoagent.econ import model as econ_model
+    from psychoagent.econ.config import EconomyConfig
+    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.rules import progressive_tax
+
+    cfg = EconomyConfig.model_validate(
+        {"trading": {"bonds": {"enabled": False}}, "benefit": {"replacement": 0.0, "contribution": 0.0}}
+    )  # no coupons, no deficit spending, no insurance: only taxes move the government's balance
+    rise = {"kind": "policy_change", "start": 3, "duration": 4, "tax_scale": 1.5, "to_balance": 1.0}
+    model, _ = run(ticks=3, scenario=scenario(shocks=[rise]), config=cfg)
+    real, seen = econ_model.incomes, []
+
+    def spy(m: EconomyModel, f: dict, t: int) -> None:
+        before = m.gov_balance
+        real(m, f, t)
+        seen.append((f, m.gov_balance - before))
+
+    monkeypatch.setattr(econ_model, "incomes", spy)
+    model.run(2)
+    for flows, change in seen:
+        gross = flows["wages"] + flows["dividends"] + flows["interest"]
+        base = float(progressive_tax(gross, cfg.tax).sum())
+        assert flows["transfer"].sum() == pytest.approx(base, rel=1e-12)
+        assert change == pytest.approx(flows["tax"].sum() - base, rel=1e-12) and change > 0
+    assert Levers.fold(model.scenario.shocks, 4).tax_to_balance == 1.0
+    assert Levers.fold(model.scenario.shocks, 7).tax_to_balance == 0.0  # over: redistributed again
+
+
+def test_to_balance_needs_a_tax_change_and_is_announced() -> None:
+    s = scenario(shocks=[
+        {"kind": "policy_change", "start": 1, "inflation_target": 0.03, "to_balance": 1.0},
+        {"kind": "policy_change", "start": 2, "tax_scale": 1.5, "to_balance": 1.0},
+        {"kind": "policy_change", "start": 3, "tax_scale": 0.8, "to_balance": 0.5, "duration": 1},
+    ])  # fmt: skip
+    assert Levers.fold(s.shocks, 1).tax_to_balance == 0.0  # no tax change: nothing to keep
+    assert Levers.fold(s.shocks, 2).tax_to_balance == 1.0
+    assert Levers.fold(s.shocks, 3).tax_to_balance == 0.5  # the latest tax change decides
+    assert "to cut the deficit" in s.shocks[1].news(2).headline
+    assert "financed by borrowing" in s.shocks[2].news(3).headline
+    plain = scenario(shocks=[{"kind": "policy_change", "start": 1, "tax_scale": 1.5}]).shocks[0]
+    assert "deficit" not in plain.news(1).headline

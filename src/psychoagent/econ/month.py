@@ -103,7 +103,10 @@ def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
         tax_cfg = tax_cfg.model_copy(update={"rates": rates})
     tax = progressive_tax(gross, tax_cfg)
     revenue = float(tax.sum())
-    transfer = np.full(hh.n, revenue / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
+    kept = 0.0  # what a tax change adds (or loses) that the government keeps (PolicyChange.to_balance)
+    if model.levers.tax_to_balance > 0:
+        kept = model.levers.tax_to_balance * (revenue - float(progressive_tax(gross, cfg.tax).sum()))
+    transfer = np.full(hh.n, (revenue - kept) / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
     model.gov_balance += revenue - float(transfer.sum())
     transfer = transfer + spending
     benefit, contribution = unemployment_insurance(flows["wages"], flows["unhired_pay"], cfg.benefit)

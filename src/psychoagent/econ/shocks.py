@@ -50,10 +50,22 @@ class _Shock(BaseModel):
 
 
 class PolicyChange(_Shock):
-    """Fiscal or monetary policy change: scale every tax rate, and/or move the inflation target."""
+    """Fiscal or monetary policy change: scale every tax rate (what the change adds may stay with the government,
+    `to_balance`), and/or move the inflation target."""
 
     kind: Literal["policy_change"] = "policy_change"
     tax_scale: float = Field(1.0, ge=0, description="multiplies every bracket rate (capped at 100 %)")
+    to_balance: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description=(
+            "share of the revenue the tax change adds (or loses) that goes to the government's balance instead of "
+            "the lump sum: 0 = redistributed (EconAgent's budget-neutral rule, so a rise only redistributes); 1 = "
+            "a rise that cuts the deficit and repays debt, Romer and Romer (2010)'s deficit-driven tax changes, or "
+            "a cut financed by borrowing"
+        ),
+    )
     inflation_target: float | None = Field(None, ge=-0.1, le=0.5, description="new pi_target while in force")
 
     def _describe(self) -> tuple[str, float, str]:
@@ -62,6 +74,8 @@ class PolicyChange(_Shock):
             parts.append(
                 f"income tax rates {'raised' if self.tax_scale > 1 else 'cut'} by {abs(self.tax_scale - 1):.0%}"
             )
+            if self.to_balance > 0:
+                parts[-1] += " to cut the deficit" if self.tax_scale > 1 else ", financed by borrowing"
         if self.inflation_target is not None:
             parts.append(f"inflation target set to {self.inflation_target:.1%}")
         mood = -0.4 if self.tax_scale > 1 else 0.3 if self.tax_scale < 1 else 0.0
@@ -181,6 +195,8 @@ class Levers:
     offer_cap: dict[str, float] = field(default_factory=dict)
     demand_factor: float = 1.0
     tax_scale: float = 1.0
+    tax_to_balance: float = 0.0
+    """Share of the revenue the tax change adds or loses that goes to the government's balance (the latest)."""
     inflation_target: float | None = None
     rate_gap: float = 0.0
     """Sum of the rate shocks' deviations from the Taylor rule this tick."""
@@ -206,6 +222,8 @@ class Levers:
                 lev.demand_factor *= s.factor
             elif isinstance(s, PolicyChange):
                 lev.tax_scale *= s.tax_scale
+                if s.tax_scale != 1.0:
+                    lev.tax_to_balance = s.to_balance
                 if s.inflation_target is not None:
                     lev.inflation_target = s.inflation_target
         return lev
