@@ -2,10 +2,10 @@
 
 The exact scan reads every vector (100k x 384 float32 is 150 MB per query); above `RecallConfig.ann_min_rows` an
 IVF index (Jégou et al. 2011, faiss) scans only the `ann_probes` clusters nearest to the query, by default over
-8-bit scalar-quantised codes (or 4-bit fast-scan product codes, André et al. 2015) whose best `ann_rerank` x n are
-re-scored exactly. Its recall@10 against the exact scan is reported in docs/benchmarks.md. Rows added after the
-index was trained are assigned to the existing clusters on the next search; filtered recall (a row mask) always
-scans exactly.
+8-bit scalar-quantised codes (or 4-bit fast-scan product codes, André et al. 2015); with `ann_rerank` > 1 the best
+`ann_rerank` x n of them are re-scored exactly. Its recall@10 against the exact scan is reported in
+docs/benchmarks.md. Rows added after the index was trained are assigned to the existing clusters on the next
+search; filtered recall (a row mask) always scans exactly.
 """
 
 from __future__ import annotations
@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 
 TRAIN_POINTS_PER_LIST = 40
 """k-means sample size per cluster (faiss warns below 39)."""
+RERANK = {"pq4": 2, "int8": 1, "float32": 1}
+"""Rows fetched per row asked, re-scored by exact cosine, when `RecallConfig.ann_rerank` is None. 4-bit codes
+need it (clustered 32-d test data: recall@10 0.73 without); 8-bit codes do not: at 100k bench units the index's
+own best rows gave recall@10 0.910 as the re-scored twice as many did, and on the conflict scenarios' e5 vectors
+(11,786, every cluster probed) 1.000 either way, while fetching and re-scoring them cost about 0.15 ms a query
+(docs/benchmarks.md)."""
 
 
 @lru_cache(maxsize=1)
@@ -116,10 +122,11 @@ def dense_top(
     """Rows of the n most similar units (within the mask): IVF for large unfiltered namespaces, else exact."""
     ann = ann_for(index, cfg) if mask is None else None
     if ann is not None:
-        if ann.codec == "float32" or cfg.ann_rerank == 1:
+        rerank = cfg.ann_rerank if cfg.ann_rerank is not None else RERANK.get(ann.codec, 1)
+        if ann.codec == "float32" or rerank == 1:
             return ann.search(query, n, cfg.ann_probes)
         # quantised scores are approximate: fetch more and keep the best by exact cosine
-        found = ann.search(query, n * cfg.ann_rerank, cfg.ann_probes)
+        found = ann.search(query, n * rerank, cfg.ann_probes)
         if len(found) <= n:
             return found
         sims = index.vectors[found] @ query.astype(index.vectors.dtype)
