@@ -244,11 +244,12 @@ class RecallConfig(ConfigModel):
         description=(
             "how the IVF index stores vectors: pq2 (faiss fast-scan product quantiser, a 4-bit code per pair of "
             "dimensions, of the vectors themselves; the best rows re-scored exactly: at 100k bench units recall@10 "
-            "0.928 against int8's 0.910, the dense search about 0.15 ms faster at p50 and 0.4 ms at p95, a quarter "
-            "of int8's bytes, training 1.4 s against 0.5 s), int8 (scalar quantiser, one 8-bit range for all "
-            "dimensions, a quarter of float32's bytes; at 100k the scan took under half the CPU time of float32, "
-            "recall@10 0.91 either way), pq4 (fast-scan product quantiser over residuals, 4 bits per dimension: "
-            "training took about 50 s at 100k on 2 busy cores) or float32 (IndexIVFFlat); docs/benchmarks.md"
+            "0.928 against int8's 0.910, the dense search's thread CPU p50 / p95 0.33 / 0.40 ms against int8's "
+            "0.53-0.66 / 0.82-1.04 at load 4, a quarter of int8's bytes, training 1.4-1.6 s against 0.5 s), int8 "
+            "(scalar quantiser, one 8-bit range for all dimensions, a quarter of float32's bytes; at 100k the scan "
+            "took under half the CPU time of float32, recall@10 0.91 either way), pq4 (fast-scan product quantiser "
+            "over residuals, 4 bits per dimension: training took about 50 s at 100k on 2 busy cores) or float32 "
+            "(IndexIVFFlat); docs/benchmarks.md"
         ),
     )
     ann_rerank: int | None = Field(
