@@ -231,27 +231,34 @@ class RecallConfig(ConfigModel):
         gt=0,
         description="IVF clusters = this x sqrt(units) (faiss guideline: about sqrt(n) to 16 sqrt(n))",
     )
-    ann_probes: int = Field(
-        32,
+    ann_probes: int | None = Field(
+        None,
         ge=1,
-        description="IVF clusters scanned per query: recall@10 vs exact and latency at 100k in docs/benchmarks.md",
-    )
-    ann_codec: Literal["int8", "pq4", "float32"] = Field(
-        "int8",
         description=(
-            "how the IVF index stores vectors: int8 (faiss scalar quantiser, one 8-bit range for all dimensions, a "
-            "quarter of float32's bytes; at 100k the scan took under half the CPU time of float32, recall@10 0.91 "
-            "either way), pq4 (fast-scan product "
-            "quantiser, 4 bits per dimension: faster to search, but training took about 50 s at 100k on 2 busy "
-            "cores) or float32 (IndexIVFFlat); docs/benchmarks.md"
+            "IVF clusters scanned per query; None: the codec's own (`memory.ann.PROBES`: 48 for pq2, 32 for the "
+            "others). Recall@10 vs exact and latency at 100k in docs/benchmarks.md"
         ),
     )
-    ann_rerank: int = Field(
-        2,
+    ann_codec: Literal["pq2", "int8", "pq4", "float32"] = Field(
+        "pq2",
+        description=(
+            "how the IVF index stores vectors: pq2 (faiss fast-scan product quantiser, a 4-bit code per pair of "
+            "dimensions, of the vectors themselves; the best rows re-scored exactly: at 100k bench units recall@10 "
+            "0.928 against int8's 0.910, the dense search's thread CPU p50 / p95 0.33 / 0.40 ms against int8's "
+            "0.53-0.66 / 0.82-1.04 at load 4, a quarter of int8's bytes, training 1.4-1.6 s against 0.5 s), int8 "
+            "(scalar quantiser, one 8-bit range for all dimensions, a quarter of float32's bytes; at 100k the scan "
+            "took under half the CPU time of float32, recall@10 0.91 either way), pq4 (fast-scan product quantiser "
+            "over residuals, 4 bits per dimension: training took about 50 s at 100k on 2 busy cores) or float32 "
+            "(IndexIVFFlat); docs/benchmarks.md"
+        ),
+    )
+    ann_rerank: int | None = Field(
+        None,
         ge=1,
         description=(
             "a quantised IVF search fetches this many times the rows asked and keeps the best by exact cosine from "
-            "the float32 matrix (at 100k, int8 with 32 probes and 2: recall@10 0.91, as float32)"
+            "the float32 matrix; None: the codec's own (`memory.ann.RERANK`: 5 for pq2, 2 for pq4, 1 for int8, "
+            "whose own best rows lose nothing: at 100k with 32 probes recall@10 0.910 with 1 or 2)"
         ),
     )
     pair_decisions: int = Field(

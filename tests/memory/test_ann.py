@@ -24,13 +24,13 @@ class ClusterIndex:
         return len(self.vectors)
 
 
-def clustered(n: int, seed: int) -> np.ndarray:
+def clustered(n: int, seed: int, dim: int = 32) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    centres = rng.normal(size=(30, 32))
-    return normalise(centres[rng.integers(0, 30, n)] + 0.3 * rng.normal(size=(n, 32)))
+    centres = np.random.default_rng(0).normal(size=(30, dim)) if dim != 32 else rng.normal(size=(30, dim))
+    return normalise(centres[rng.integers(0, 30, n)] + 0.3 * rng.normal(size=(n, dim)))
 
 
-@pytest.mark.parametrize("codec", ["pq4", "int8", "float32"])
+@pytest.mark.parametrize("codec", ["pq2", "pq4", "int8", "float32"])
 def test_ivf_finds_what_the_exact_scan_finds(codec: str) -> None:
     vectors = clustered(3000, seed=1)
     queries = clustered(50, seed=2)
@@ -76,3 +76,22 @@ def test_int8_rerank_orders_by_exact_cosine_and_codec_change_rebuilds() -> None:
     first = index.ann
     dense_top(index, q, None, 10, cfg.model_copy(update={"ann_codec": "float32"}))
     assert index.ann is not first and index.ann.codec == "float32"  # type: ignore[union-attr]
+
+
+def test_pq2_codes_wide_vectors_and_gives_narrow_ones_int8() -> None:
+    """The default codec: 4-bit codes of dimension pairs for 384-d vectors (re-scored exactly), int8 below 256-d.
+    Asked as recall asks (its 100 candidates), the best 10 of them by exact cosine are the exact top 10."""
+    vectors = clustered(3000, seed=5, dim=384)
+    index = ClusterIndex(vectors)
+    cfg = RecallConfig(ann_min_rows=1000, ann_probes=8)
+    overlap = []
+    for q in clustered(40, seed=6, dim=384):
+        exact = set(np.argsort(-(vectors @ q))[:10].tolist())
+        found = dense_top(index, q, None, cfg.candidates, cfg)
+        best = found[np.argsort(-(vectors[found] @ q))[:10]]
+        overlap.append(len(exact & set(best.tolist())) / 10)
+    assert index.ann is not None and index.ann.codes == "pq2"
+    assert np.mean(overlap) >= 0.9
+    narrow = ClusterIndex(clustered(3000, seed=1))
+    dense_top(narrow, vectors[0][:32], None, 10, cfg)
+    assert narrow.ann is not None and narrow.ann.codec == "pq2" and narrow.ann.codes == "int8"

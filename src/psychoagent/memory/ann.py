@@ -2,16 +2,18 @@
 
 The exact scan reads every vector (100k x 384 float32 is 150 MB per query); above `RecallConfig.ann_min_rows` an
 IVF index (Jégou et al. 2011, faiss) scans only the `ann_probes` clusters nearest to the query, by default over
-8-bit scalar-quantised codes (or 4-bit fast-scan product codes, André et al. 2015) whose best `ann_rerank` x n are
-re-scored exactly. Its recall@10 against the exact scan is reported in docs/benchmarks.md. Rows added after the
-index was trained are assigned to the existing clusters on the next search; filtered recall (a row mask) always
-scans exactly.
+4-bit fast-scan product codes of each pair of dimensions (André et al. 2015), whose best `ann_rerank` x n rows are
+re-scored exactly (or over 8-bit scalar-quantised codes, or float32). Its recall@10 against the exact scan is
+reported in docs/benchmarks.md. Rows added after the index was trained are assigned to the existing clusters on the
+next search; filtered recall (a row mask) always scans exactly.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -23,6 +25,22 @@ log = logging.getLogger(__name__)
 
 TRAIN_POINTS_PER_LIST = 40
 """k-means sample size per cluster (faiss warns below 39)."""
+PROBES = {"pq2": 48, "pq4": 32, "int8": 32, "float32": 32}
+"""Clusters scanned per query when `RecallConfig.ann_probes` is None. At 100k bench units (316 clusters) pq2 with
+48 probes found recall@10 0.928 (40: 0.912), int8 with 32 probes 0.910 (docs/benchmarks.md)."""
+RERANK = {"pq2": 5, "pq4": 2, "int8": 1, "float32": 1}
+"""Rows fetched per row asked, re-scored by exact cosine, when `RecallConfig.ann_rerank` is None. 4-bit codes
+need it (pq2 at 100k bench units, 48 probes: recall@10 0.928 with 5, 0.938 with 8 at 0.1 ms more; pq4 on clustered
+32-d test data: 0.73 without); 8-bit codes do not: at 100k bench units the index's own best rows gave recall@10
+0.910 as the re-scored twice as many did, while fetching and re-scoring them cost about 0.15 ms a query. On the
+conflict scenarios' e5 vectors (11,786, 400 of them as queries, recall's 100 rows asked) pq2 found 1.000 and int8
+0.998 (docs/benchmarks.md)."""
+PQ2_DIMS = 2
+"""Dimensions per 4-bit code of the pq2 codec (pq4's one code per dimension, over residuals, took about 50 s to
+train at 100k; 4 dimensions per code lost recall, 0.85-0.88: docs/benchmarks.md)."""
+PQ2_MIN_DIM = 256
+"""Narrower vectors take 8-bit codes instead of pq2: on 32-d clustered test data its 16 codes needed 20 rows
+re-scored per row asked for recall@10 0.96 (384-d bench and e5 vectors: 5 for 0.93 and 1.00)."""
 
 
 @lru_cache(maxsize=1)
@@ -35,24 +53,46 @@ def _faiss() -> Any:
     return faiss
 
 
+@contextmanager
+def _one_thread(faiss: Any) -> Iterator[None]:
+    """Run faiss on one OpenMP thread. Training the pq2 codes at 100k units on 2 busy cores took 38-44 s with
+    faiss's default threads (they spin waiting for each other) against 1.6 s with one; int8 0.8-0.9 against 0.55 s."""
+    threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(threads)
+
+
 class IvfIndex:
     """A trained faiss IVF index (IndexIVFPQFastScan with 4-bit codes, IndexIVFScalarQuantizer with 8-bit codes
-    or IndexIVFFlat; an odd dimension takes 8-bit codes for pq4) over the first `len(self)` rows of a namespace's
-    vector matrix."""
+    or IndexIVFFlat; vectors pq2 or pq4 cannot split, or narrower than `PQ2_MIN_DIM` for pq2, take 8-bit codes)
+    over the first `len(self)` rows of a namespace's vector matrix."""
 
     def __init__(self, vectors: np.ndarray, cfg: RecallConfig) -> None:
         faiss = _faiss()
         n, dim = vectors.shape
         lists = max(1, int(math.sqrt(n) * cfg.ann_lists_per_sqrt))
         self.codec = cfg.ann_codec
+        self.codes = self.codec
+        """The codes actually stored (a dimension a codec cannot split takes int8)."""
         self._quantiser = faiss.IndexFlatIP(dim)
-        if self.codec == "pq4" and dim % 2 == 0:
+        if self.codec == "pq2" and dim % (2 * PQ2_DIMS) == 0 and dim >= PQ2_MIN_DIM:
+            # a 4-bit code per pair of dimensions, of the vectors themselves (not of their residuals to the cluster
+            # centre: training takes seconds), scanned with SIMD lookup tables; recall re-scores the best exactly
+            self._index = faiss.IndexIVFPQFastScan(
+                self._quantiser, dim, lists, dim // PQ2_DIMS, 4, faiss.METRIC_INNER_PRODUCT
+            )
+            self._index.by_residual = False
+        elif self.codec == "pq4" and dim % 2 == 0:
             # a 4-bit code per dimension (2 per dimension lost too much on 32-d clustered data), scanned with SIMD
             # lookup tables (faiss "fast scan")
             self._index = faiss.IndexIVFPQFastScan(
                 self._quantiser, dim, lists, dim, 4, faiss.METRIC_INNER_PRODUCT
             )
-        elif self.codec in ("pq4", "int8"):
+        elif self.codec in ("pq2", "pq4", "int8"):
+            self.codes = "int8"
             # one 8-bit range for all dimensions, codes of the vectors themselves (not of their residuals to the
             # cluster centre): at 100k units the same recall@10 as per-dimension ranges over residuals (0.910), the
             # scan about 20 % and the training about 60 % faster (docs/benchmarks.md)
@@ -68,9 +108,10 @@ class IvfIndex:
             self._index = faiss.IndexIVFFlat(self._quantiser, dim, lists, faiss.METRIC_INNER_PRODUCT)
         sample = min(n, lists * TRAIN_POINTS_PER_LIST)
         picks = np.sort(np.random.default_rng(0).choice(n, size=sample, replace=False))
-        self._index.train(np.ascontiguousarray(vectors[picks]))
-        self._index.add(np.ascontiguousarray(vectors))
-        self._index.nprobe = cfg.ann_probes
+        with _one_thread(faiss):
+            self._index.train(np.ascontiguousarray(vectors[picks]))
+            self._index.add(np.ascontiguousarray(vectors))
+        self._index.nprobe = probes_for(cfg, self.codes)
 
     def __len__(self) -> int:
         return int(self._index.ntotal)
@@ -78,22 +119,23 @@ class IvfIndex:
     def extend(self, vectors: np.ndarray) -> None:
         """Add rows appended to the matrix since the last call (same order)."""
         if len(vectors):
-            self._index.add(np.ascontiguousarray(vectors))
+            with _one_thread(_faiss()):
+                self._index.add(np.ascontiguousarray(vectors))
 
     def search(self, query: np.ndarray, n: int, probes: int) -> np.ndarray:
         """Rows of the (approximately) n most similar vectors, by the index's own (possibly quantised) scores."""
         self._index.nprobe = probes
-        faiss = _faiss()
         # one query is too small to split across threads: on a busy machine the second thread only adds waiting
         # (measured at 100k units on 2 busy cores: p95 5.2 ms with faiss's default threads, 4.0 ms with one)
-        threads = faiss.omp_get_max_threads()
-        faiss.omp_set_num_threads(1)
-        try:
+        with _one_thread(_faiss()):
             _, found = self._index.search(np.ascontiguousarray(query[None, :], dtype=np.float32), n)
-        finally:
-            faiss.omp_set_num_threads(threads)
         rows = found[0]
         return rows[rows >= 0].astype(np.int64)
+
+
+def probes_for(cfg: RecallConfig, codec: str) -> int:
+    """Clusters to scan: the configured number, else the codec's own (`PROBES`)."""
+    return cfg.ann_probes if cfg.ann_probes is not None else PROBES.get(codec, 32)
 
 
 def ann_for(index: Any, cfg: RecallConfig) -> IvfIndex | None:
@@ -116,10 +158,12 @@ def dense_top(
     """Rows of the n most similar units (within the mask): IVF for large unfiltered namespaces, else exact."""
     ann = ann_for(index, cfg) if mask is None else None
     if ann is not None:
-        if ann.codec == "float32" or cfg.ann_rerank == 1:
-            return ann.search(query, n, cfg.ann_probes)
+        rerank = cfg.ann_rerank if cfg.ann_rerank is not None else RERANK.get(ann.codes, 1)
+        probes = probes_for(cfg, ann.codes)
+        if ann.codes == "float32" or rerank == 1:
+            return ann.search(query, n, probes)
         # quantised scores are approximate: fetch more and keep the best by exact cosine
-        found = ann.search(query, n * cfg.ann_rerank, cfg.ann_probes)
+        found = ann.search(query, n * rerank, probes)
         if len(found) <= n:
             return found
         sims = index.vectors[found] @ query.astype(index.vectors.dtype)

@@ -60,9 +60,8 @@ class CurrencyStage:
         if live.sum() < 2:
             return
         created = index.column("created_at")[rows]
-        dense = normalised_similarity(
-            index.vectors[rows] @ index.vectors[rows].T, self.memory.similarity_floor
-        )
+        vectors = index.vectors[rows]
+        dense = normalised_similarity(vectors @ vectors.T, self.memory.similarity_floor)
         gap = settings.safety.supersession_gap
         score = cands.score[top]
         # a pair (older a, newer b) can only change the ranking when a still scores above gap x b's score (see
@@ -78,9 +77,10 @@ class CurrencyStage:
         if not open_pair.any():
             return
         facts = self.memory.affect_state_of_namespace().facts
-        texts = [facts.get(index.ids[int(r)], (0.0, "", ""))[1] for r in rows]
+        texts = [facts.get(index.ids[r], (0.0, "", ""))[1] for r in rows.tolist()]
         scorer = scorer_for(conf, self.memory.embedder.name)
-        vecs = index.vectors[rows] if scorer.vector_dim else None
+        vecs = vectors if scorer.vector_dim else None
+        similarity = dense.tolist()  # Python floats: pair keys and features read them one by one
         # a chat turn is an utterance, never a side of a comparable pair: its text needs no analysis
         said = [bool(turn_speaker(text)) for text in texts]
         keys: dict[int, frozenset[str]] = {}
@@ -97,24 +97,24 @@ class CurrencyStage:
         known = decisions_for(scorer, cfg.pair_decisions) if cfg.pair_decisions else None
 
         def features(a: int, b: int) -> np.ndarray:
-            row = pair_features(texts[a], texts[b], float(dense[a, b]))
+            row = pair_features(texts[a], texts[b], similarity[a][b])
             return np.concatenate([row, vector_features(vecs[a], vecs[b])]) if vecs is not None else row
 
         # The cap of older a is the lowest newer score among its updates (times the gap, see `_cap`): its newer
         # candidates are read from the lowest score up and the first update found sets the cap, so the others need
         # no scoring. Each round scores the next comparable pair of every older candidate still open, in one batch.
         queue: dict[int, Iterator[int]] = {}
-        for older in np.flatnonzero(open_pair.any(axis=1)).tolist():
-            if not said[older]:
-                newer = np.flatnonzero(open_pair[older])
-                queue[older] = iter(newer[np.argsort(score[newer], kind="stable")].tolist())
+        by_score = np.argsort(score, kind="stable").tolist()  # lowest first, ties in candidate order
+        for older, row in enumerate(open_pair.tolist()):
+            if not said[older] and any(row):
+                queue[older] = iter([b for b in by_score if row[b]])
         factor = np.ones(len(cands.rows))
         threshold = conf.recall_update_threshold
         while queue:
             batch: list[tuple[int, int, PairKey]] = []
             for a, newer_left in list(queue.items()):
                 for b in newer_left:
-                    key = (texts[a], texts[b], float(dense[a, b]))
+                    key = (texts[a], texts[b], similarity[a][b])
                     p_known = known.get(key) if known is not None else None
                     if p_known is None:
                         if pairable(a, b):

@@ -48,13 +48,17 @@ def conversation_stage(
         return
     gap = cfg.session_gap_minutes * 60.0
     rows, relevance = cands.rows, cands.score
-    turns = index.conversation.is_turn(rows)
+    # without a dialogue turn in the namespace no candidate is a turn or has a linked previous unit
+    any_turn = index.conversation.any_turn()
+    turns = index.conversation.is_turn(rows) if any_turn else np.zeros(len(rows), dtype=bool)
     if cfg.reply_weight > 0:
-        all_turns = index.conversation.turn_flags()
-        linked = linked_previous(index.column("created_at"), rows, gap, all_turns)
-        where = np.searchsorted(rows, rows - 1)
-        found = linked & (where < len(rows)) & (rows[np.minimum(where, len(rows) - 1)] == rows - 1)
-        previous = np.where(found, relevance[np.minimum(where, len(rows) - 1)], 0.0)
+        if any_turn:
+            linked = linked_previous(index.column("created_at"), rows, gap, index.conversation.turn_flags())
+            where = np.searchsorted(rows, rows - 1)
+            found = linked & (where < len(rows)) & (rows[np.minimum(where, len(rows) - 1)] == rows - 1)
+            previous = np.where(found, relevance[np.minimum(where, len(rows) - 1)], 0.0)
+        else:
+            previous = np.zeros(len(rows))
         lift = reply_lift(relevance, previous, cfg.reply_weight)
         cands.parts["reply"] = lift
         relevance = relevance + lift
