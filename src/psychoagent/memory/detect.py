@@ -5,7 +5,9 @@ latest ones sharing a subject (person, place, organisation, the speaker) and tho
 slot. Each pair gets the features of `memory.pairs`; a multinomial logistic scorer whose weights ship in
 `psychoagent/data/pair_scorer.json` (fitted by `benchmarks/fit_pairs.py` on generated dev scenarios) gives the
 probabilities of update / contradiction / elaboration / unrelated. The best update above its threshold supersedes
-the older unit; a contradiction is recorded with both sides current.
+the older unit; a contradiction is recorded with both sides current. A scorer fitted with `fit_pairs --spans`
+(given as `ConflictConfig.scorer_path`) also reads the embedded differing words of each pair (`memory.spans`) at
+write time; recall reads its span block at the training mean.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from psychoagent.memory.pairs import (
     resolve_ellipsis,
     vector_features,
 )
+from psychoagent.memory.spans import SPAN_FEATURES, WordVectors, pair_words, span_features
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
 """Relations the scorer tells apart, in the column order of its probabilities."""
@@ -57,6 +60,13 @@ class PairScorer:
         vector = weights.get("vector") or {}
         self.embedder: str | None = vector.get("embedder")
         self.vector_dim = int(vector.get("dim", 0))
+        spans = weights.get("spans") or {}
+        if spans and tuple(spans.get("features", ())) != SPAN_FEATURES:
+            raise ValueError(f"scorer span features must be {SPAN_FEATURES}, got {spans.get('features')}")
+        self.reads_spans = bool(spans)
+        """True for a write-time scorer that also reads the embedded differing words (`memory.spans`)."""
+        self.span_center = np.asarray(spans["center"], dtype=np.float64) if spans.get("center") else None
+        """The mean word vector its span features were fitted with, taken out of every word's vector."""
         self.meta: dict[str, Any] = dict(weights.get("meta", {}))
         chosen = self.meta.get("thresholds", {})
         self.update_threshold = float(chosen.get("update", 0.5))
@@ -76,8 +86,14 @@ class PairScorer:
         return bool(self.vector_dim) and embedder == self.embedder
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
-        """Rows of label probabilities (LABELS order) for rows of pair features."""
-        x = (np.atleast_2d(features) - self.mean) / self.scale
+        """Rows of label probabilities (LABELS order) for rows of pair features. Rows without the span block of a
+        scorer that reads one (recall computes no word embeddings) read it at its training mean."""
+        rows = np.atleast_2d(features)
+        if self.reads_spans and rows.shape[1] == len(self.mean) - len(SPAN_FEATURES):
+            rows = np.hstack(
+                [rows, np.broadcast_to(self.mean[-len(SPAN_FEATURES) :], (len(rows), len(SPAN_FEATURES)))]
+            )
+        x = (rows - self.mean) / self.scale
         logits = x @ self.coef.T + self.intercept
         if self.hidden_bias.size:
             logits = logits + np.tanh(x @ self.hidden_in.T + self.hidden_bias) @ self.hidden_out.T
@@ -161,6 +177,18 @@ def resolved_vectors(pairs: Sequence[tuple[str, str]], embed: Embed | None) -> l
     return [None if t is None else vecs[t] for t in texts]
 
 
+_WORDS: dict[Embed, WordVectors] = {}
+
+
+def word_vectors(embed: Embed) -> WordVectors:
+    """The word-vector cache of this embedder (one per embedder for the process; a handful at most)."""
+    if embed not in _WORDS:
+        if len(_WORDS) >= 4:
+            _WORDS.clear()
+        _WORDS[embed] = WordVectors(embed)
+    return _WORDS[embed]
+
+
 def judge(
     scorer: PairScorer,
     content: str,
@@ -188,6 +216,12 @@ def judge(
     texts = [(content, c.content) if created < c.created else (c.content, content) for c in candidates]
     have_vectors = vector is not None and all(c.vector is not None for c in candidates)
     full_vectors = resolved_vectors(texts, embed if have_vectors else None)
+    words = None
+    if scorer.reads_spans:
+        if embed is None:
+            raise ValueError("this pair scorer reads embedded words: pass the embedder (embed=...)")
+        words = word_vectors(embed)
+        words.need([w for old, new in texts for w in pair_words(old, new)])
     for cand, (old_text, new_text), full in zip(candidates, texts, full_vectors, strict=True):
         new_is_older = created < cand.created
         old_vec, new_vec = (vector, cand.vector) if new_is_older else (cand.vector, vector)
@@ -200,6 +234,8 @@ def judge(
             if old_vec is None or new_vec is None:
                 raise ValueError("this pair scorer reads embeddings: pass the vectors of both texts")
             row = np.concatenate([row, vector_features(old_vec, new_vec)])
+        if words is not None:
+            row = np.concatenate([row, span_features(old_text, new_text, words, scorer.span_center)])
         rows.append(row)
         order.append(new_is_older)
     probs = scorer.probabilities(np.stack(rows))

@@ -1,0 +1,127 @@
+"""Training pairs of the pair scorer from the DEV scenarios of `benchmarks/conflict_gen` (read by `fit_pairs`).
+
+The scenario pairs as detection meets them in a namespace, and dev-only recombinations: the newer fact naming its
+person by a pronoun, source conflicts told by two people, changes in the older fact's own wording, and same-person
+facts of other domains.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from benchmarks.conflict_gen.lexicon import NAMES, SOURCES
+
+
+def pairs_of(item: Any) -> list[tuple[str, str, str]]:
+    """(older, newer, label) pairs a namespace holding this scenario produces."""
+    out = [(item.old, item.new, item.label)]
+    out += [(d, item.new, "unrelated") for d in item.distractors_before]
+    out += [(item.old, d, "unrelated") for d in item.distractors_after[:3]]
+    return out
+
+
+_PRONOUNS = {
+    "en": {"f": ("she", "her"), "m": ("he", "his")},
+    "zh": {"f": ("她", "她的"), "m": ("他", "他的")},
+}
+
+
+def pronoun_variants(items: list[Any]) -> list[tuple[str, str, str]]:
+    """(older, newer, label) pairs of dev scenarios whose newer fact names its person by a pronoun only ("She
+    moved to Lyon"): the same dev families in another subject wording, so that the scorer does not learn that
+    a change must repeat the name."""
+    out = []
+    for item in items:
+        gender = next((g for g, names in NAMES[item.lang].items() if item.subject in names), None)
+        if gender is None or item.new.count(item.subject) != 1 or item.old.count(item.subject) != 1:
+            continue
+        he, his = _PRONOUNS[item.lang][gender]
+        text = item.new
+        if item.lang == "zh":
+            text = text.replace(item.subject + "的", his).replace(item.subject, he)
+        else:
+            for poss in (item.subject + "'s", item.subject + "'"):
+                text = text.replace(poss, his)
+            text = text.replace(item.subject, he)
+            text = re.sub(
+                r"(^|[.!?:;—–-]\s*)(she|he|her|his)\b", lambda m: m.group(1) + m.group(2).capitalize(), text
+            )
+        if text != item.new:
+            out.append((item.old, text, item.label))
+    return out
+
+
+def person_sources(items: list[Any], seed: int) -> list[tuple[str, str, str]]:
+    """Dev source conflicts again with two people as the sources ("Tom says that ...", "按张伟的说法，..."): the dev
+    family's own forms recombined with the generator's names, so that a disagreement told by two people is not
+    read as an update only because no document is named."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for item in items:
+        if item.family != "source_conflict":
+            continue
+        names = [n for group in NAMES[item.lang].values() for n in group if n != item.subject]
+        first, second = (names[int(i)] for i in rng.choice(len(names), size=2, replace=False))
+        texts = []
+        for text, name in ((item.old, first), (item.new, second)):
+            for source in sorted(SOURCES[item.lang], key=len, reverse=True):
+                if item.lang == "zh" and source in text:
+                    whose = name if ("按" + source in text or "根据" + source in text) else name + "的记录"
+                    text = text.replace(source, whose, 1)
+                    break
+                if item.lang == "en" and source.lower() in text.lower():
+                    at = text.lower().find(source.lower())
+                    text = text[:at] + name + text[at + len(source) :]
+                    break
+            texts.append(text)
+        if texts[0] != item.old and texts[1] != item.new:
+            out.append((texts[0], texts[1], "contradiction"))
+    return out
+
+
+def _swap_value(text: str, old: str, new: str) -> str | None:
+    """`text` with its one occurrence of the value `old` replaced by `new` (a number only where it stands alone,
+    not inside another number); None when it does not name `old` exactly once."""
+    pattern = re.escape(old)
+    if old[:1].isdigit():
+        pattern = rf"(?<![\d.,]){pattern}(?![\d]|[.,]\d)"
+    found = list(re.finditer(pattern, text))
+    if len(found) != 1 or not new:
+        return None
+    at = found[0]
+    return text[: at.start()] + new + text[at.end() :]
+
+
+def same_wording(items: list[Any]) -> list[tuple[str, str, str, str]]:
+    """(family, older, newer, label) pairs of dev changes told in the older fact's own wording with the new value
+    put in ("Ines' budget is 3000 dollars." -> "Ines' budget is 3400 dollars."): dev templates recombined, the
+    form a value-only correction stands for once `resolve_ellipsis` has rebuilt it. Tagged with the scenario's
+    family so cross-validation holds them out with it."""
+    out = []
+    for item in items:
+        if item.label != "update" or item.answer_old == item.answer_new:
+            continue
+        text = _swap_value(item.old, item.answer_old, item.answer_new)
+        if text is not None and text != item.old:
+            out.append((item.family, item.old, text, "update"))
+    return out
+
+
+def cross_pairs(items: list[Any], n: int, seed: int) -> list[tuple[str, str, str]]:
+    """`n` pairs of facts about the same subject from different scenarios of different domains: another attribute
+    of the same person, compatible (labelled elaboration), as a namespace that knows many facts about one person
+    meets them (other domains only, so that the held-out family of same-domain attributes stays unseen)."""
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for item in items:
+        groups.setdefault((item.lang, item.subject), []).append(item)
+    pool = [(a, b) for group in groups.values() for a in group for b in group if a.domain != b.domain]
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(len(pool), size=min(n, len(pool)), replace=False) if pool else []
+    out = []
+    for i in picks:
+        a, b = pool[int(i)]
+        out.append((a.old, b.new if b.label == "elaboration" else b.old, "elaboration"))
+    return out
