@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from psychoagent.affect.changes import is_change_of, signature
+from psychoagent.affect.changes import is_change_of, may_change, signature
 from psychoagent.affect.slots import extract_slots
 from psychoagent.memory.facts import (
     _surface,
@@ -83,7 +83,10 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     dropped = min(len(old_vals), 3) / 3.0
     added = min(len(new_vals), 3) / 3.0
     clash = slot_clash(old_text, new_text)
-    change_rule = 1.0 if is_change_of(signature(new_text), signature(old_text)) else 0.0
+    # the change rule needs a change marker in the newer sentence: without one neither signature is read
+    change_rule = (
+        1.0 if may_change(new_text) and is_change_of(signature(new_text), signature(old_text)) else 0.0
+    )
     content_j = _jaccard(o.content, n.content)
     # everything the old sentence states (names, numbers, times, content words) is said again by the new one
     covered = (

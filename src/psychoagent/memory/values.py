@@ -50,7 +50,9 @@ Span = tuple[int, str, str, str]
 """(position, kind, key, surface): kind '#' a number or identifier, '@' a time or day, '=' a named thing."""
 
 
+@lru_cache(maxsize=32768)
 def _number_key(token: str) -> str:
+    """The key of a number span: its value ('3,000' -> '3000'), or the token itself (cached: tokens recur)."""
     try:
         return f"{float(token.replace(',', '')):g}"
     except ValueError:
@@ -142,10 +144,17 @@ def elliptic(old_text: str, new_text: str) -> bool:
     # beyond its values and cue words it says little: no predicate of the older one again ("Ken lives in Lyon" is
     # another subject's fact) and at most two words of its own
     inside = [(a, a + len(surface)) for a, _, _, surface in new_spans]
-    cue, neg = (_CORRECT_ZH, _NEG_ZH) if n.zh else (_CORRECT_EN, _NEG_EN)
-    said = {w for w in n.content if cue.search(w) is None and neg.search(w) is None and len(w) > 1
-            and not any(a <= new_text.lower().find(w) < b for a, b in inside)}  # fmt: skip
+    lower = new_text.lower()
+    said = {w for w in n.content if len(w) > 1 and not _cue_word(w, n.zh)
+            and not any(a <= lower.find(w) < b for a, b in inside)}  # fmt: skip
     return not (said & o.content) and len(said) <= 2
+
+
+@lru_cache(maxsize=32768)
+def _cue_word(word: str, zh: bool) -> bool:
+    """Whether a content word is a correction or negation cue (cached: the same words come back in many pairs)."""
+    cue, neg = (_CORRECT_ZH, _NEG_ZH) if zh else (_CORRECT_EN, _NEG_EN)
+    return cue.search(word) is not None or neg.search(word) is not None
 
 
 @lru_cache(maxsize=8192)
