@@ -114,29 +114,35 @@ def shocks(
         alone = [(f"{name}[{s.kind}]", sc.model_copy(update={"shocks": [s]})) for s in sc.shocks]
         return [(name, sc), *(alone if parts and len(alone) > 1 else [])]
 
+    def compare(
+        d: pd.DataFrame, base: pd.DataFrame, case: str, seed: int, lo: int, end: int, label: str
+    ) -> dict:
+        """One row: the case minus the baseline over months [lo, end), printed as it comes."""
+        w = (d["tick"] >= lo) & (d["tick"] < end)
+        row: dict = {"scenario": case, "seed": seed, "window": f"{label} {lo}-{end - 1}"}
+        for col in ("unemployment", "inflation", "interest_rate"):
+            row[col] = float(d.loc[w, col].mean() - base.loc[w, col].mean())
+        for col in ("real_gdp", "consumption", "price_steel"):
+            row[col] = float(d.loc[w, col].mean() / base.loc[w, col].mean() - 1.0)
+        print(f"seed {seed} {case} ({row['window']}): unemployment {row['unemployment']:+.3f}, "
+              f"inflation {row['inflation']:+.3f}, rate {row['interest_rate']:+.3f}, real GDP "
+              f"{row['real_gdp']:+.1%}, consumption {row['consumption']:+.1%}, steel price "
+              f"{row['price_steel']:+.1%}", flush=True)  # fmt: skip
+        return row
+
     rows = []
     for seed in seeds:
         base = run(load_scenario("baseline"), seed)
         for name, (a, b) in SHOCK_WINDOWS.items():
             if names and name not in names:
                 continue
-            for label_of_case, sc in cases(name):
+            years = [
+                (f"year {k + 1}", a + 12 * k, min(a + 12 * (k + 1), b)) for k in range((b - a + 11) // 12)
+            ]
+            spans = [("window", a, b), *(years if len(years) > 1 else [])]
+            for case, sc in cases(name):
                 d = run(sc, seed)
-                years = [
-                    (f"year {k + 1}", a + 12 * k, min(a + 12 * (k + 1), b)) for k in range((b - a + 11) // 12)
-                ]
-                for label, lo, end in [("window", a, b), *(years if len(years) > 1 else [])]:
-                    w = (d["tick"] >= lo) & (d["tick"] < end)
-                    row = {"scenario": label_of_case, "seed": seed, "window": f"{label} {lo}-{end - 1}"}
-                    for col in ("unemployment", "inflation", "interest_rate"):
-                        row[col] = float(d.loc[w, col].mean() - base.loc[w, col].mean())
-                    for col in ("real_gdp", "consumption", "price_steel"):
-                        row[col] = float(d.loc[w, col].mean() / base.loc[w, col].mean() - 1.0)
-                    rows.append(row)
-                    print(f"seed {seed} {label_of_case} ({row['window']}): unemployment {row['unemployment']:+.3f}, "
-                          f"inflation {row['inflation']:+.3f}, rate {row['interest_rate']:+.3f}, real GDP "
-                          f"{row['real_gdp']:+.1%}, consumption {row['consumption']:+.1%}, steel price "
-                          f"{row['price_steel']:+.1%}", flush=True)  # fmt: skip
+                rows += [compare(d, base, case, seed, lo, end, label) for label, lo, end in spans]
     out = pd.DataFrame(rows)
     if len(seeds) > 1 and not out.empty:
         g = out.drop(columns="seed").groupby(["scenario", "window"], sort=False)
