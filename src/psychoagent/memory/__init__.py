@@ -3,9 +3,11 @@
 from psychoagent.memory.core import Appraiser, Memory
 from psychoagent.memory.embed import Embedder, HashingEmbedder, get_embedder
 from psychoagent.memory.filters import FilterError
+from psychoagent.memory.recipes import RECALL_RECIPES, recall_recipe
 from psychoagent.memory.store import MemoryStore, SQLiteStore
 
 __all__ = [
+    "RECALL_RECIPES",
     "Appraiser",
     "Embedder",
     "FilterError",
@@ -14,4 +16,5 @@ __all__ = [
     "MemoryStore",
     "SQLiteStore",
     "get_embedder",
+    "recall_recipe",
 ]

@@ -295,6 +295,12 @@ def recall(
     k: Annotated[int, typer.Option(min=1, max=1000, help="hits per query unless the line sets k")] = 5,
     namespace: Annotated[str, typer.Option(help="namespace for lines that name none")] = "default",
     embedder: EmbOpt = "e5",
+    recipe: Annotated[
+        str,
+        typer.Option(
+            help="recall recipe (memory.recipes): default, documents, exact, dense, keyword, stateless"
+        ),
+    ] = "default",
 ) -> None:
     """Answer one query per JSONL line, in input order.
 
@@ -316,7 +322,7 @@ def recall(
             _check_where(number, line.where)
     except InputError as exc:
         fail(f"--input {input}: {exc}")
-    mem = open_memory(target, namespace, embedder)
+    mem = open_memory(target, namespace, embedder, recipe)
     views: dict[str, Memory] = {namespace: mem}
     records: list[str] = []
     try:

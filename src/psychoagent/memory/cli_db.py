@@ -53,16 +53,23 @@ def resolve_db(db: str, must_exist: bool) -> str | Path:
     return Path(db)
 
 
-def open_memory(target: str | Path, namespace: str, embedder: str) -> Any:
-    """The `Memory` of --db; a database that cannot be opened (server down, bad credentials, no pgvector, the
-    extra missing) stops with one line and exit 2."""
+def open_memory(target: str | Path, namespace: str, embedder: str, recipe: str = "default") -> Any:
+    """The `Memory` of --db recalling by recall recipe `recipe` (`memory.recipes`); an unknown recipe, or a
+    database that cannot be opened (server down, bad credentials, no pgvector, the extra missing) stops with one
+    line and exit 2."""
+    from psychoagent.config import MemoryConfig
     from psychoagent.memory.core import Memory
+    from psychoagent.memory.recipes import recall_recipe
     from psychoagent.memory.stores import redact
 
-    if isinstance(target, Path):
-        return Memory(target, namespace=namespace, embedder=embedder)
     try:
-        return Memory(target, namespace=namespace, embedder=embedder)
+        config = MemoryConfig(recall=recall_recipe(recipe))
+    except ValueError as exc:
+        fail(f"--recipe: {exc}")
+    if isinstance(target, Path):
+        return Memory(target, namespace=namespace, embedder=embedder, config=config)
+    try:
+        return Memory(target, namespace=namespace, embedder=embedder, config=config)
     except Exception as exc:  # every failure to open a database is a bad --db for the user
         fail(f"--db {redact(target)}: {' '.join(str(exc).split())}")
 

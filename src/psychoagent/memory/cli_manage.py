@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 DbOpt = Annotated[str, typer.Option("--db", help="memory file (SQLite) or postgresql:// URL")]
 NsOpt = Annotated[str, typer.Option("--namespace", "-n", help="namespace")]
 EmbOpt = Annotated[str, typer.Option("--embedder", help="e5 (default), hash, static, ...")]
+RecipeOpt = Annotated[
+    str, typer.Option("--recipe", help="recall recipe: default, documents, exact, dense, keyword, stateless")
+]
 
 
 def _fail(message: str) -> typer.Exit:
@@ -37,7 +40,7 @@ def _print(item: BaseModel | dict[str, Any]) -> None:
 
 
 @contextmanager
-def _hub(db: str, embedder: str, must_exist: bool = True) -> Iterator[MemoryHub]:
+def _hub(db: str, embedder: str, must_exist: bool = True, recipe: str = "default") -> Iterator[MemoryHub]:
     """Open the file or database, translating validation and lookup failures into exit code 2 with the message."""
     from psychoagent.memory.cli_db import open_memory, resolve_db
     from psychoagent.service.hub import MemoryHub, ServiceError
@@ -45,7 +48,7 @@ def _hub(db: str, embedder: str, must_exist: bool = True) -> Iterator[MemoryHub]
     target = resolve_db(db, must_exist=False)
     if must_exist and isinstance(target, Path) and not target.exists():
         raise _fail(f"--db: memory file {db} does not exist")
-    hub = MemoryHub(open_memory(target, "default", embedder))
+    hub = MemoryHub(open_memory(target, "default", embedder, recipe))
     try:
         yield hub
     except ServiceError as exc:
@@ -119,12 +122,13 @@ def brief(
     k: Annotated[int, typer.Option(help="memories to recall")] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="the whole Briefing as JSON")] = False,
     embedder: EmbOpt = "e5",
+    recipe: RecipeOpt = "default",
 ) -> None:
     """Print a conflict-aware briefing (text, or JSON with --json)."""
     from psychoagent.service.models import BriefRequest
 
     req = _validated(BriefRequest, {"query": "QUERY", "k": "--k"}, query=query, k=k)
-    with _hub(db, embedder) as hub:
+    with _hub(db, embedder, recipe=recipe) as hub:
         briefing = hub.brief(namespace, req)
     if as_json:
         _print(briefing)
