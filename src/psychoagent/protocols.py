@@ -53,11 +53,13 @@ class Binds(Protocol):
 
 @runtime_checkable
 class Configurable(Protocol):
-    """A policy with cognitive households: it runs with the `cognitive` and `evolution` parts of the run's
-    settings (`cognitive`, `engine.config`), which `configure` replaces before the model is built."""
+    """A policy with cognitive households: it runs with the `cognitive`, `evolution` and `memory` parts of the
+    run's settings (`cognitive`, `engine.config`, `memory_settings`), which `configure` replaces before the model
+    is built."""
 
     cognitive: Any
     engine: Any
+    memory_settings: Any
 
     def configure(self, settings: SimulationConfig) -> None: ...
 

@@ -52,6 +52,16 @@ def test_sharded_run_writes_the_files_of_one_process(
         assert any(part[d["buyer"]] != part[d["seller"]] for d in deals)
 
 
+def test_the_memory_settings_reach_the_shards(tmp_path: Path) -> None:
+    scen = Scenario(memory={"recipe": "documents", "recall": {"recency_weight": 0.6, "candidates": 20}})
+    simulate(tmp_path / "plain", agents=40, ticks=10, seed=7, policy="cognitive")
+    simulate(tmp_path / "one", agents=40, ticks=10, seed=7, policy="cognitive", scenario=scen)
+    simulate(tmp_path / "many", agents=40, ticks=10, seed=7, policy="cognitive", scenario=scen, shards=2)
+    changed = set(different_files(tmp_path / "plain", tmp_path / "one")) - {"config.json"}
+    assert changed & {"events.jsonl", "agents.csv"}  # the settings change what households recall and do
+    assert different_files(tmp_path / "one", tmp_path / "many") == []
+
+
 def test_same_seed_one_process_runs_stay_identical_and_seeds_differ(tmp_path: Path) -> None:
     for name, seed in (("a", 8), ("b", 8), ("c", 9)):
         simulate(tmp_path / name, agents=30, ticks=8, seed=seed, policy="cognitive")

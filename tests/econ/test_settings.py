@@ -58,3 +58,45 @@ def test_the_settings_tree_merges_every_table_over_the_defaults() -> None:
     assert settings.economy.bank.natural_rate == 0.02 and settings.cognitive.share == 0.5
     assert settings.cognitive.recall == SimulationConfig().cognitive.recall  # untouched parts keep defaults
     assert scen.configures_agents and not parse_scenario("name = 'x'\n", "toml").configures_agents
+
+
+MEMORY = 'name = "remembering"\n[memory]\nrecipe = "documents"\n[memory.recall]\nrecency_weight = 0.25\n'
+
+
+def test_a_scenario_memory_table_starts_from_a_recipe_and_reaches_the_households(tmp_path: Path) -> None:
+    scen = parse_scenario(MEMORY, "toml")
+    recall = scen.settings().memory.recall
+    assert recall.session_weight == 0.0 and recall.speaker_boost == 0.0  # the documents recipe
+    assert recall.recency_weight == 0.25 and recall.dense_weight is None  # the override; the rest default
+    assert (
+        SimulationConfig().memory.affect.conflicts.detect_changes is False
+    )  # event memories: numbers are news
+    run = simulate(tmp_path / "run", agents=10, ticks=2, seed=1, policy="cognitive", scenario=scen)
+    mind = run.policy.mind  # type: ignore[attr-defined]
+    assert mind.recall_cfg == recall and mind.public.affect_config == scen.settings().memory.affect
+    config = json.loads((tmp_path / "run" / "config.json").read_text(encoding="utf-8"))
+    assert (
+        config["memory"]["recall"]["recency_weight"] == 0.25
+        and config["memory"]["recall"]["session_weight"] == 0
+    )
+    private = parse_scenario(MEMORY + '[cognitive]\nmemory_backend = "private"\n', "toml")
+    run = simulate(tmp_path / "private", agents=10, ticks=1, seed=1, policy="cognitive", scenario=private)
+    household = next(iter(run.policy.agents.values()))  # type: ignore[attr-defined]
+    assert household.memory.config.recall == recall
+
+
+def test_a_bad_memory_table_is_named_before_anything_runs(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown recall recipe 'chatty'; choose from: default, documents"):
+        parse_scenario('[memory]\nrecipe = "chatty"\n', "toml")
+    with pytest.raises(ValueError, match=r"memory\.recall\.recency_wieght|recency_wieght"):
+        parse_scenario("[memory.recall]\nrecency_wieght = 0.2\n", "toml")
+    with pytest.raises(ValueError, match="no cognitive households"):
+        simulate(
+            tmp_path / "rule",
+            agents=10,
+            ticks=1,
+            seed=1,
+            policy="persona",
+            scenario=parse_scenario(MEMORY, "toml"),
+        )
+    assert not (tmp_path / "rule" / "config.json").exists()

@@ -102,6 +102,9 @@ def test_sweeps_and_switches_become_the_scenario_tables_of_one_settings_tree(
     settings = how.scenario(load_scenario("demand_slump")).settings()
     assert settings.cognitive.ablation.memory is False and settings.economy.policy.consume_base == 0.3
     assert settings.evolution == EvolutionConfig.preset("volatile")
+    how = resolve("full", [("superseded_factor", 0.5)])  # the households' memories are the tree's last part
+    assert how.memory == {"recall": {"superseded_factor": 0.5}} and how.cognitive == {}
+    assert how.scenario(load_scenario("baseline")).settings().memory.recall.superseded_factor == 0.5
     from psychoagent.eval.variants import VARIANTS, Variant
 
     monkeypatch.setitem(

@@ -149,7 +149,7 @@ def simulate(
     pol = make_policy(policy)
     if scen.configures_agents:
         if not isinstance(pol, Configurable):
-            raise ValueError(f"scenario {scen.name!r} sets cognitive/evolution settings; policy {pol.name!r} has "
+            raise ValueError(f"scenario {scen.name!r} sets cognitive/evolution/memory settings; policy {pol.name!r} has "
                              "no cognitive households to take them")  # fmt: skip
         pol.configure(scen.settings())
     if shards > 1 or backend == "ray":
@@ -186,8 +186,8 @@ def simulate(
         "model": getattr(client, "name", None), "firms": model.config.firms.mode,
         "firms_model": getattr(getattr(board, "client", None), "name", None),
         "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
-        **({"cognitive": pol.cognitive.model_dump(mode="json"), "evolution": pol.engine.config.model_dump(mode="json")}
-           if isinstance(pol, Configurable) else {}),
+        **({"cognitive": pol.cognitive.model_dump(mode="json"), "evolution": pol.engine.config.model_dump(mode="json"),
+            "memory": pol.memory_settings.model_dump(mode="json")} if isinstance(pol, Configurable) else {}),
         "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
                   "assets.csv": list(ASSET_COLUMNS), "events.jsonl": "one bus event per line"},
     }  # fmt: skip

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.settings import SimulationConfig
+from psychoagent.econ.settings import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.shocks import Shock
 from psychoagent.persona.config import EvolutionConfig
 
@@ -21,7 +21,7 @@ _SUFFIXES = (".toml", ".yaml", ".yml")
 
 class Scenario(BaseModel):
     """A named setting: overrides of the run's `SimulationConfig` (nested tables, partial: `economy`,
-    `cognitive`, `evolution`) plus a shock schedule."""
+    `cognitive`, `evolution`, `memory`) plus a shock schedule."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -37,6 +37,11 @@ class Scenario(BaseModel):
         default_factory=dict,
         description="overrides of EvolutionConfig fields; `preset` names the preset they start from",
     )
+    memory: dict[str, Any] = Field(
+        default_factory=dict,
+        description="overrides of the households' AgentMemoryConfig (`recall`, `affect`); `recipe` names the "
+        "recall recipe they start from",
+    )
     shocks: list[Shock] = Field(default_factory=list)
 
     @field_validator("cognitive")
@@ -51,10 +56,16 @@ class Scenario(BaseModel):
         _evolution_config(value)
         return value
 
+    @field_validator("memory")
+    @classmethod
+    def _memory(cls, value: dict[str, Any]) -> dict[str, Any]:
+        _memory_config(value)
+        return value
+
     @property
     def configures_agents(self) -> bool:
-        """Whether the scenario overrides the cognitive households' loop or their persona evolution."""
-        return bool(self.cognitive or self.evolution)
+        """Whether the scenario overrides the cognitive households' loop, their persona evolution or memories."""
+        return bool(self.cognitive or self.evolution or self.memory)
 
     def settings(self, base: SimulationConfig | None = None) -> SimulationConfig:
         """`base` (defaults when None) with all of this scenario's overrides deep-merged in and validated."""
@@ -63,6 +74,7 @@ class Scenario(BaseModel):
             economy=self.apply(base.economy),
             cognitive=_cognitive_config(self.cognitive, base.cognitive),
             evolution=_evolution_config(self.evolution, base.evolution),
+            memory=_memory_config(self.memory, base.memory),
         )
 
     def apply(self, base: EconomyConfig | None = None) -> EconomyConfig:
@@ -90,6 +102,17 @@ def _evolution_config(over: dict[str, Any], base: EvolutionConfig | None = None)
     preset = rest.pop("preset", None)
     start = EvolutionConfig.preset(str(preset)) if preset is not None else (base or EvolutionConfig())
     return EvolutionConfig.model_validate(_merge(start.model_dump(), rest))
+
+
+def _memory_config(over: dict[str, Any], base: AgentMemoryConfig | None = None) -> AgentMemoryConfig:
+    from psychoagent.memory.recipes import recall_recipe
+
+    rest = dict(over)
+    recipe = rest.pop("recipe", None)
+    start = (base or AgentMemoryConfig()).model_dump()
+    if recipe is not None:
+        start["recall"] = recall_recipe(str(recipe)).model_dump()
+    return AgentMemoryConfig.model_validate(_merge(start, rest))
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -107,7 +107,8 @@ def run_task(task: RunTask) -> tuple[str, int, dict[str, Any]]:
              llm=task.llm)  # fmt: skip
     info = {**_identity(task), "variant": task.condition.variant, "policy": how.policy,
             "sweep": dict(task.condition.sweep), "economy_overrides": how.economy,
-            "cognitive_overrides": how.cognitive, "evolution_overrides": how.evolution}  # fmt: skip
+            "cognitive_overrides": how.cognitive, "evolution_overrides": how.evolution,
+            "memory_overrides": how.memory}  # fmt: skip
     metrics = write_metrics(task.out)["metrics"]
     Path(task.out, "variant.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     return task.condition.label, task.seed, metrics

@@ -7,7 +7,7 @@ lets the model decide work and consumption as in EconAgent (Li et al. 2024).
 
 Switches and swept settings are found in the run's one settings tree, `SimulationConfig`: a field of its
 `economy`, then of its `cognitive` households' loop, then of their persona `evolution` (the key `evolution` picks a
-preset), for policies with cognitive households; they become the scenario's override tables, so config.json
+preset), then of their `memory`, for policies with cognitive households; they become the scenario's override tables, so config.json
 records them. A variant whose policy or switches the build lacks fails with a message that says what is missing.
 """
 
@@ -35,6 +35,9 @@ class Variant:
     description: str
     off: tuple[str, ...] = ()
 
+
+PARTS = tuple(SimulationConfig.model_fields)
+"""The parts of the settings tree, in the order a setting is looked up: economy, cognitive, evolution, memory."""
 
 EVOLUTION_PRESET = "evolution"
 """Sweep key naming a persona evolution preset ('default', 'resilient', 'volatile')."""
@@ -66,12 +69,13 @@ class Resolved:
     economy: dict[str, Any] = field(default_factory=dict)
     cognitive: dict[str, Any] = field(default_factory=dict)
     evolution: dict[str, Any] = field(default_factory=dict)
+    memory: dict[str, Any] = field(default_factory=dict)
 
     def scenario(self, base: Scenario) -> Scenario:
         """`base` with these overrides merged into its tables and validated (ValidationError when they do not
         make a valid economy or agent)."""
         data = base.model_dump()
-        for part in ("economy", "cognitive", "evolution"):
+        for part in PARTS:
             data[part] = merge_overrides(data[part], getattr(self, part))
         scen = Scenario.model_validate(data)
         scen.apply()
@@ -149,7 +153,7 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
 
 def setting_path(policy: str, key: str) -> tuple[str, str] | None:
     """Where a setting lives for this policy: (part, path inside it) for the first part of `SimulationConfig`
-    (economy, cognitive, evolution; the last two only for policies with cognitive households) that has it, or
+    (economy, cognitive, evolution, memory; all but the first only for policies with cognitive households) that has it, or
     ('evolution', 'preset') for EVOLUTION_PRESET; None when nowhere. ValueError when a part has it twice."""
     agents = has_agents(policy)
     if key == EVOLUTION_PRESET:
@@ -177,7 +181,7 @@ def resolve(name: str, settings: Sequence[tuple[str, Any]] = ()) -> Resolved:
             f"variant {name!r} needs policy {v.policy!r}, which this build does not have "
             f"(policies: {', '.join(policy_names())})"
         )
-    parts: dict[str, dict[str, Any]] = {"economy": {}, "cognitive": {}, "evolution": {}}
+    parts: dict[str, dict[str, Any]] = {part: {} for part in PARTS}
     if v.off:
         where = _path_of(SimulationConfig, "AblationConfig")
         if where is None or not has_agents(v.policy):

@@ -19,7 +19,6 @@ import mesa
 import numpy as np
 from mesa.agent import AgentSet
 
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.agents import CognitiveHousehold
@@ -34,7 +33,7 @@ from psychoagent.econ.mind.household import Expectation, HouseholdMind
 from psychoagent.econ.mind.perception import Observation, PriceHistory, TickPerception
 from psychoagent.econ.mind.schema import ApprovedOrder, Decision
 from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
-from psychoagent.econ.settings import SimulationConfig
+from psychoagent.econ.settings import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.events import EventType
 from psychoagent.persona import EvolutionEngine, OutcomeEvent, Persona
@@ -45,19 +44,18 @@ log = logging.getLogger(__name__)
 _DIRECTION = {"sharp_fall": "fall", "below_average": "fall", "sharp_rise": "rise", "above_average": "rise"}
 """Perception signals grouped into the direction a recall asks about (fewer distinct questions, more reuse)."""
 
-_EVENT_MEMORY = AffectiveMemoryConfig(conflicts=ConflictConfig(detect_changes=False))
-"""Households remember numeric market events: a later price is news, not a correction of an earlier one, so
-only rule-based slot clashes (same slot, different value) link their memories, as the economy was calibrated."""
-
 
 class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
     """The heuristic cognitive policy; subclasses replace `decide_many` (e.g. the LLM policy)."""
 
     name = "cognitive"
 
-    def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None) -> None:
+    def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None,
+                 memory: AgentMemoryConfig | None = None) -> None:  # fmt: skip
         super().__init__(cfg)
         self.model: Any = None
+        self.memory_settings = memory or AgentMemoryConfig()
+        """How the households' memories recall and appraise (a scenario's `memory` table)."""
         self.agents: dict[int, HouseholdMind] = {}
         self._settle(cognitive or CognitiveConfig(), EvolutionEngine())
         self.rng = np.random.default_rng(0)
@@ -78,8 +76,10 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         )
 
     def configure(self, settings: SimulationConfig) -> None:
-        """Run with the settings' cognitive loop and persona evolution (a scenario's `cognitive`/`evolution`)."""
+        """Run with the settings' cognitive loop, persona evolution and memories (a scenario's `cognitive`,
+        `evolution` and `memory` tables)."""
         self._settle(settings.cognitive, EvolutionEngine(settings.evolution))
+        self.memory_settings = settings.memory
 
     # -- wiring ----------------------------------------------------------------------------------------------
     def bind(self, model: Any) -> None:
@@ -112,15 +112,17 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         for i in chosen:
             mem = None
             if embedder is not None and not shared:
+                from psychoagent.config import MemoryConfig
                 from psychoagent.memory.core import Memory
 
                 mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
-                             affect_config=_EVENT_MEMORY)  # fmt: skip
+                             config=MemoryConfig(recall=self.memory_settings.recall),
+                             affect_config=self.memory_settings.affect)  # fmt: skip
             self.agents[int(i)] = HouseholdMind(int(i), personas[int(i)], mem, cfg, population=shared)
             self.household_rng[int(i)] = household_generator(base, int(i))
         if shared:
             assert embedder is not None
-            self.mind = PopulationMind(self.agents, embedder, cfg, _EVENT_MEMORY, mind_seed,
+            self.mind = PopulationMind(self.agents, embedder, cfg, self.memory_settings, mind_seed,
                                        generators=self.household_rng)  # fmt: skip
         self.enlist(chosen, personas)
 

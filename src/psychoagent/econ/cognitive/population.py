@@ -14,11 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.agent.cognition import SECONDS_PER_TICK, CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.config import MemoryConfig
 from psychoagent.econ.cognitive.streams import HouseholdDraws
+from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.memory.embed import Embedder
 from psychoagent.memory.population import Batch, PopulationMemory, Recalled
 from psychoagent.memory.population_recall import Request, recall_many
@@ -49,18 +48,18 @@ class PopulationMind:
     most striking memory, as `CognitiveAgent.encode` sets it)."""
 
     def __init__(self, agents: Mapping[int, CognitiveAgent], embedder: Embedder, cfg: CognitiveConfig,
-                 affect: AffectiveMemoryConfig, seed: int,
+                 memory: AgentMemoryConfig, seed: int,
                  generators: Mapping[int, np.random.Generator] | None = None) -> None:  # fmt: skip
         from psychoagent.memory.core import Memory
 
         self.agents = agents
         self.cfg = cfg
-        self.affect = affect
-        self.recall_cfg = MemoryConfig().recall
+        self.affect = memory.affect
+        self.recall_cfg = memory.recall
         self.embedder = embedder
         self.memory = PopulationMemory(list(agents), embedder, SECONDS_PER_TICK)
         self.public = Memory(path=None, namespace="public", embedder=embedder, appraiser=None,
-                             affect_config=affect)  # fmt: skip
+                             affect_config=memory.affect)  # fmt: skip
         self.rng = np.random.default_rng(seed)
         self.generators = generators
         """Households' own generators: exploration draws then do not depend on who else recalls in a batch."""

@@ -5,12 +5,13 @@ own request and return the replies in shard order."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.config import PolicyConfig
 from psychoagent.econ.distributed.shard import HouseholdShard
+from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.persona import EvolutionEngine, Persona
 
 
@@ -26,6 +27,7 @@ class ShardSpec:
     n: int
     base: int
     mind_seed: int
+    memory: AgentMemoryConfig = field(default_factory=AgentMemoryConfig)
 
 
 class Shards(Protocol):
@@ -39,7 +41,7 @@ class LocalShards:
 
     def __init__(self, specs: Sequence[ShardSpec]) -> None:
         self.shards = [HouseholdShard(s.cfg, s.cognitive, s.engine, s.households, s.personas, s.n, s.base,
-                                      s.mind_seed, False, k == 0) for k, s in enumerate(specs)]  # fmt: skip
+                                      s.mind_seed, False, k == 0, s.memory) for k, s in enumerate(specs)]  # fmt: skip
 
     def call(self, method: str, requests: Sequence[Any]) -> list[Any]:
         return [getattr(s, method)(r) for s, r in zip(self.shards, requests, strict=True)]
@@ -58,7 +60,7 @@ class RayShards:
         total = float(self.ray.cluster_resources().get("CPU", 1.0))
         actor = self.ray.remote(HouseholdShard).options(num_cpus=min(1.0, total / max(len(specs), 1)))
         self.actors = [actor.remote(s.cfg, s.cognitive, s.engine, s.households, s.personas, s.n, s.base,
-                                    s.mind_seed, True, k == 0) for k, s in enumerate(specs)]  # fmt: skip
+                                    s.mind_seed, True, k == 0, s.memory) for k, s in enumerate(specs)]  # fmt: skip
 
     def call(self, method: str, requests: Sequence[Any]) -> list[Any]:
         refs = [getattr(a, method).remote(r) for a, r in zip(self.actors, requests, strict=True)]

@@ -89,7 +89,7 @@ class ShardedCognitivePolicy(CognitivePolicy):
             )
         if shards < 1:
             raise ValueError(f"--shards must be 1 or more, got {shards}")
-        super().__init__(base.cfg, base.cognitive)
+        super().__init__(base.cfg, base.cognitive, base.memory_settings)
         self.engine = base.engine
         self.n_shards, self.backend, self.address = shards, backend, address
         self.shards: Shards | None = None
@@ -111,7 +111,8 @@ class ShardedCognitivePolicy(CognitivePolicy):
         self.agents = cast(Any, {int(i): RemoteHousehold(int(i)) for i in chosen})
         self.parts = [p for p in np.array_split(np.asarray(chosen, dtype=np.int64), self.n_shards) if len(p)]
         specs = [ShardSpec(self.cfg, self.cognitive, self.engine, p.tolist(), [model.personas[i] for i in p],
-                           len(model.personas), base, mind_seed) for p in self.parts]  # fmt: skip
+                           len(model.personas), base, mind_seed, self.memory_settings)
+                 for p in self.parts]  # fmt: skip
         self.shards = RayShards(specs, self.address) if self.backend == "ray" else LocalShards(specs)
 
     def close(self) -> None:

@@ -30,6 +30,7 @@ from psychoagent.econ.distributed.messages import (
     unpack_snapshot,
 )
 from psychoagent.econ.policies import HouseholdView, Outcomes
+from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, Persona
 
@@ -158,13 +159,14 @@ class HouseholdShard:
 
     def __init__(self, cfg: PolicyConfig, cognitive: CognitiveConfig, engine: EvolutionEngine,
                  households: Sequence[int], personas: Sequence[Persona], n: int, base: int, mind_seed: int,
-                 forward_logs: bool = False, public_logs: bool = True) -> None:  # fmt: skip
+                 forward_logs: bool = False, public_logs: bool = True,
+                 memory: AgentMemoryConfig | None = None) -> None:  # fmt: skip
         self.ids = np.asarray(households, dtype=np.int64)
         self.rows = {int(i): r for r, i in enumerate(self.ids.tolist())}
         self.n = n
         self.personas = dict(zip(self.rows, personas, strict=True))
         self.model = ShardModel(n, self.rows)
-        self.policy = CognitivePolicy(cfg, cognitive)
+        self.policy = CognitivePolicy(cfg, cognitive, memory)
         self.policy.engine = engine
         self.policy.model = self.model
         self.policy.populate(list(self.rows), self.personas, base, mind_seed)

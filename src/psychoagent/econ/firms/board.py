@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from mesa.agent import AgentSet
 
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.cognition import tick_time
 from psychoagent.econ.agents import CognitiveFirm
 from psychoagent.econ.firms.archetypes import firm_persona
@@ -25,6 +24,7 @@ from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
 from psychoagent.econ.firms.lesson import recalled_lesson
 from psychoagent.econ.firms.state import FirmState, Month, Plant
+from psychoagent.econ.settings import event_memory
 from psychoagent.econ.snapshot import NewsItem
 from psychoagent.events import EventType
 from psychoagent.persona import EvolutionEngine, OutcomeEvent
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from psychoagent.econ.agents import Firm
     from psychoagent.econ.model import EconomyModel
 
-_EVENT_MEMORY = AffectiveMemoryConfig(conflicts=ConflictConfig(detect_changes=False))
-"""A firm remembers numeric reports (a quarter's figures, a review): a later figure is news, not a correction of
-an earlier one, so only rule-based slot clashes link its memories, as for cognitive households."""
 
 QUARTER_STAKE = 0.05
 """Stake of a quarter's demand forecast in persona evolution: a plan stakes little next to a plant."""
@@ -74,7 +71,7 @@ class CognitiveFirms:
                 from psychoagent.memory.core import Memory
 
                 mem = Memory(path=None, namespace=f"firm:{f.name}", embedder=embedder, appraiser=None,
-                             affect_config=_EVENT_MEMORY)  # fmt: skip
+                             affect_config=event_memory())  # fmt: skip
             persona = firm_persona(cfg.personas.get(f.name, cfg.default_persona))
             self.states[f.index] = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price,
                                              wage=f.wage)  # fmt: skip
