@@ -98,3 +98,21 @@ def test_two_subjects_sharing_a_value_are_told_apart() -> None:
     pronoun = pair_features("Anna lives in Paris.", "She moved to Lyon.", 0.7)
     assert same[swap] == 0.0 and other[swap] == 1.0 and pronoun[swap] == 0.0
     assert pair_features("韩立在华星科技工作。", "李明在华星科技工作。", 0.8)[swap] == 1.0
+
+
+def test_the_same_claim_by_someone_else_is_agreement_and_a_renamed_thing_still_a_change() -> None:
+    assert not comparable("孙丽说杭州的天气很好", "周强说杭州的天气很好")
+    assert not comparable("Maya said the ferry to Hydra was late", "Omar said the ferry to Hydra was late")
+    assert comparable(
+        "Maya's parrot is called Kiwi.", "Maya's parrot is called Mango."
+    )  # the value is a name
+    assert comparable("Maya said the ferry to Hydra was late", "Omar said the ferry to Hydra was on time")
+
+
+def test_a_lone_chinese_yi_with_a_classifier_is_an_article_not_the_number_one() -> None:
+    from psychoagent.memory.facts import analyse
+
+    assert 1.0 not in analyse("周强买了一台咖啡机").numbers  # "bought a coffee machine"
+    assert 1.0 in analyse("周强去过一次厦门").numbers  # 一次: once, a count
+    assert 11.0 in analyse("会上来了十一个人").numbers
+    assert not names_old_value("孙丽买了一台咖啡机", "周强买了一台洗衣机")  # two people, nothing repeated

@@ -162,10 +162,19 @@ _ZH_COUNT = re.compile(
 )
 
 
+_ZH_ARTICLE = frozenset("个位只条本家辆台杯瓶份张件间套")
+"""Classifiers after which a lone 一 is the indefinite article ("领养了一只鹦鹉": adopted a parrot), not the count
+1, as English "a" is not one: two facts that each say "a ..." share no value."""
+
+
 def _number_words(text: str, zh: bool) -> frozenset[float]:
-    """Counts written as words: 'six people', '两位客人'."""
+    """Counts written as words: 'six people', '两位客人' (not the article 一只, 一个)."""
     if zh:
-        return frozenset(zh_number(m.group(1)) or 0.0 for m in _ZH_COUNT.finditer(text))
+        return frozenset(
+            zh_number(m.group(1)) or 0.0
+            for m in _ZH_COUNT.finditer(text)
+            if not (m.group(1) == "一" and text[m.end() - 1] in _ZH_ARTICLE)
+        )
     return frozenset(_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from psychoagent.affect.changes import is_change_of, may_change, signature
 from psychoagent.affect.slots import extract_slots
 from psychoagent.memory.facts import (
+    FactView,
     _surface,
     analyse,
     framed,
@@ -144,7 +145,8 @@ def _first_named_apart(old_text: str, new_text: str) -> float:
 
 def comparable(old_text: str, new_text: str) -> bool:
     """Whether two facts can be about the same subject at all: not when both name someone and nobody in common
-    (and the speaker is not in both), and not when they are the same sentence (a repetition changes nothing)."""
+    (and the speaker is not in both), not when they are the same sentence (a repetition changes nothing), and not
+    when only the people or things they name differ (the same claim by or about someone else)."""
     so, sn = _surface(old_text), _surface(new_text)
     if so.folded == sn.folded:
         return False
@@ -155,10 +157,27 @@ def comparable(old_text: str, new_text: str) -> bool:
         return False  # a question asks, it states no fact
     if so.occasion and sn.occasion:
         return False  # each tied to the day it was said ("today", "yesterday"): two occasions, not one changed fact
+    if _same_claim_by_another(old_text, new_text, o, n):
+        return False
     shared = shared_entities(o.entities, n.entities)
     if not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref)):
         return True
     return refers_back(new_text) or names_old_value(old_text, new_text)
+
+
+def _same_claim_by_another(old_text: str, new_text: str, o: FactView, n: FactView) -> bool:
+    """Whether the two say the same about someone else, or the same said by someone else ("赵丽说拉萨的天气很好" /
+    "张敏说拉萨的天气很好"): only the first-named entity differs, every value after it is the same. A renamed
+    thing ("the cat is called Luna" / "... Nova") differs after its first name and stays comparable."""
+    if o.content != n.content or o.numbers != n.numbers or o.times != n.times or o.entities == n.entities:
+        return False
+    first_o, first_n = _first_entity(old_text, o), _first_entity(new_text, n)
+    return first_o != first_n and o.entities - {first_o} == n.entities - {first_n}
+
+
+def _first_entity(text: str, view: FactView) -> str:
+    lower = text.lower()
+    return min(view.entities, key=lambda e: (lower.find(e) if e in lower else len(text), e), default="")
 
 
 def vector_features(old: np.ndarray, new: np.ndarray) -> np.ndarray:
