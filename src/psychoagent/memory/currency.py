@@ -13,8 +13,9 @@ from psychoagent.memory.conflicts import UNCHECKED_KINDS
 from psychoagent.memory.detect import LABELS, normalised_similarity
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.pair_cache import NOT_COMPARABLE, PairKey, decisions_for
-from psychoagent.memory.pairs import comparable, pair_features, subjects, turn_speaker, vector_features
+from psychoagent.memory.pairs import comparable, pair_features, turn_speaker, vector_features
 from psychoagent.memory.retrieve import Candidates, RecallContext
+from psychoagent.memory.subject_keys import share_subject
 from psychoagent.memory.successors import lift_successors
 from psychoagent.memory.updates import scorer_for
 
@@ -83,16 +84,10 @@ class CurrencyStage:
         similarity = dense.tolist()  # Python floats: pair keys and features read them one by one
         # a chat turn is an utterance, never a side of a comparable pair: its text needs no analysis
         said = [bool(turn_speaker(text)) for text in texts]
-        keys: dict[int, frozenset[str]] = {}
-
-        def subject_keys(i: int) -> frozenset[str]:
-            if i not in keys:
-                keys[i] = subjects(texts[i]) if texts[i] else frozenset()
-            return keys[i]
 
         def pairable(a: int, b: int) -> bool:
             """Whether older a and newer b can be about the same subject at all (no chat turn, a shared key)."""
-            return not said[b] and bool(subject_keys(a) & subject_keys(b)) and comparable(texts[a], texts[b])
+            return not said[b] and share_subject(texts[a], texts[b]) and comparable(texts[a], texts[b])
 
         known = decisions_for(scorer, cfg.pair_decisions) if cfg.pair_decisions else None
 

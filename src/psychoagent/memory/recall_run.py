@@ -67,9 +67,11 @@ def run_recall(
     rows = cands.rows[chosen]
     ids = [index.ids[int(r)] for r in rows]
     units = {u.id: u for u in memory.store.get_units(memory.namespace, ids)}  # ids from the index: no checks
-    # each part of the chosen candidates as plain floats, NaN and infinities as 0 (one conversion per part)
-    parts = {name: _finite(values[chosen]) for name, values in cands.parts.items()}
-    scores = _finite(cands.score[chosen])
+    # every part of the chosen candidates (and the score) as plain floats, NaN and infinities as 0, in one conversion
+    names = list(cands.parts)
+    table = _finite([*(cands.parts[name][chosen] for name in names), cands.score[chosen]])
+    scores = table.pop()
+    parts = dict(zip(names, table, strict=True))
     results = [
         Recall(unit=units[uid], score=scores[i], parts={name: values[i] for name, values in parts.items()})
         for i, uid in enumerate(ids)
@@ -81,8 +83,9 @@ def run_recall(
     return results
 
 
-def _finite(values: np.ndarray) -> list[float]:
-    """Plain floats of an array, 0.0 where a value is not finite (as `retrieve.finite_or_zero` does one by one)."""
-    floats = np.asarray(values, dtype=np.float64)
-    out: list[float] = np.where(np.isfinite(floats), floats, 0.0).tolist()
+def _finite(columns: list[np.ndarray]) -> list[list[float]]:
+    """Plain floats of equally long arrays, 0.0 where a value is not finite (as `retrieve.finite_or_zero` does one
+    by one); one array of them all, so a recall's dozen parts take one conversion."""
+    floats = np.array(columns, dtype=np.float64).reshape(len(columns), -1)
+    out: list[list[float]] = np.where(np.isfinite(floats), floats, 0.0).tolist()
     return out

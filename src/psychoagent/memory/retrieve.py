@@ -166,16 +166,21 @@ def neighbour_mean(
     return np.where(count > 0, total / np.maximum(count, 1.0), own)
 
 
-def neighbour_coverage(own: np.ndarray, before: np.ndarray, after: np.ndarray, weight: float) -> np.ndarray:
+def neighbour_coverage(
+    own: np.ndarray, before: np.ndarray | None, after: np.ndarray | None, weight: float
+) -> np.ndarray:
     """Keyword coverage where a term found only in a session neighbour counts `weight` of a match.
 
-    All three are candidates x terms boolean matrices (neighbours already masked to linked ones); IDF comes from
-    the candidates' own matches, as in `keyword_coverage`.
+    All three are candidates x terms boolean matrices (neighbours already masked to linked ones; None: no
+    candidate has one); IDF comes from the candidates' own matches, as in `keyword_coverage`.
     """
     n = own.shape[0]
     if own.size == 0:
         return np.zeros(n)
-    found = np.maximum(own, weight * (before | after))
+    if before is None or after is None:
+        found = own.astype(np.float64)  # what the maximum with no neighbour match gives
+    else:
+        found = np.maximum(own, weight * (before | after))
     idf = np.log1p(n / (1.0 + own.sum(axis=0)))
     total = float(idf.sum())
     return found @ idf / total if total > 0 else np.zeros(n)
@@ -227,11 +232,12 @@ def gather_candidates(
     # candidates without a linked neighbour (every unit that is not a dialogue turn) read nothing of neighbours
     linked = bool(has_before.any() or has_after.any())
     a = cfg.neighbour_dense_weight
-    if a > 0:
-        before_sim, after_sim = (vectors[prv] @ q, vectors[nxt] @ q) if linked else (dense, dense)
+    if a > 0 and linked:
         dense_ctx = (1.0 - a) * dense + a * neighbour_mean(
-            dense, before_sim, after_sim, has_before, has_after
+            dense, vectors[prv] @ q, vectors[nxt] @ q, has_before, has_after
         )
+    elif a > 0:
+        dense_ctx = (1.0 - a) * dense + a * dense  # no neighbours: the neighbour mean is the own value
     else:
         dense_ctx = dense
     if keyword_signal == "coverage":
@@ -243,9 +249,9 @@ def gather_candidates(
             if linked:
                 before = found[m : 2 * m] & has_before[:, None]
                 after_m = found[2 * m :] & has_after[:, None]
+                keyword = neighbour_coverage(own, before, after_m, cfg.neighbour_keyword_weight)
             else:
-                before = after_m = np.zeros_like(own)
-            keyword = neighbour_coverage(own, before, after_m, cfg.neighbour_keyword_weight)
+                keyword = neighbour_coverage(own, None, None, cfg.neighbour_keyword_weight)
         else:
             keyword = keyword_coverage(index.keywords.matches(terms, rows))
     else:
