@@ -8,6 +8,9 @@ out-of-family changes with dev compatible pairs flagged no more than the first s
 language); test pairs are only reported.
 
     python -m benchmarks.fit_masked --cache /tmp/e5cache_conflicts.npz --out src/psychoagent/data/pair_scorer_masked.json
+
+Chosen (2026-12-01): band [0.05, 0.5), threshold 0.45, L2 1.0; the gain is small (numbers and what the masked
+vectors do and do not separate: the docstring of `benchmarks/fit_pairs.py`).
 """
 
 from __future__ import annotations
