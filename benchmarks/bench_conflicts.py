@@ -17,6 +17,7 @@ import pickle
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from benchmarks.conflict_gen import (
     split,
 )
 from psychoagent import Memory
+from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.memory.embed import get_embedder
 
 TARGETS = {"newer_first": 0.95, "flagged": 0.90, "false_flag": 0.05}
@@ -215,7 +217,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--details", type=Path, help="write one JSON line per scenario outcome here")
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     ap.add_argument("--cache", type=Path, help="file to load and save embeddings across runs (speeds reruns)")
+    ap.add_argument(
+        "--no-second-stage",
+        action="store_true",
+        help="conflicts.second_stage off: the first stage alone (not written)",
+    )
     args = ap.parse_args(argv)
+    make: Callable[..., Memory] = Memory
+    if args.no_second_stage:
+        config = AffectiveMemoryConfig()
+        config.conflicts.second_stage = False
+        make = partial(Memory, affect_config=config)
 
     items = generate(args.seed)
     dev, test = split(items)
@@ -230,19 +242,26 @@ def main(argv: list[str] | None = None) -> None:
     embed_s = time.perf_counter() - start
     if args.cache:
         embedder.save(args.cache)
+    warmed = len(embedder.docs)
     outcomes = []
     for n, (part, item) in enumerate(chosen, 1):
-        outcomes.append(run_item(item, embedder, part))
+        outcomes.append(run_item(item, embedder, part, make))
         if n % 500 == 0:
             print(f"{n}/{len(chosen)} scenarios, {time.perf_counter() - start:.0f} s", flush=True)
     total_s = time.perf_counter() - start
+    written = (
+        len(embedder.docs) - warmed
+    )  # texts only the write path embeds (rebuilt corrections, masked sentences)
+    if args.cache and written:
+        embedder.save(args.cache)
     if args.details:
         args.details.write_text("".join(json.dumps(asdict(o)) + "\n" for o in outcomes), encoding="utf-8")
 
     timing = f"Embedding {embed_s:.0f} s" + (f" ({reused} vectors reused from `--cache`)" if reused else "")
+    timing += f", {written} texts embedded by the write path itself" if written else ""
     body = report(outcomes, args, embedder.inner.name, f"{timing}, total {total_s:.0f} s")
     print(body)
-    if not args.no_write and args.limit <= 1 and args.split == "all":
+    if not args.no_write and args.limit <= 1 and args.split == "all" and not args.no_second_stage:
         write_section(
             "bench_conflicts", "Conflicts on generated scenarios (dev / held-out test)", body, level=3,
             after="bench_affect",

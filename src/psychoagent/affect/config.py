@@ -94,6 +94,16 @@ class ConflictConfig(_Config):
     scorer_path: str | None = Field(
         None, description="JSON weights of another fitted pair scorer (default: the packaged one)"
     )
+    second_stage: bool = Field(
+        True,
+        description="with the embedder the second-stage scorer was fitted on (e5), pairs sharing a subject that "
+        "the first stage is unsure about are decided by masked-predicate similarity (two more embedded texts per "
+        "pair, write time only; benchmarks/fit_masked.py; conflict benchmark 2026-12-01: test flagged 83.1 -> "
+        "83.4 %, compatible wrongly flagged unchanged per language, 0.12 more embedded texts per stored unit)",
+    )
+    second_stage_path: str | None = Field(
+        None, description="JSON weights of another fitted second stage (default: the packaged one)"
+    )
 
 
 class ModulationConfig(_Config):

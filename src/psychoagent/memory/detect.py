@@ -7,7 +7,8 @@ slot. Each pair gets the features of `memory.pairs`; a multinomial logistic scor
 probabilities of update / contradiction / elaboration / unrelated. The best update above its threshold supersedes
 the older unit; a contradiction is recorded with both sides current. A scorer fitted with `fit_pairs --spans`
 (given as `ConflictConfig.scorer_path`) also reads the embedded differing words of each pair (`memory.spans`) at
-write time; recall reads its span block at the training mean.
+write time; recall reads its span block at the training mean. With e5, the pairs sharing a subject that the scorer
+is unsure about go to a second stage (`memory.second_stage`, masked-predicate similarity; write time only).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from psychoagent.memory.pairs import (
     resolve_ellipsis,
     vector_features,
 )
+from psychoagent.memory.second_stage import SecondStage, decide
 from psychoagent.memory.spans import SPAN_FEATURES, WordVectors, pair_words, span_features
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
@@ -201,18 +203,21 @@ def judge(
     conflict_mass: float = 1.0,
     embed: Embed | None = None,
     floor: float | None = None,
+    second: SecondStage | None = None,
 ) -> list[Judgement]:
     """Score the new text against each candidate; return the pairs judged update or contradiction, best first.
 
     With `embed` (and both vectors), a value-only correction is scored by the vector of the sentence it stands
     for: its dense similarity (normalised with `floor`) and embedding interactions. With a referee, pairs whose
     update or contradiction probability falls in its uncertainty band are decided by it (the scorer's label
-    stands where it gives no answer)."""
+    stands where it gives no answer). With `second` (and `embed` and the vectors), the pairs in its band are
+    decided by the second stage (`memory.second_stage`: masked-predicate similarity) before the referee."""
     candidates = [c for c in candidates if comparable(c.content, content)]
     if not candidates:
         return []
     rows = []
     order = []
+    pair_vecs: list[tuple[np.ndarray, np.ndarray]] = []
     texts = [(content, c.content) if created < c.created else (c.content, content) for c in candidates]
     have_vectors = vector is not None and all(c.vector is not None for c in candidates)
     full_vectors = resolved_vectors(texts, embed if have_vectors else None)
@@ -238,6 +243,8 @@ def judge(
             row = np.concatenate([row, span_features(old_text, new_text, words, scorer.span_center)])
         rows.append(row)
         order.append(new_is_older)
+        if old_vec is not None and new_vec is not None:
+            pair_vecs.append((old_vec, new_vec))
     probs = scorer.probabilities(np.stack(rows))
     thresholds = {"update": update_threshold, "contradiction": contradiction_threshold}
     labels: list[str | None] = []
@@ -246,6 +253,11 @@ def judge(
         label = "update" if p[0] >= p[1] else "contradiction"
         sure = p[LABELS.index(label)] >= thresholds[label] or p[0] + p[1] >= conflict_mass
         labels.append(label if sure else None)
+    if second is not None and embed is not None and len(pair_vecs) == len(rows):
+        firsts = [r[: len(FEATURES)] for r in rows]
+        for i, verdict in enumerate(decide(second, texts, firsts, probs, pair_vecs, embed, floor)):
+            if verdict is not False:
+                labels[i] = verdict if isinstance(verdict, str) else None
     if referee is not None:
         low, high = referee.band
         unsure = [i for i, p in enumerate(probs) if low <= max(p[0], p[1]) <= high]

@@ -30,6 +30,7 @@ from psychoagent.memory.embed import Embedder
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.judge import PairJudge
 from psychoagent.memory.pairs import slot_clash, subjects
+from psychoagent.memory.second_stage import SecondStage
 from psychoagent.types import ConflictRecord, Edge, MemoryUnit, to_datetime, utcnow
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,14 @@ def scorer_for(cfg: ConflictConfig, embedder: str) -> PairScorer:
                     scorer.embedder, embedder)  # fmt: skip
         scorer = PairScorer.load(None, "")
     return scorer
+
+
+def second_for(cfg: ConflictConfig, embedder: str) -> SecondStage | None:
+    """The configured second stage when it is on and was fitted on this embedder's vectors, else None."""
+    if not (cfg.second_stage and cfg.detect_changes):
+        return None
+    stage = SecondStage.load(cfg.second_stage_path)
+    return stage if stage.embedder == embedder else None
 
 
 def prepare(
@@ -65,6 +74,7 @@ def prepare(
     name = embedder if isinstance(embedder, str) else embedder.name
     embed: Embed | None = None if isinstance(embedder, str) else embedder.embed_documents
     scorer = scorer_for(cfg, name) if cfg.detect_changes else None
+    second = second_for(cfg, name) if embed is not None else None
     n_stored = len(index)
     sims = eligible = None
     if n_stored and cfg.dense_candidates and scorer is not None:
@@ -92,7 +102,7 @@ def prepare(
                 cfg,
                 floor,
             )
-            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor)
+            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second)
             for verdict in verdicts:
                 _apply(plan, state, unit, verdict, by_id, cfg, heuristic)
         for slot in slots:
@@ -201,6 +211,7 @@ def _verdicts(
     vector: np.ndarray,
     embed: Embed | None = None,
     floor: float | None = None,
+    second: SecondStage | None = None,
 ) -> list[Judgement]:
     """At most one update (the most probable) plus contradictions; rules alone when the scorer is off."""
     created = unit.created_at.timestamp()
@@ -222,6 +233,7 @@ def _verdicts(
         conflict_mass=cfg.conflict_mass,
         embed=embed,
         floor=floor,
+        second=second,
     )
     updates = [v for v in verdicts if v.label == "update"][:1]
     return updates + [v for v in verdicts if v.label == "contradiction"]
