@@ -239,7 +239,8 @@ def document() -> None:
                 f"(first stage {r['first_stage_compatible']:.1%}) | – |"
             )
     second = (
-        "The second stage (`psychoagent/data/pair_scorer_masked.json`, `benchmarks/fit_masked.py`) decides the pairs "
+        "The second stage (an option, `ConflictConfig.second_stage`, off by default; "
+        "`psychoagent/data/pair_scorer_masked.json`, `benchmarks/fit_masked.py`) decides the pairs "
         f"sharing a subject whose first-stage update or contradiction probability lies in [{stage['band'][0]}, "
         f"{stage['band'][1]}) (band and threshold {stage['thresholds']['update']} chosen by {cv2['folds']}-fold "
         "leave-families-out cross-validation on dev, allowing no more compatible dev pairs flagged than the first stage "
