@@ -33,7 +33,7 @@ from psychoagent.memory.pairs import (
     vector_features,
 )
 from psychoagent.memory.second_stage import SecondStage, decide
-from psychoagent.memory.spans import SPAN_FEATURES, WordVectors, pair_words, span_features
+from psychoagent.memory.spans import SPAN_FEATURES, WordVectors, cache_for, pair_words, span_features
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
 """Relations the scorer tells apart, in the column order of its probabilities."""
@@ -184,11 +184,7 @@ _WORDS: dict[Embed, WordVectors] = {}
 
 def word_vectors(embed: Embed) -> WordVectors:
     """The word-vector cache of this embedder (one per embedder for the process; a handful at most)."""
-    if embed not in _WORDS:
-        if len(_WORDS) >= 4:
-            _WORDS.clear()
-        _WORDS[embed] = WordVectors(embed)
-    return _WORDS[embed]
+    return cache_for(_WORDS, embed, WordVectors)
 
 
 def judge(

@@ -10,12 +10,12 @@ unsure about, at write time only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
 from psychoagent.memory.facts import _STOP_ZH, analyse, has_cjk, shared_entities
-from psychoagent.memory.spans import content_words
+from psychoagent.memory.spans import TextVectors, content_words
 
 __all__ = ["MASK", "MASK_FEATURES", "MaskedVectors", "mask_pair", "masked_features"]
 
@@ -88,22 +88,11 @@ def mask_pair(old_text: str, new_text: str) -> tuple[str, str, float, float]:
     return out[0], out[1], share_old, share_new
 
 
-class MaskedVectors:
+class MaskedVectors(TextVectors):
     """Unit vectors of masked sentences by one embedder, each text embedded once (a bounded in-process cache)."""
 
     def __init__(self, embed: Callable[[list[str]], np.ndarray], limit: int = 100_000) -> None:
-        self.embed = embed
-        self.limit = limit
-        self.vectors: dict[str, np.ndarray] = {}
-
-    def need(self, texts: Sequence[str]) -> None:
-        """Embed the texts not yet known, in one call."""
-        todo = sorted({t for t in texts if t not in self.vectors})
-        if not todo:
-            return
-        if len(self.vectors) + len(todo) > self.limit:
-            self.vectors.clear()
-        self.vectors.update(zip(todo, np.asarray(self.embed(todo), dtype=np.float64), strict=True))
+        super().__init__(embed, limit)
 
 
 def masked_features(

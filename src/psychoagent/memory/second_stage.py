@@ -20,6 +20,7 @@ import numpy as np
 
 from psychoagent.memory.masked import MASK_FEATURES, MaskedVectors, mask_pair, masked_features
 from psychoagent.memory.pairs import FEATURES
+from psychoagent.memory.spans import cache_for
 
 __all__ = ["SECOND_FEATURES", "SecondStage", "decide", "second_row", "shares_subject"]
 
@@ -114,11 +115,7 @@ _MASKED: dict[Callable[[list[str]], np.ndarray], MaskedVectors] = {}
 
 def masked_vectors(embed: Callable[[list[str]], np.ndarray]) -> MaskedVectors:
     """The masked-sentence vector cache of this embedder (one per embedder for the process)."""
-    if embed not in _MASKED:
-        if len(_MASKED) >= 4:
-            _MASKED.clear()
-        _MASKED[embed] = MaskedVectors(embed)
-    return _MASKED[embed]
+    return cache_for(_MASKED, embed, MaskedVectors)
 
 
 def decide(

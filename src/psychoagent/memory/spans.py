@@ -13,12 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
 from psychoagent.memory.facts import _STOP_EN, _STOP_ZH, has_cjk
 
-__all__ = ["SPAN_FEATURES", "WordVectors", "content_words", "differing_words", "span_features"]
+__all__ = [
+    "SPAN_FEATURES",
+    "TextVectors",
+    "WordVectors",
+    "cache_for",
+    "content_words",
+    "differing_words",
+    "span_features",
+]
 
 SPAN_FEATURES: tuple[str, ...] = (
     "value_match", "old_words_none", "new_words_none", "old_words_echoed", "new_words_echoed",
@@ -57,24 +66,48 @@ def differing_words(old_text: str, new_text: str) -> tuple[tuple[str, ...], tupl
     )
 
 
-class WordVectors:
-    """Unit vectors of single words by one embedder, each word embedded once (a bounded in-process cache)."""
+Embed = Callable[[list[str]], np.ndarray]
 
-    def __init__(self, embed: Callable[[list[str]], np.ndarray], limit: int = 200_000) -> None:
+
+class TextVectors:
+    """Vectors of short texts (words, masked sentences) by one embedder, each text embedded once (a bounded
+    in-process cache: cleared when it would grow past `limit`)."""
+
+    def __init__(self, embed: Embed, limit: int = 200_000) -> None:
         self.embed = embed
         self.limit = limit
         self.vectors: dict[str, np.ndarray] = {}
-        self.center: np.ndarray | None = None
-        """The mean word vector a scorer's span features were fitted with (None: vectors as embedded)."""
 
-    def need(self, words: Sequence[str]) -> None:
-        """Embed the words not yet known, in one call."""
-        todo = sorted({w for w in words if w not in self.vectors})
+    def need(self, texts: Sequence[str]) -> None:
+        """Embed the texts not yet known, in one call."""
+        todo = sorted({t for t in texts if t not in self.vectors})
         if not todo:
             return
         if len(self.vectors) + len(todo) > self.limit:
             self.vectors.clear()
         self.vectors.update(zip(todo, np.asarray(self.embed(todo), dtype=np.float64), strict=True))
+
+
+_T = TypeVar("_T", bound=TextVectors)
+
+
+def cache_for(caches: dict[Embed, _T], embed: Embed, make: Callable[[Embed], _T]) -> _T:
+    """The cache of this embedder in `caches`, made by `make` on first use (one per embedder for the process; a
+    handful at most, so more than four starts afresh)."""
+    if embed not in caches:
+        if len(caches) >= 4:
+            caches.clear()
+        caches[embed] = make(embed)
+    return caches[embed]
+
+
+class WordVectors(TextVectors):
+    """Unit vectors of single words by one embedder, each word embedded once."""
+
+    def __init__(self, embed: Embed, limit: int = 200_000) -> None:
+        super().__init__(embed, limit)
+        self.center: np.ndarray | None = None
+        """The mean word vector a scorer's span features were fitted with (None: vectors as embedded)."""
 
     def matrix(self, words: Sequence[str], center: np.ndarray | None = None) -> np.ndarray:
         """Rows of the words' vectors; with `center`, that common direction taken out and each row renormalised
