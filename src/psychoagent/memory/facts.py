@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
 from psychoagent.memory.cues import ascii_lower, found, holds
@@ -101,6 +102,16 @@ class FactView:
     """Chinese: the first word is a person's name (jieba 'nr'), the sentence's subject."""
 
 
+T = TypeVar("T")
+_EMPTY: frozenset[Any] = frozenset()
+
+
+def _kept(values: frozenset[T]) -> frozenset[T]:
+    """The set itself, or one shared empty set: a cached analysis keeps no empty set of its own (each would be one
+    more object for the garbage collector to track)."""
+    return values or _EMPTY
+
+
 def _zh_tagged(text: str) -> list[tuple[str, str]]:
     from psychoagent.affect.changes import _tagged
 
@@ -145,7 +156,7 @@ def analyse(text: str) -> FactView:
     counted = frozenset(numbers(text)) | _number_words(text, zh)
     content = frozenset(w for w in content if w not in _NUMBER_WORDS)
     return FactView(
-        zh=zh, entities=entities, numbers=counted, times=times, content=content,
+        zh=zh, entities=_kept(entities), numbers=_kept(counted), times=_kept(times), content=_kept(content),
         self_ref=self_ref, negation=neg, change=chg, correction=cor, source=src, relative=rel, length=len(text),
         speaker=turn_speaker(text), opens_with_person=opens,
     )  # fmt: skip

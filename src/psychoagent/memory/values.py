@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import cast
 
 from psychoagent.affect.lexicon import has_cjk
 from psychoagent.memory.facts import (
@@ -59,16 +60,22 @@ def _number_key(token: str) -> str:
         return token.lower()  # a phone number or an address is its own key
 
 
-Packed = tuple[tuple[int, ...], str, tuple[str, ...], tuple[str, ...]]
-"""Spans kept column by column (positions, kinds as one character each, keys, surfaces): a cached sentence holds
-four objects instead of one tuple per value, so the analysis caches grow the garbage collector's young generations
-less (its collections were about 1 ms each, every 27 recalls at 100k units, docs/benchmarks.md)."""
+Packed = tuple[str | int, ...]
+"""Spans kept flat, column by column: the kinds (one character each), then the positions, the keys, the surfaces.
+A cached sentence holds one object instead of one tuple per value, so the analysis caches grow the garbage
+collector's young generations less (a collection cost about 1 ms, every 27 recalls at 100k units)."""
 
 
 def _value_spans(text: str, loose: bool = False) -> list[Span]:
     """The values a sentence gives, in order; adjacent words of one name ("Eastport Lions") are one span. `loose`
     also counts Chinese noun-like words as named things (jieba often misses a name in a short reply: "是大连")."""
-    return list(zip(*(_loose_spans(text) if loose else _packed_spans(text)), strict=True))
+    packed = _loose_spans(text) if loose else _packed_spans(text)
+    kinds = str(packed[0])
+    n = len(kinds)
+    return cast(
+        list[Span],
+        list(zip(packed[1 : n + 1], kinds, packed[n + 1 : 2 * n + 1], packed[2 * n + 1 :], strict=True)),
+    )
 
 
 @lru_cache(maxsize=32768)
@@ -111,12 +118,7 @@ def _pack(text: str, loose: bool) -> Packed:
     times = [(a, a + len(surface)) for a, kind, _, surface in out if kind == "@"]
     # a number inside a time ("4" of "4 pm") is part of that time
     kept = sorted(x for x in out if x[1] != "#" or not any(a <= x[0] < b for a, b in times))
-    return (
-        tuple(x[0] for x in kept),
-        "".join(x[1] for x in kept),
-        tuple(x[2] for x in kept),
-        tuple(x[3] for x in kept),
-    )
+    return ("".join(x[1] for x in kept), *(x[0] for x in kept), *(x[2] for x in kept), *(x[3] for x in kept))
 
 
 @lru_cache(maxsize=32768)
@@ -132,8 +134,11 @@ def first_named(text: str) -> str | None:
 @lru_cache(maxsize=32768)
 def _span_keys(text: str) -> frozenset[str]:
     """Kind and key of every value the sentence names, as one string each ('#3000', '=lyon')."""
-    _, kinds, keys, _ = _packed_spans(text)
-    return frozenset(kind + key for kind, key in zip(kinds, keys, strict=True))
+    packed = _packed_spans(text)
+    kinds = str(packed[0])
+    return frozenset(
+        f"{kind}{key}" for kind, key in zip(kinds, packed[len(kinds) + 1 : 2 * len(kinds) + 1], strict=True)
+    )
 
 
 def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
