@@ -7,8 +7,10 @@ slot. Each pair gets the features of `memory.pairs`; a multinomial logistic scor
 probabilities of update / contradiction / elaboration / unrelated. The best update above its threshold supersedes
 the older unit; a contradiction is recorded with both sides current. A scorer fitted with `fit_pairs --spans`
 (given as `ConflictConfig.scorer_path`) also reads the embedded differing words of each pair (`memory.spans`) at
-write time; recall reads its span block at the training mean. With e5, the pairs sharing a subject that the scorer
-is unsure about go to a second stage (`memory.second_stage`, masked-predicate similarity; write time only).
+write time; recall reads its span block at the training mean. One fitted with `--swaps` reads the e5 vector of the
+value-swapped older sentence (`values.swapped`, write time only; recall reads that block at its mean). With
+e5, the pairs sharing a subject that the scorer is unsure about go to a second stage (`memory.second_stage`,
+masked-predicate similarity; write time only).
 """
 
 from __future__ import annotations
