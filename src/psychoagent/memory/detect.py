@@ -7,8 +7,10 @@ slot. Each pair gets the features of `memory.pairs`; a multinomial logistic scor
 probabilities of update / contradiction / elaboration / unrelated. The best update above its threshold supersedes
 the older unit; a contradiction is recorded with both sides current. A scorer fitted with `fit_pairs --spans`
 (given as `ConflictConfig.scorer_path`) also reads the embedded differing words of each pair (`memory.spans`) at
-write time; recall reads its span block at the training mean. With e5, the pairs sharing a subject that the scorer
-is unsure about go to a second stage (`memory.second_stage`, masked-predicate similarity; write time only).
+write time; recall reads its span block at the training mean. One fitted with `--swaps` reads the e5 vector of the
+value-swapped older sentence (`values.swapped`, write time only; recall reads that block at its mean). With
+e5, the pairs sharing a subject that the scorer is unsure about go to a second stage (`memory.second_stage`,
+masked-predicate similarity; write time only).
 """
 
 from __future__ import annotations
@@ -33,7 +35,17 @@ from psychoagent.memory.pairs import (
     vector_features,
 )
 from psychoagent.memory.second_stage import SecondStage, decide
-from psychoagent.memory.spans import SPAN_FEATURES, WordVectors, cache_for, pair_words, span_features
+from psychoagent.memory.spans import (
+    SPAN_FEATURES,
+    SWAP_FEATURES,
+    TextVectors,
+    WordVectors,
+    cache_for,
+    pair_words,
+    span_features,
+    swap_features,
+)
+from psychoagent.memory.values import swapped
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
 """Relations the scorer tells apart, in the column order of its probabilities."""
@@ -69,6 +81,11 @@ class PairScorer:
         """True for a write-time scorer that also reads the embedded differing words (`memory.spans`)."""
         self.span_center = np.asarray(spans["center"], dtype=np.float64) if spans.get("center") else None
         """The mean word vector its span features were fitted with, taken out of every word's vector."""
+        swaps = weights.get("swaps") or {}
+        if swaps and tuple(swaps.get("features", ())) != SWAP_FEATURES:
+            raise ValueError(f"scorer swap features must be {SWAP_FEATURES}, got {swaps.get('features')}")
+        self.reads_swaps = bool(swaps)
+        """True for a write-time scorer that also reads the value-swapped older sentence (`values.swapped`)."""
         self.meta: dict[str, Any] = dict(weights.get("meta", {}))
         chosen = self.meta.get("thresholds", {})
         self.update_threshold = float(chosen.get("update", 0.5))
@@ -88,13 +105,14 @@ class PairScorer:
         return bool(self.vector_dim) and embedder == self.embedder
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
-        """Rows of label probabilities (LABELS order) for rows of pair features. Rows without the span block of a
-        scorer that reads one (recall computes no word embeddings) read it at its training mean."""
+        """Rows of label probabilities (LABELS order) for rows of pair features. Rows without the write-time
+        blocks (span, swap) of a scorer that reads them (recall embeds nothing new) read them at their training
+        mean."""
         rows = np.atleast_2d(features)
-        if self.reads_spans and rows.shape[1] == len(self.mean) - len(SPAN_FEATURES):
-            rows = np.hstack(
-                [rows, np.broadcast_to(self.mean[-len(SPAN_FEATURES) :], (len(rows), len(SPAN_FEATURES)))]
-            )
+        extra = len(SPAN_FEATURES) * self.reads_spans + len(SWAP_FEATURES) * self.reads_swaps
+        if extra and len(self.mean) - extra <= rows.shape[1] < len(self.mean):
+            width = len(self.mean) - rows.shape[1]
+            rows = np.hstack([rows, np.broadcast_to(self.mean[-width:], (len(rows), width))])
         x = (rows - self.mean) / self.scale
         logits = x @ self.coef.T + self.intercept
         if self.hidden_bias.size:
@@ -180,6 +198,7 @@ def resolved_vectors(pairs: Sequence[tuple[str, str]], embed: Embed | None) -> l
 
 
 _WORDS: dict[Embed, WordVectors] = {}
+_SWAPS: dict[Embed, TextVectors] = {}
 
 
 def word_vectors(embed: Embed) -> WordVectors:
@@ -223,7 +242,13 @@ def judge(
             raise ValueError("this pair scorer reads embedded words: pass the embedder (embed=...)")
         words = word_vectors(embed)
         words.need([w for old, new in texts for w in pair_words(old, new)])
-    for cand, (old_text, new_text), full in zip(candidates, texts, full_vectors, strict=True):
+    swaps: list[str | None] = [None] * len(texts)
+    swap_cache = None
+    if scorer.reads_swaps and embed is not None and have_vectors:
+        swaps = [swapped(old, new) for old, new in texts]
+        swap_cache = cache_for(_SWAPS, embed, TextVectors)
+        swap_cache.need([t for t in swaps if t is not None])
+    for cand, (old_text, new_text), full, swap in zip(candidates, texts, full_vectors, swaps, strict=True):
         new_is_older = created < cand.created
         old_vec, new_vec = (vector, cand.vector) if new_is_older else (cand.vector, vector)
         dense = cand.dense
@@ -237,6 +262,9 @@ def judge(
             row = np.concatenate([row, vector_features(old_vec, new_vec)])
         if words is not None:
             row = np.concatenate([row, span_features(old_text, new_text, words, scorer.span_center)])
+        if swap_cache is not None and old_vec is not None and new_vec is not None:
+            vec = swap_cache.vectors[swap] if swap is not None else None
+            row = np.concatenate([row, swap_features(old_vec, new_vec, vec, floor)])
         rows.append(row)
         order.append(new_is_older)
         if old_vec is not None and new_vec is not None:

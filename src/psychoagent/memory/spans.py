@@ -21,12 +21,14 @@ from psychoagent.memory.facts import _STOP_EN, _STOP_ZH, has_cjk
 
 __all__ = [
     "SPAN_FEATURES",
+    "SWAP_FEATURES",
     "TextVectors",
     "WordVectors",
     "cache_for",
     "content_words",
     "differing_words",
     "span_features",
+    "swap_features",
 ]
 
 SPAN_FEATURES: tuple[str, ...] = (
@@ -162,3 +164,20 @@ def span_features(
         _matched_by_new(o, new_all, content_words(new_text), frozenset(new_own)),
     )  # fmt: skip
     return np.asarray(values, dtype=np.float64)
+
+
+SWAP_FEATURES: tuple[str, ...] = ("swap_plan", "swap_gain", "swap_fill")
+"""Names of the value-swap features (`values.swapped`), appended last in a write-time scorer that reads them."""
+
+
+def swap_features(
+    old: np.ndarray, new: np.ndarray, swap: np.ndarray | None, floor: float | None = None
+) -> np.ndarray:
+    """SWAP_FEATURES from the unit vectors of the older, the newer and the swapped older sentence (None: no value
+    of one kind differs): how much closer to the newer sentence the older one comes with the new value put in
+    place of its own, and how close it then is (cosine normalised so the embedder's unrelated level is 0)."""
+    if swap is None:
+        return np.zeros(len(SWAP_FEATURES))
+    base = 0.0 if floor is None else float(floor)
+    fill = float(swap @ new)
+    return np.array([1.0, fill - float(old @ new), max(0.0, (fill - base) / max(1.0 - base, 1e-9))])

@@ -206,3 +206,21 @@ def resolve_ellipsis(old_text: str, new_text: str) -> str | None:
     surface = next(s for _, k, value, s in old_spans if (k, value) == (kind, key))
     at = old_text.find(surface)
     return old_text[:at] + fresh[0] + old_text[at + len(surface) :] if at >= 0 else None
+
+
+@lru_cache(maxsize=8192)
+def swapped(old_text: str, new_text: str) -> str | None:
+    """The older sentence with its last value the newer one lacks replaced by the newer one's last value of the
+    same kind that the older one lacks, subjects left out ("Hannah lives in Seattle." + "Hannah has a flat in
+    Valencia." -> "Hannah lives in Valencia."): a restated predicate with the new value reads close to the newer
+    sentence. None when no value of one kind differs on both sides."""
+    old_spans, new_spans = _value_spans(old_text, loose=True), _value_spans(new_text, loose=True)
+    old_keys, new_keys = {(k, v) for _, k, v, _ in old_spans}, {(k, v) for _, k, v, _ in new_spans}
+    subjects = {first_named(old_text), first_named(new_text)}
+    gone = [s for s in old_spans if (s[1], s[2]) not in new_keys and s[2] not in subjects]
+    fresh = [s for s in new_spans if (s[1], s[2]) not in old_keys and s[2] not in subjects]
+    pairs = [(a, b) for a in gone for b in fresh if a[1] == b[1]]
+    if not pairs:
+        return None
+    (at, _, _, surface), (_, _, _, value) = pairs[-1]
+    return old_text[:at] + value + old_text[at + len(surface) :]
