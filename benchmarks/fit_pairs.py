@@ -17,74 +17,8 @@ reported.
     python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 \
         --update-threshold 0.5 --contradiction-threshold 0.6 --out src/psychoagent/data/pair_scorer.json
 
-The dev scenarios of generator seeds 1 and 2 (other people, values and wordings of the same dev families and
-domains) train too: in 4-fold leave-families-out cross-validation on dev (e5 scorer, thresholds 0.5 / 0.5) they
-cut the compatible pairs flagged from 9.1 % / 8.3 % (English / Chinese) to 2.9 % / 6.4 %, with out-of-family
-changes found 59.8 % -> 59.2 % (2026-12-01). --same-wording raised the out-of-family changes found (59.8 % ->
-62.1 %) but also the compatible pairs flagged (16.9 % / 22.3 %), so the packaged scorers are fitted without it.
-The generic scorer keeps seed 0 only: with seeds 1 and 2 it flagged fewer compatible test pairs by the hashing
-embedder (2.0 % / 5.3 % against 4.9 % / 9.2 %) but no longer read "Alice moved to Paris." after "Alice lives in
-Berlin with her cat Zyxwort." as an update (p = 0.47 against 0.54).
-
---spans adds the e5 vectors of the differing content words (`memory.spans`: the old and new value, read at write
-time only); no packaged scorer uses them (2026-12-01, same options as the e5 scorer above). Single words' e5
-vectors lie close together (cosine about 0.9 for any two, updates and unrelated pairs alike); centred on the
-dev words' mean they separate a little (best old/new word match 0.50 for dev implicit updates, 0.36 for
-unrelated pairs). Leave-families-out CV on dev: out-of-family changes 59.2 % -> 61.1 % (English 57.5 -> 59.4,
-Chinese 60.9 -> 62.9), but dev compatible pairs flagged 2.9 / 6.4 % -> 2.7 / 7.8 %; on test pairs the Chinese
-compatible pairs flagged rose from 5.3 % to 8.6 % (changes found 82.6 -> 81.9 % English, 85.0 -> 85.3 %
-Chinese). In the conflict benchmark as the write-time scorer: test newer first 94.2 -> 93.9 %, flagged 83.1 ->
-82.9 %, compatible wrongly flagged 4.4 -> 6.0 % (Chinese 6.1 -> 9.4 %); dev flagged 88.3 -> 89.4 %, wrongly
-flagged 4.0 -> 5.0 % (implicit updates flagged 47 / 46 % -> 53 / 55 %). Only the best match and the no-old-word
-flag: CV 60.0 %, compatible 3.4 / 6.1 %, test Chinese compatible pairs 6.3 %. L2 0.3: CV 56.1 %.
-The e5 scorer with seed 3's dev scenarios too (--more-seeds 1,2,3): CV 59.7 %, compatible 2.9 / 5.9 %; in the
-conflict benchmark test newer first 93.9 %, flagged 82.8 %, wrongly flagged 4.2 %, dev flagged 87.9 %: not better
-on test, so seeds 1 and 2 stay.
-
-Masked-predicate similarity (`memory.masked`, the second stage of `benchmarks/fit_masked.py`, on by default with
-e5 since 2026-12-01): the content words only one sentence has become one placeholder in each ("Tom works as a
-pharmacist." -> "Tom _ as a _."), and the masked sentences are compared by their e5 vectors. On dev pairs in the
-band it decides (shared subject, first-stage p in [0.05, 0.5)) the masked sentences do not separate the kinds:
-normalised cosine of the masked pair 0.915 for implicit updates, 0.924 for elaborations, 0.920 for other-person
-pairs, 0.934 for restatements (masking only the last differing word of each side: 0.938 / 0.947 English, 0.965 /
-0.965 Chinese); what separates a little is how much of the older sentence was masked (0.60 implicit, 0.33
-elaboration, but 0.61 other-person). Leave-families-out CV of the second stage on dev (first stage as packaged),
-compatible pairs held at the first stage's rate: dev changes flagged 89.5 / 85.6 % -> 89.7 / 86.3 % (English /
-Chinese); test scenario pairs 82.6 / 85.0 %
--> 83.1 / 85.1 %, compatible unchanged (2.9 / 5.2 %). In the conflict benchmark: test newer first 94.2 -> 94.3 %,
-flagged 83.1 -> 83.4 % (English 81.8 -> 82.3, Chinese 84.3 -> 84.5), compatible wrongly flagged 4.4 % (2.8 / 6.1,
-unchanged); dev flagged 88.3 -> 89.4 % (implicit 47 / 46 % -> 51 / 47 %), wrongly flagged 4.0 % unchanged; the
-write path embedded 7,047 masked sentences for 56,560 stored units (0.12 more e5 texts per unit). A small gain,
-far from the targets: e5-small's sentence similarity is carried by the subject and the sentence frame, not by
-which attribute the frame names.
-
-Regularisation (2026-12-02, e5 scorer, same options, 4-fold leave-families-out CV on dev at 0.5 / 0.5; test pairs
-only reported): --l2 0.1 alone (the scorer refitted on today's features) CV 59.9 % (English 58.2, Chinese 61.6),
-dev compatible 2.2 / 5.9 %; a stronger or weaker L2 on the embedding interactions only did not pay (--vector-l2
-1.0: 58.8 %, 3.7 / 6.6 %; 0.03: 58.6 %). A weaker L2 on the hand-made features with 0.1 kept on the interactions
-did: --l2 0.03: 63.3 %, 2.0 / 5.9 %; --l2 0.01: 65.5 %, 2.2 / 5.6 % (test pairs changes found 85.7 / 83.6 %,
-compatible 1.3 / 5.6 %; with 0.1: 83.1 / 86.2 %, 1.6 / 4.3 %).
-
---swaps adds three write-time features of the value-swapped older sentence (`memory.values.swapped`: its last
-value the newer one lacks replaced by the newer one's value of the same kind, "Hannah lives in Seattle." +
-"Hannah has a flat in Valencia." -> "Hannah lives in Valencia."): whether a swap exists, how much closer to the
-newer sentence its e5 vector is than the older one's, and that closeness. On the seed-0 dev scenario pairs that
-share a subject with first-stage p in [0.05, 0.5), changes against compatible pairs by random 5-fold CV of a
-small logistic model: AUC 0.886 from the first-stage probabilities alone, 0.912 with the gain, 0.935 with all
-three. Leave-families-out CV: --l2 0.1 59.9 -> 60.9 % (compatible 2.0 / 5.6 %); --l2 0.03 63.3 -> 64.0 %;
---l2 0.01 65.5 -> 66.4 % (compatible 1.7 / 5.6 %). Recall reads the block at its training mean. In the conflict
-benchmark (dev / test, English / Chinese; before: the scorer packaged on 2026-12-01): --swaps at --l2 0.1 dev
-flagged 89.7 / 86.5 -> 91.9 / 87.7 %, wrongly flagged 1.2 / 5.4 % unchanged; test flagged 81.7 / 84.5 -> 84.0 /
-87.7 %, wrongly flagged 2.2 / 5.0 -> 3.1 / 4.4 %, newer first 91.4 / 96.8 -> 92.2 / 96.4 %; the never-tuned natural set (`bench_natural --no-write`, 20 updates
-and 10 compatible pairs a language) newer first 78 -> 75 %, flagged 70 -> 72 %, wrongly flagged 20 -> 10 %. Not
-packaged all the same: it reads "Rafael's brother lives in Lisbon." after "Rafael lives in Porto." as an update
-(swap "Rafael lives in Lisbon." restates the newer sentence; the person is another one), a hand-written pair of
-`tests/memory/test_detect.py` the scorer without it gets right. The weaker
-L2 that CV preferred did not hold on test: --l2 0.01 with --swaps dev 90.5 / 90.4 %, but test wrongly flagged
-3.9 / 6.9 % and Chinese contradictions flagged 93.5 -> 74.2 % (the held-out witness_conflict family; without
---swaps the same: 73.4 %). The CV keeps the one dev contradiction family in training, so it cannot see this.
-The write path embeds the swapped sentences of the pairs that have one: 6,373 more e5 texts for the dev split's
-2,020 scenarios (the masked second stage: 7,047 for both splits).
+What each option measured (seeds, --same-wording, --spans, --vector-l2, --swaps, the L2, the masked second
+stage) is in docs/benchmarks.md, "Pair scorer options: what was measured".
 """
 
 from __future__ import annotations
@@ -302,7 +236,7 @@ def document() -> None:
         "on dev only: " + "; ".join(chosen) + ". "
         "A scorer that also reads the e5 vectors of the differing words (`--spans`) is not packaged: it found more "
         "out-of-family dev changes in cross-validation but flagged more compatible test pairs (numbers in "
-        "`benchmarks/fit_pairs.py`). "
+        '"Pair scorer options" below). '
         + second
         + "The whole-system numbers are in the conflict benchmark section.\n\n"
         "| scorer | split | changes found | updates judged update | compatible flagged | unrelated flagged |\n"
