@@ -16,7 +16,7 @@ masked-predicate similarity; write time only).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -38,6 +38,7 @@ from psychoagent.memory.second_stage import SecondStage, decide
 from psychoagent.memory.spans import (
     SPAN_FEATURES,
     SWAP_FEATURES,
+    Embed,
     TextVectors,
     WordVectors,
     cache_for,
@@ -46,6 +47,7 @@ from psychoagent.memory.spans import (
     swap_features,
 )
 from psychoagent.memory.values import swapped
+from psychoagent.memory.vectors import normalised_similarity
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
 """Relations the scorer tells apart, in the column order of its probabilities."""
@@ -162,16 +164,6 @@ class Judgement:
     @property
     def confidence(self) -> float:
         return self.probabilities[LABELS.index(self.label)]
-
-
-def normalised_similarity(cosine: np.ndarray | float, floor: float | None) -> np.ndarray:
-    """Cosine mapped so an embedder's unrelated-text level is 0 and identity is 1 (clipped to [0, 1])."""
-    base = 0.0 if floor is None else float(floor)
-    return np.clip((np.asarray(cosine, dtype=np.float64) - base) / max(1.0 - base, 1e-9), 0.0, 1.0)
-
-
-Embed = Callable[[list[str]], np.ndarray]
-"""Embeds document texts into unit vectors (the memory's embedder), for sentences no unit holds."""
 
 
 def rebuilt(old_text: str, new_text: str) -> str | None:

@@ -102,11 +102,11 @@ class FactView:
     """Chinese: the first word is a person's name (jieba 'nr'), the sentence's subject."""
 
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 _EMPTY: frozenset[Any] = frozenset()
 
 
-def _kept(values: frozenset[T]) -> frozenset[T]:
+def _kept(values: frozenset[_T]) -> frozenset[_T]:
     """The set itself, or one shared empty set: a cached analysis keeps no empty set of its own (each would be one
     more object for the garbage collector to track)."""
     return values or _EMPTY

@@ -18,10 +18,12 @@ from typing import TypeVar
 import numpy as np
 
 from psychoagent.memory.facts import _STOP_EN, _STOP_ZH, has_cjk
+from psychoagent.memory.vectors import normalised_similarity
 
 __all__ = [
     "SPAN_FEATURES",
     "SWAP_FEATURES",
+    "Embed",
     "TextVectors",
     "WordVectors",
     "cache_for",
@@ -69,6 +71,7 @@ def differing_words(old_text: str, new_text: str) -> tuple[tuple[str, ...], tupl
 
 
 Embed = Callable[[list[str]], np.ndarray]
+"""Embeds document texts into unit vectors (the memory's embedder), for sentences no unit holds."""
 
 
 class TextVectors:
@@ -178,6 +181,5 @@ def swap_features(
     place of its own, and how close it then is (cosine normalised so the embedder's unrelated level is 0)."""
     if swap is None:
         return np.zeros(len(SWAP_FEATURES))
-    base = 0.0 if floor is None else float(floor)
     fill = float(swap @ new)
-    return np.array([1.0, fill - float(old @ new), max(0.0, (fill - base) / max(1.0 - base, 1e-9))])
+    return np.array([1.0, fill - float(old @ new), float(normalised_similarity(fill, floor))])

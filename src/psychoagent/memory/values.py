@@ -134,11 +134,7 @@ def first_named(text: str) -> str | None:
 @lru_cache(maxsize=32768)
 def _span_keys(text: str) -> frozenset[str]:
     """Kind and key of every value the sentence names, as one string each ('#3000', '=lyon')."""
-    packed = _packed_spans(text)
-    kinds = str(packed[0])
-    return frozenset(
-        f"{kind}{key}" for kind, key in zip(kinds, packed[len(kinds) + 1 : 2 * len(kinds) + 1], strict=True)
-    )
+    return frozenset(kind + key for _, kind, key, _ in _value_spans(text))
 
 
 def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:

@@ -15,3 +15,9 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(arr, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return arr / norms
+
+
+def normalised_similarity(cosine: np.ndarray | float, floor: float | None) -> np.ndarray:
+    """Cosine mapped so an embedder's unrelated-text level is 0 and identity is 1 (clipped to [0, 1])."""
+    base = 0.0 if floor is None else float(floor)
+    return np.clip((np.asarray(cosine, dtype=np.float64) - base) / max(1.0 - base, 1e-9), 0.0, 1.0)
