@@ -25,6 +25,19 @@ def test_no_swap_without_a_differing_value_of_one_kind_on_both_sides() -> None:
     assert swapped("Tom lives in Berlin.", "Tom lives in Berlin.") is None
 
 
+def test_no_swap_onto_the_subject_of_a_fact_about_someone_it_has() -> None:
+    # the swap would restate the newer sentence of Rafael himself: the value is his brother's
+    assert swapped("Rafael lives in Porto.", "Rafael's brother lives in Lisbon.") is None
+    assert swapped("孙浩住在杭州。", "孙浩的哥哥住在上海。") is None
+    # a thing the older sentence names too, or an attribute worded as a possession, still swaps
+    assert swapped("Rafael's brother lives in Porto.", "Rafael's brother lives in Lisbon.") == (
+        "Rafael's brother lives in Lisbon."
+    )
+    assert swapped("You can call Chloe on 555-0142.", "Chloe's phone number is 555-0178.") == (
+        "You can call Chloe on 555-0178."
+    )
+
+
 def test_swap_features_read_how_much_closer_the_swap_comes() -> None:
     old, new = np.array([1.0, 0.0]), np.array([0.6, 0.8])
     assert np.array_equal(swap_features(old, new, None), np.zeros(len(SWAP_FEATURES)))

@@ -209,7 +209,9 @@ def swapped(old_text: str, new_text: str) -> str | None:
     """The older sentence with its last value the newer one lacks replaced by the newer one's last value of the
     same kind that the older one lacks, subjects left out ("Hannah lives in Seattle." + "Hannah has a flat in
     Valencia." -> "Hannah lives in Valencia."): a restated predicate with the new value reads close to the newer
-    sentence. None when no value of one kind differs on both sides."""
+    sentence. None when no value of one kind differs on both sides, and when the swap would only restate the newer
+    sentence of the subject itself while that one says it of someone or something the subject has ("Rafael lives
+    in Porto." + "Rafael's brother lives in Lisbon."): the value then belongs to another holder."""
     old_spans, new_spans = _value_spans(old_text, loose=True), _value_spans(new_text, loose=True)
     old_keys, new_keys = {(k, v) for _, k, v, _ in old_spans}, {(k, v) for _, k, v, _ in new_spans}
     subjects = {first_named(old_text), first_named(new_text)}
@@ -219,4 +221,33 @@ def swapped(old_text: str, new_text: str) -> str | None:
     if not pairs:
         return None
     (at, _, _, surface), (_, _, _, value) = pairs[-1]
-    return old_text[:at] + value + old_text[at + len(surface) :]
+    out = old_text[:at] + value + old_text[at + len(surface) :]
+    bare = _unpossessed(new_text)
+    return None if bare != new_text and _bare(out) == _bare(bare) else out
+
+
+_POSSESSIVE_EN = re.compile(r"\s*(?:'s|’s|')\s+[a-z]+")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def _bare(text: str) -> str:
+    """The sentence's letters and digits only, lower-cased: two sentences that differ in punctuation compare equal."""
+    return _NOT_WORD.sub("", text.lower())
+
+
+def _unpossessed(text: str) -> str:
+    """The sentence with the thing its first-named subject has left out ("Rafael's brother lives in Lisbon" ->
+    "Rafael lives in Lisbon", "孙浩的哥哥住在上海" -> "孙浩住在上海"); the sentence itself when it has none."""
+    subject = first_named(text)
+    if subject is None:
+        return text
+    lower = text.lower()
+    at = lower.find(subject) + len(subject)
+    if not has_cjk(text):
+        m = _POSSESSIVE_EN.match(lower, at)
+        return text[:at] + text[m.end() :] if m and at >= len(subject) else text
+    words = [w for w, _ in _zh_tagged(text)]
+    for i, w in enumerate(words[:-2]):
+        if w == subject and words[i + 1] == "的":
+            return text.replace(subject + "的" + words[i + 2], subject, 1)
+    return text
