@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from psychoagent.affect.changes import is_change_of, may_change, signature
+from psychoagent.affect.changes import is_change_of, signature
 from psychoagent.affect.slots import extract_slots
 from psychoagent.memory.facts import (
     FactView,
@@ -71,7 +71,8 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     # subject ("Sorry, I meant 4200, not 5000", "把周一划掉，周五才对"): the subject is inherited
     inherited = elliptic(old_text, new_text)
     subject = 1.0 if shared_ent or self_both or inherited else 0.0
-    o_text, n_text = _surface(old_text).number_text, _surface(new_text).number_text
+    new_surface = _surface(new_text)
+    o_text, n_text = _surface(old_text).number_text, new_surface.number_text
     old_vals = (o.entities - n.entities) | {o_text[x] for x in o.numbers - n.numbers} | (o.times - n.times)
     new_vals = (n.entities - o.entities) | {n_text[x] for x in n.numbers - o.numbers} | (n.times - o.times)
     kept = bool((o.entities - shared_ent - n.entities) == set() and (o.entities - shared_ent)) or bool(
@@ -86,7 +87,7 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     clash = slot_clash(old_text, new_text)
     # the change rule needs a change marker in the newer sentence: without one neither signature is read
     change_rule = (
-        1.0 if may_change(new_text) and is_change_of(signature(new_text), signature(old_text)) else 0.0
+        1.0 if new_surface.change_marker and is_change_of(signature(new_text), signature(old_text)) else 0.0
     )
     content_j = _jaccard(o.content, n.content)
     # everything the old sentence states (names, numbers, times, content words) is said again by the new one

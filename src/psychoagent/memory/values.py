@@ -137,12 +137,28 @@ def _span_keys(text: str) -> frozenset[str]:
     return frozenset(kind + key for _, kind, key, _ in _value_spans(text))
 
 
+Columns = tuple[str, tuple[int, ...], tuple[str, ...], tuple[str, ...]]
+"""A text's spans as columns: kinds (one character each), positions, keys, surfaces."""
+
+
+def _columns(text: str) -> Columns:
+    """`_value_spans(text)` as its columns: kinds (one character each), positions, keys, surfaces (no tuple per
+    span: the pair checks below read one or two columns of every text in every pair)."""
+    packed = _packed_spans(text)
+    kinds = str(packed[0])
+    n = len(kinds)
+    return cast(Columns, (kinds, packed[1 : n + 1], packed[n + 1 : 2 * n + 1], packed[2 * n + 1 :]))
+
+
 def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     """The older sentence's first-named thing, and the (kind, key) of its other values the newer one repeats (not
     cached: it reads cached per-text spans, and a cached pair result kept three objects alive per pair)."""
     subject, new_keys = first_named(old_text), _span_keys(new_text)
+    kinds, _, keys, _ = _columns(old_text)
     repeated = [
-        (kind, key) for _, kind, key, _ in _value_spans(old_text) if kind + key in new_keys and key != subject
+        (kind, key)
+        for kind, key in zip(kinds, keys, strict=True)
+        if kind + key in new_keys and key != subject
     ]
     return subject, tuple(dict.fromkeys(repeated))
 
@@ -157,20 +173,24 @@ def elliptic(old_text: str, new_text: str) -> bool:
     subject, repeated = _subject_and_repeated(old_text, new_text)
     if not repeated:
         return False
-    new_spans = _value_spans(new_text)
-    if subject is not None and any(
-        subject in key or key in subject for _, k, key, _ in new_spans if k == "="
-    ):
-        return False  # it names the older one's subject: not elliptic
     o, n = analyse(old_text), analyse(new_text)
     if o.self_ref and n.self_ref:
         return False  # both about the speaker: the subject is shared, not left out
+    kinds, starts, keys, surfaces = _columns(new_text)
+    if subject is not None and any(
+        k == "=" and (subject in key or key in subject) for k, key in zip(kinds, keys, strict=True)
+    ):
+        return False  # it names the older one's subject: not elliptic
     # beyond its values and cue words it says little: no predicate of the older one again ("Ken lives in Lyon" is
     # another subject's fact) and at most two words of its own
-    inside = [(a, a + len(surface)) for a, _, _, surface in new_spans]
+    inside = [(a, a + len(surface)) for a, surface in zip(starts, surfaces, strict=True)]
     lower = new_text.lower()
-    said = {w for w in n.content if len(w) > 1 and not _cue_word(w, n.zh)
-            and not any(a <= lower.find(w) < b for a, b in inside)}  # fmt: skip
+    said = set()
+    for w in n.content:
+        if len(w) > 1 and not _cue_word(w, n.zh):
+            at = lower.find(w)  # once per word, not once per span
+            if not any(a <= at < b for a, b in inside):
+                said.add(w)
     return not (said & o.content) and len(said) <= 2
 
 
