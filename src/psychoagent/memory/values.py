@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import cast
 
 from psychoagent.affect.lexicon import has_cjk
+from psychoagent.memory.cues import holds
 from psychoagent.memory.facts import (
     _CORRECT_EN,
     _CORRECT_ZH,
@@ -95,7 +96,9 @@ def _pack(text: str, loose: bool) -> Packed:
     out: list[Span] = [
         (m.start(), "#", _number_key(m.group(0)), m.group(0)) for m in _NUMBER_SPAN.finditer(text)
     ]
-    for pattern in (_TIME, _WEEKDAY):
+    # an ASCII text without a weekday or month word has no _WEEKDAY match (the pre-check `analyse` uses too)
+    day = not text.isascii() or holds(lower, "weekday")
+    for pattern in (_TIME, _WEEKDAY) if day else (_TIME,):
         for m in pattern.finditer(text):
             start = m.start()
             if view.zh and text[max(0, start - 2) : start] in _ZH_DAYPART:
@@ -117,7 +120,11 @@ def _pack(text: str, loose: bool) -> Packed:
             out.append((at, "=", entity, text[at : at + len(entity)]))
     times = [(a, a + len(surface)) for a, kind, _, surface in out if kind == "@"]
     # a number inside a time ("4" of "4 pm") is part of that time
-    kept = sorted(x for x in out if x[1] != "#" or not any(a <= x[0] < b for a, b in times))
+    kept = (
+        sorted(x for x in out if x[1] != "#" or not any(a <= x[0] < b for a, b in times))
+        if times
+        else sorted(out)
+    )
     return ("".join(x[1] for x in kept), *(x[0] for x in kept), *(x[2] for x in kept), *(x[3] for x in kept))
 
 
@@ -131,12 +138,6 @@ def first_named(text: str) -> str | None:
     )
 
 
-@lru_cache(maxsize=32768)
-def _span_keys(text: str) -> frozenset[str]:
-    """Kind and key of every value the sentence names, as one string each ('#3000', '=lyon')."""
-    return frozenset(kind + key for _, kind, key, _ in _value_spans(text))
-
-
 Columns = tuple[str, tuple[int, ...], tuple[str, ...], tuple[str, ...]]
 """A text's spans as columns: kinds (one character each), positions, keys, surfaces."""
 
@@ -148,6 +149,13 @@ def _columns(text: str) -> Columns:
     kinds = str(packed[0])
     n = len(kinds)
     return cast(Columns, (kinds, packed[1 : n + 1], packed[n + 1 : 2 * n + 1], packed[2 * n + 1 :]))
+
+
+@lru_cache(maxsize=32768)
+def _span_keys(text: str) -> frozenset[str]:
+    """Kind and key of every value the sentence names, as one string each ('#3000', '=lyon')."""
+    kinds, _, keys, _ = _columns(text)
+    return frozenset(map(str.__add__, kinds, keys))
 
 
 def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
@@ -182,16 +190,20 @@ def elliptic(old_text: str, new_text: str) -> bool:
     ):
         return False  # it names the older one's subject: not elliptic
     # beyond its values and cue words it says little: no predicate of the older one again ("Ken lives in Lyon" is
-    # another subject's fact) and at most two words of its own
-    inside = [(a, a + len(surface)) for a, surface in zip(starts, surfaces, strict=True)]
+    # another subject's fact) and at most two words of its own (outside its values, not a cue word)
+    inside: list[tuple[int, int]] | None = None
     lower = new_text.lower()
-    said = set()
+    said = 0
     for w in n.content:
         if len(w) > 1 and not _cue_word(w, n.zh):
-            at = lower.find(w)  # once per word, not once per span
+            if inside is None:
+                inside = [(a, a + len(surface)) for a, surface in zip(starts, surfaces, strict=True)]
+            at = lower.find(w)
             if not any(a <= at < b for a, b in inside):
-                said.add(w)
-    return not (said & o.content) and len(said) <= 2
+                said += 1
+                if w in o.content or said > 2:
+                    return False
+    return True
 
 
 @lru_cache(maxsize=32768)
