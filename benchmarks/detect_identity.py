@@ -16,6 +16,10 @@ each conflict record (sides, kind, intensity, time, metadata), sorted, and, in t
 candidates each new unit was judged against (ids, exact dense similarity, slot key) and every probability row the
 pair scorer gave (exact floats): a change that moves a feature by one bit shows there. ``python -m benchmarks.detect_identity
 compare BEFORE.json AFTER.json`` prints, per case, the number of units and records and how many differ.
+
+The order in which a unit's candidates are met follows the iteration order of its subject keys (a set of strings),
+which Python's string hashing varies per process: the dump runs with ``PYTHONHASHSEED=0`` (it restarts itself
+with it when unset), so that two dumps compare their traces entry by entry.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -127,6 +133,10 @@ def scenarios_each(dev: list[Any]) -> Case:
 
 
 def dump(args: argparse.Namespace) -> None:
+    if (
+        os.environ.get("PYTHONHASHSEED") != "0"
+    ):  # the same string hashes, so the same candidate order, each run
+        os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], {**os.environ, "PYTHONHASHSEED": "0"})
     dev, _ = split(generate(0))
     facts = [{"text": t, "timestamp": _ts(s)} for i in dev for t, s in ((i.old, i.t_old), (i.new, i.t_new))]
     out = {
