@@ -75,8 +75,9 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     o_text, n_text = _surface(old_text).number_text, new_surface.number_text
     old_vals = (o.entities - n.entities) | {o_text[x] for x in o.numbers - n.numbers} | (o.times - n.times)
     new_vals = (n.entities - o.entities) | {n_text[x] for x in n.numbers - o.numbers} | (n.times - o.times)
-    kept = bool((o.entities - shared_ent - n.entities) == set() and (o.entities - shared_ent)) or bool(
-        o.numbers & n.numbers
+    shared_numbers, shared_times = not o.numbers.isdisjoint(n.numbers), not o.times.isdisjoint(n.times)
+    kept = (
+        bool((o.entities - shared_ent - n.entities) == set() and (o.entities - shared_ent)) or shared_numbers
     )
     inter = len(o.content & n.content)
     numbers_differ = 1.0 if o.numbers and n.numbers and o.numbers != n.numbers else 0.0
@@ -96,14 +97,14 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         if o.entities <= n.entities
         and o.numbers <= n.numbers
         and o.times <= n.times
-        and (len(o.content & n.content) >= max(1, len(o.content) - 1))
+        and (inter >= max(1, len(o.content) - 1))
         else 0.0
     )
     # both name someone, but nobody in common: another entity's value, not a change of this one
     other_subjects = 1.0 if o.entities and n.entities and not shared_ent and not self_both else 0.0
-    repeated = 1.0 if (o.numbers & n.numbers) or (o.times & n.times) else 0.0
+    repeated = 1.0 if shared_numbers or shared_times else 0.0
     # the new sentence names the old value and another one: "from 5000 to 4200", "not 5000 - 4200"
-    fresh = (n.numbers - o.numbers) | {t for t in n.times - o.times}
+    fresh = not (n.numbers <= o.numbers and n.times <= o.times)
     replacement = 1.0 if repeated and fresh else 0.0
     where = shared_ent if shared_ent else (frozenset({"<self>"}) if self_both else frozenset())
     framed_old, framed_new = (
@@ -121,7 +122,7 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         _jaccard(o.entities, n.entities), content_j, inter / max(len(n.content), 1),
         inter / max(len(o.content), 1), min(len(o.content - n.content), 4) / 4.0,
         min(len(n.content - o.content), 4) / 4.0, 1.0 if o.numbers and n.numbers else 0.0, numbers_differ,
-        1.0 if o.numbers & n.numbers else 0.0, times_differ, 1.0 if o.times & n.times else 0.0, dropped, added,
+        1.0 if shared_numbers else 0.0, times_differ, 1.0 if shared_times else 0.0, dropped, added,
         1.0 if kept else 0.0, float(n.negation), float(o.negation), float(n.change), float(n.correction),
         float(n.source), float(o.source), float(n.relative), clash, change_rule,
         math.log((n.length + 1) / (o.length + 1)), 1.0 if n.zh else 0.0, subject * dense, subject * dropped,

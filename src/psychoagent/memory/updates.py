@@ -82,9 +82,9 @@ def prepare(
         sims = index.vectors @ vectors.T  # stored x batch: one product for the whole batch
         kinds = index.column("kind")
         eligible = np.isnan(index.column("invalid_at")) & ~np.isin(kinds, list(UNCHECKED_KINDS))
-        # each unit's row of similarities to the eligible stored units (the others at -inf), contiguous
+        # each unit's row of negated similarities to the eligible stored units (the others at +inf), contiguous
         stored = _Stored(
-            np.ascontiguousarray(np.where(eligible[:, None], sims, -np.inf).T), int(eligible.sum())
+            np.ascontiguousarray(-np.where(eligible[:, None], sims, -np.inf).T), int(eligible.sum())
         )
     batch = _Batch(units, vectors, {u.id: j for j, u in enumerate(units)}, {}, {})
     by_id = {u.id: u for u in units}
@@ -110,8 +110,9 @@ def prepare(
 
 
 class _Stored(NamedTuple):
-    """The batch's similarities to the stored units: one contiguous row per new unit, -inf where a stored unit is
-    no candidate (superseded, or of a kind never checked), and how many are candidates."""
+    """The batch's negated similarities to the stored units (nearest first in ascending order): one contiguous row per
+    new unit, +inf where a stored unit is no candidate (superseded, or of a kind never checked), and how many are
+    candidates."""
 
     rows: np.ndarray
     eligible: int
@@ -171,13 +172,13 @@ def _candidates(
         found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
 
     if stored is not None:
-        column = stored.rows[i]
+        distance = stored.rows[i]
         n = min(cfg.dense_candidates, stored.eligible)
         if n:
-            top = np.argpartition(-column, n - 1)[:n]
+            top = np.argpartition(distance, n - 1)[:n]
             ids = index.ids
-            for row in top[np.argsort(-column[top])]:
-                if min(1.0, max(0.0, (float(column[row]) - base) / span)) >= least:
+            for row in top[np.argsort(distance[top])]:
+                if min(1.0, max(0.0, (-float(distance[row]) - base) / span)) >= least:
                     add(ids[int(row)])
     if i and cfg.dense_candidates and cfg.detect_changes:
         near = vectors[:i] @ vec
