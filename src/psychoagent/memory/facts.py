@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from psychoagent.affect.changes import may_change
+from psychoagent.affect.changes import CHANGE_EN, CHANGE_ZH
 from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
 from psychoagent.memory.cues import ascii_lower, found, holds
 
@@ -246,7 +246,8 @@ class _Surface:
     self_at: int
     number_text: dict[float, str]
     change_marker: bool
-    """`affect.changes.may_change`: the text carries a change marker (the change rule reads only such texts)."""
+    """`affect.changes.may_change`: the text carries a change marker (the change rule reads only such texts; an
+    ASCII text without one of its words is not searched)."""
 
 
 @lru_cache(maxsize=32768)
@@ -260,7 +261,7 @@ def _surface(text: str) -> _Surface:
         occasion=found(_OCCASION, "occasion", text, lower),
         reports=found(_REPORTS_ZH if zh else _REPORTS_EN, "reports", text, lower),
         self_at=self_at.start() if self_at else -1, number_text={x: str(x) for x in analyse(text).numbers},
-        change_marker=may_change(text),
+        change_marker=found(CHANGE_ZH if zh else CHANGE_EN, "change_marker", text, lower),
     )  # fmt: skip
 
 
