@@ -53,7 +53,8 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     """Feature vector of (older fact, newer fact) given their dense similarity normalised to [0, 1]. An elliptic
     correction ("Sorry, I meant 4200, not 5000") is read as the full sentence it stands for, keeping its cues."""
-    resolved = resolve_ellipsis(old_text, new_text)
+    # `resolve_ellipsis` is None unless the pair is elliptic: asked only then, its cache holds the elliptic pairs
+    resolved = resolve_ellipsis(old_text, new_text) if elliptic(old_text, new_text) else None
     if resolved is None:
         return _features(old_text, new_text, dense)
     row = _features(old_text, resolved, dense)
@@ -115,7 +116,13 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     named = 1.0 if names_old_value(old_text, new_text) else 0.0
     # each sentence's first-named thing (its subject) is missing from the other: another subject's fact, above
     # all when they share a value ("Priya sees Dr. Moreau" / "Luke sees Dr. Moreau")
-    apart = _first_named_apart(old_text, new_text)
+    first_old, first_new = first_named(old_text), first_named(new_text)
+    # 0 unless both name a different first thing: only such pairs are looked up (and kept) in its cache
+    apart = (
+        0.0
+        if first_old is None or first_new is None or first_old == first_new
+        else _first_named_apart(old_text, new_text)
+    )
     swap = apart * (1.0 if shared_ent or repeated else 0.0)
     values = (
         dense, dense * dense, 1.0 if shared_ent or inherited else 0.0, 1.0 if self_both else 0.0,
