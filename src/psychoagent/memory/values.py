@@ -171,13 +171,20 @@ def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tup
     return subject, tuple(dict.fromkeys(repeated))
 
 
-@lru_cache(maxsize=32768)
 def elliptic(old_text: str, new_text: str) -> bool:
     """Whether the newer sentence leaves its subject out and names a value of the older one instead ("Sorry, I
     meant 4200, not 5000", "Oops, not Lyon - Porto", "把周一划掉，周五才对"): it repeats an old value, does not name
-    the older one's first-named subject, and does not restate the older one's predicate about a name of its own."""
-    if refers_back(new_text):
+    the older one's first-named subject, and does not restate the older one's predicate about a name of its own.
+    Two sentences that share no value, or a newer one whose subject is a pronoun, are not (read from per-text
+    caches): only the other pairs are looked up, and kept, in the pair cache."""
+    if refers_back(new_text) or _span_keys(new_text).isdisjoint(_span_keys(old_text)):
         return False
+    return _elliptic(old_text, new_text)
+
+
+@lru_cache(maxsize=32768)
+def _elliptic(old_text: str, new_text: str) -> bool:
+    """`elliptic` of a pair that shares a value (cached: recall scores the same pairs again)."""
     subject, repeated = _subject_and_repeated(old_text, new_text)
     if not repeated:
         return False
