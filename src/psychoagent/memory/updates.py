@@ -82,10 +82,10 @@ def prepare(
         sims = index.vectors @ vectors.T  # stored x batch: one product for the whole batch
         kinds = index.column("kind")
         eligible = np.isnan(index.column("invalid_at")) & ~np.isin(kinds, list(UNCHECKED_KINDS))
-        # each unit's row of negated similarities to the eligible stored units (the others at +inf), contiguous
-        stored = _Stored(
-            np.ascontiguousarray(-np.where(eligible[:, None], sims, -np.inf).T), int(eligible.sum())
-        )
+        # negated in place, non-candidates at +inf: no second matrix of this size (it grows with the store)
+        np.negative(sims, out=sims)
+        sims[~eligible] = np.inf
+        stored = _Stored(sims, int(eligible.sum()))
     batch = _Batch(units, vectors, {u.id: j for j, u in enumerate(units)}, {}, {})
     by_id = {u.id: u for u in units}
     for i, unit in enumerate(units):
@@ -110,9 +110,9 @@ def prepare(
 
 
 class _Stored(NamedTuple):
-    """The batch's negated similarities to the stored units (nearest first in ascending order): one contiguous row per
-    new unit, +inf where a stored unit is no candidate (superseded, or of a kind never checked), and how many are
-    candidates."""
+    """The batch's negated similarities to the stored units (nearest first in ascending order), stored x batch: a
+    column per new unit, +inf where a stored unit is no candidate (superseded, or of a kind never checked), and how
+    many are candidates."""
 
     rows: np.ndarray
     eligible: int
@@ -172,7 +172,7 @@ def _candidates(
         found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
 
     if stored is not None:
-        distance = stored.rows[i]
+        distance = stored.rows[:, i]
         n = min(cfg.dense_candidates, stored.eligible)
         if n:
             top = np.argpartition(distance, n - 1)[:n]
