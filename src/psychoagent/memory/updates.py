@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -85,7 +86,7 @@ def prepare(
         # negated in place, non-candidates at +inf: no second matrix of this size (it grows with the store)
         np.negative(sims, out=sims)
         sims[~eligible] = np.inf
-        stored = _Stored(sims, int(eligible.sum()))
+        stored = _Stored(sims, np.flatnonzero(eligible))
     batch = _Batch(units, vectors, {u.id: j for j, u in enumerate(units)}, {}, {})
     by_id = {u.id: u for u in units}
     for i, unit in enumerate(units):
@@ -115,7 +116,29 @@ class _Stored(NamedTuple):
     many are candidates."""
 
     rows: np.ndarray
-    eligible: int
+    candidates: np.ndarray
+    """The rows of the stored units that are candidates, ascending."""
+
+
+def _nearest_stored(stored: _Stored, i: int, n: int) -> np.ndarray:
+    """Rows of the `n` stored candidates nearest to new unit `i`, nearest first, as the partition of its whole
+    column orders them (`top[argsort(distance[top])]`). Read from the candidates' rows alone when that answer is
+    unique (the `n` smallest distances all differ and the next one is larger): a store whose units were mostly
+    superseded has few; with a tie, from the whole column (its order of equal distances)."""
+    distance = stored.rows[:, i]
+    near = distance[stored.candidates]
+    if len(near) > n:
+        part = np.argpartition(near, n)
+        top, following = part[:n], float(near[part[n]])
+    else:
+        top, following = np.arange(len(near)), np.inf
+    values = near[top]
+    order = np.argsort(values)
+    ranked = values[order].tolist()
+    if all(a < b for a, b in pairwise(ranked)) and ranked[-1] < following:
+        return stored.candidates[top[order]]
+    full = np.argpartition(distance, n - 1)[:n]
+    return full[np.argsort(distance[full])]
 
 
 class _Batch(NamedTuple):
@@ -172,12 +195,10 @@ def _candidates(
         found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
 
     if stored is not None:
-        distance = stored.rows[:, i]
-        n = min(cfg.dense_candidates, stored.eligible)
+        n = min(cfg.dense_candidates, len(stored.candidates))
         if n:
-            top = np.argpartition(distance, n - 1)[:n]
-            ids = index.ids
-            for row in top[np.argsort(distance[top])]:
+            distance, ids = stored.rows[:, i], index.ids
+            for row in _nearest_stored(stored, i, n):
                 if min(1.0, max(0.0, (-float(distance[row]) - base) / span)) >= least:
                     add(ids[int(row)])
     if i and cfg.dense_candidates and cfg.detect_changes:
