@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from psychoagent.affect.changes import CHANGE_EN, may_change
 from psychoagent.memory import facts
 from psychoagent.memory.cues import LITERALS, found
 from psychoagent.memory.facts import analyse
@@ -13,7 +14,7 @@ from psychoagent.memory.facts import analyse
 PATTERNS: dict[str, re.Pattern[str]] = {
     "negation": facts._NEG_EN, "change": facts._CHANGE_EN, "correction": facts._CORRECT_EN,
     "source": facts._SOURCE_EN, "relative": facts._RELATIVE_EN, "occasion": facts._OCCASION,
-    "reports": facts._REPORTS_EN, "weekday": facts._WEEKDAY,
+    "reports": facts._REPORTS_EN, "weekday": facts._WEEKDAY, "change_marker": CHANGE_EN,
 }  # fmt: skip
 
 TEXTS = [
@@ -84,6 +85,17 @@ def test_each_alternative_of_a_pattern_holds_one_of_its_words() -> None:
         assert listed, pattern.pattern
         for alternative in listed:
             assert any(w in alternative for w in words), (pattern.pattern, alternative)
+
+
+def test_the_surface_change_marker_is_may_change() -> None:
+    for text in [
+        *TEXTS,
+        "We switched to decaf",
+        "Leftover rice",
+        "她现在住在上海",
+        "Déménagé: moved to Lyon",
+    ]:
+        assert facts._surface.__wrapped__(text).change_marker == may_change(text), text
 
 
 def test_non_ascii_text_is_always_searched() -> None:

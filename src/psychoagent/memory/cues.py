@@ -1,4 +1,4 @@
-"""Literal words of the English cue patterns in `memory.facts`, for a pre-check that skips their regex search.
+"""Literal words of the English cue patterns in `memory.facts` (and of the change rule's marker), for a pre-check that skips their regex search.
 
 Every match of a case-insensitive cue pattern contains one of its words, lower-cased; an ASCII text holding none of
 them cannot match, and the search (tens of microseconds for these alternations) is skipped. Non-ASCII texts are
@@ -31,6 +31,11 @@ LITERALS: dict[str, tuple[str, ...]] = {
         "has it that",
     ),
     "weekday": ("day", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    "change_marker": (  # `affect.changes.CHANGE_EN`, the change rule's marker (read once per text)
+        "move", "change", "switch", "transferred", "rescheduled", "postponed", "pushed", "raised", "increased",
+        "decreased", "lowered", "cut", "reduced", "grew", "rose", "fell", "dropped", "upgraded", "downgraded",
+        "replaced", "updated", "now", "new", "no longer", "instead", "actually", "decided", "anymore", "left",
+    ),
 }  # fmt: skip
 
 

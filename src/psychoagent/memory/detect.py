@@ -119,9 +119,11 @@ class PairScorer:
         logits = x @ self.coef.T + self.intercept
         if self.hidden_bias.size:
             logits = logits + np.tanh(x @ self.hidden_in.T + self.hidden_bias) @ self.hidden_out.T
-        logits -= logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        return exp / exp.sum(axis=1, keepdims=True)
+        # the reductions `max` and `sum` make, called directly: a write scores a handful of rows, and the
+        # method wrappers cost more than the arithmetic
+        logits -= np.maximum.reduce(logits, axis=1, keepdims=True)
+        exp = np.exp(logits, out=logits)
+        return exp / np.add.reduce(exp, axis=1, keepdims=True)
 
 
 _PACKAGED = {"e5-small": "data/pair_scorer_e5.json"}
@@ -264,10 +266,11 @@ def judge(
     probs = scorer.probabilities(np.stack(rows))
     thresholds = {"update": update_threshold, "contradiction": contradiction_threshold}
     labels: list[str | None] = []
-    for p in probs:
+    listed = probs.tolist()  # the same float64 values, compared as Python floats (no numpy scalar per read)
+    for p in listed:
         # a label above its threshold, or update and contradiction together near certain (the larger one wins)
         label = "update" if p[0] >= p[1] else "contradiction"
-        sure = p[LABELS.index(label)] >= thresholds[label] or p[0] + p[1] >= conflict_mass
+        sure = p[0 if label == "update" else 1] >= thresholds[label] or p[0] + p[1] >= conflict_mass
         labels.append(label if sure else None)
     if second is not None and embed is not None and len(pair_vecs) == len(rows):
         firsts = [r[: len(FEATURES)] for r in rows]
@@ -288,8 +291,8 @@ def judge(
                 if verdict is not None:
                     labels[i] = verdict if verdict in thresholds else None
     out: list[Judgement] = []
-    for cand, p, new_is_older, decided in zip(candidates, probs, order, labels, strict=True):
+    for cand, p, new_is_older, decided in zip(candidates, listed, order, labels, strict=True):
         if decided is not None:
-            out.append(Judgement(cand, decided, tuple(float(v) for v in p), new_is_older))
+            out.append(Judgement(cand, decided, tuple(p), new_is_older))
     out.sort(key=lambda j: -j.confidence)
     return out

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from psychoagent.affect.changes import CHANGE_EN, CHANGE_ZH
 from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
 from psychoagent.memory.cues import ascii_lower, found, holds
 
@@ -244,6 +245,9 @@ class _Surface:
     reports: bool
     self_at: int
     number_text: dict[float, str]
+    change_marker: bool
+    """`affect.changes.may_change`: the text carries a change marker (the change rule reads only such texts; an
+    ASCII text without one of its words is not searched)."""
 
 
 @lru_cache(maxsize=32768)
@@ -257,6 +261,7 @@ def _surface(text: str) -> _Surface:
         occasion=found(_OCCASION, "occasion", text, lower),
         reports=found(_REPORTS_ZH if zh else _REPORTS_EN, "reports", text, lower),
         self_at=self_at.start() if self_at else -1, number_text={x: str(x) for x in analyse(text).numbers},
+        change_marker=found(CHANGE_ZH if zh else CHANGE_EN, "change_marker", text, lower),
     )  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from psychoagent.affect.changes import is_change_of, may_change, signature
+from psychoagent.affect.changes import is_change_of, signature
 from psychoagent.affect.slots import extract_slots
 from psychoagent.memory.facts import (
     FactView,
@@ -53,7 +53,8 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def pair_features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     """Feature vector of (older fact, newer fact) given their dense similarity normalised to [0, 1]. An elliptic
     correction ("Sorry, I meant 4200, not 5000") is read as the full sentence it stands for, keeping its cues."""
-    resolved = resolve_ellipsis(old_text, new_text)
+    # `resolve_ellipsis` is None unless the pair is elliptic: asked only then, its cache holds the elliptic pairs
+    resolved = resolve_ellipsis(old_text, new_text) if elliptic(old_text, new_text) else None
     if resolved is None:
         return _features(old_text, new_text, dense)
     row = _features(old_text, resolved, dense)
@@ -71,11 +72,13 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     # subject ("Sorry, I meant 4200, not 5000", "把周一划掉，周五才对"): the subject is inherited
     inherited = elliptic(old_text, new_text)
     subject = 1.0 if shared_ent or self_both or inherited else 0.0
-    o_text, n_text = _surface(old_text).number_text, _surface(new_text).number_text
+    new_surface = _surface(new_text)
+    o_text, n_text = _surface(old_text).number_text, new_surface.number_text
     old_vals = (o.entities - n.entities) | {o_text[x] for x in o.numbers - n.numbers} | (o.times - n.times)
     new_vals = (n.entities - o.entities) | {n_text[x] for x in n.numbers - o.numbers} | (n.times - o.times)
-    kept = bool((o.entities - shared_ent - n.entities) == set() and (o.entities - shared_ent)) or bool(
-        o.numbers & n.numbers
+    shared_numbers, shared_times = not o.numbers.isdisjoint(n.numbers), not o.times.isdisjoint(n.times)
+    kept = (
+        bool((o.entities - shared_ent - n.entities) == set() and (o.entities - shared_ent)) or shared_numbers
     )
     inter = len(o.content & n.content)
     numbers_differ = 1.0 if o.numbers and n.numbers and o.numbers != n.numbers else 0.0
@@ -86,7 +89,7 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     clash = slot_clash(old_text, new_text)
     # the change rule needs a change marker in the newer sentence: without one neither signature is read
     change_rule = (
-        1.0 if may_change(new_text) and is_change_of(signature(new_text), signature(old_text)) else 0.0
+        1.0 if new_surface.change_marker and is_change_of(signature(new_text), signature(old_text)) else 0.0
     )
     content_j = _jaccard(o.content, n.content)
     # everything the old sentence states (names, numbers, times, content words) is said again by the new one
@@ -95,14 +98,14 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         if o.entities <= n.entities
         and o.numbers <= n.numbers
         and o.times <= n.times
-        and (len(o.content & n.content) >= max(1, len(o.content) - 1))
+        and (inter >= max(1, len(o.content) - 1))
         else 0.0
     )
     # both name someone, but nobody in common: another entity's value, not a change of this one
     other_subjects = 1.0 if o.entities and n.entities and not shared_ent and not self_both else 0.0
-    repeated = 1.0 if (o.numbers & n.numbers) or (o.times & n.times) else 0.0
+    repeated = 1.0 if shared_numbers or shared_times else 0.0
     # the new sentence names the old value and another one: "from 5000 to 4200", "not 5000 - 4200"
-    fresh = (n.numbers - o.numbers) | {t for t in n.times - o.times}
+    fresh = not (n.numbers <= o.numbers and n.times <= o.times)
     replacement = 1.0 if repeated and fresh else 0.0
     where = shared_ent if shared_ent else (frozenset({"<self>"}) if self_both else frozenset())
     framed_old, framed_new = (
@@ -113,14 +116,20 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     named = 1.0 if names_old_value(old_text, new_text) else 0.0
     # each sentence's first-named thing (its subject) is missing from the other: another subject's fact, above
     # all when they share a value ("Priya sees Dr. Moreau" / "Luke sees Dr. Moreau")
-    apart = _first_named_apart(old_text, new_text)
+    first_old, first_new = first_named(old_text), first_named(new_text)
+    # 0 unless both name a different first thing: only such pairs are looked up (and kept) in its cache
+    apart = (
+        0.0
+        if first_old is None or first_new is None or first_old == first_new
+        else _first_named_apart(old_text, new_text)
+    )
     swap = apart * (1.0 if shared_ent or repeated else 0.0)
     values = (
         dense, dense * dense, 1.0 if shared_ent or inherited else 0.0, 1.0 if self_both else 0.0,
         _jaccard(o.entities, n.entities), content_j, inter / max(len(n.content), 1),
         inter / max(len(o.content), 1), min(len(o.content - n.content), 4) / 4.0,
         min(len(n.content - o.content), 4) / 4.0, 1.0 if o.numbers and n.numbers else 0.0, numbers_differ,
-        1.0 if o.numbers & n.numbers else 0.0, times_differ, 1.0 if o.times & n.times else 0.0, dropped, added,
+        1.0 if shared_numbers else 0.0, times_differ, 1.0 if shared_times else 0.0, dropped, added,
         1.0 if kept else 0.0, float(n.negation), float(o.negation), float(n.change), float(n.correction),
         float(n.source), float(o.source), float(n.relative), clash, change_rule,
         math.log((n.length + 1) / (o.length + 1)), 1.0 if n.zh else 0.0, subject * dense, subject * dropped,

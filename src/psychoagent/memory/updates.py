@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import pairwise
+from typing import NamedTuple
 
 import numpy as np
 
@@ -76,78 +78,102 @@ def prepare(
     scorer = scorer_for(cfg, name) if cfg.detect_changes else None
     second = second_for(cfg, name) if embed is not None else None
     n_stored = len(index)
-    sims = eligible = None
+    stored: _Stored | None = None
     if n_stored and cfg.dense_candidates and scorer is not None:
         sims = index.vectors @ vectors.T  # stored x batch: one product for the whole batch
         kinds = index.column("kind")
         eligible = np.isnan(index.column("invalid_at")) & ~np.isin(kinds, list(UNCHECKED_KINDS))
-    batch_slots: dict[str, list[SlotEntry]] = {}
-    batch_subjects: dict[str, list[str]] = {}
+        # negated in place, non-candidates at +inf: no second matrix of this size (it grows with the store)
+        np.negative(sims, out=sims)
+        sims[~eligible] = np.inf
+        stored = _Stored(sims, np.flatnonzero(eligible))
+    batch = _Batch(units, vectors, {u.id: j for j, u in enumerate(units)}, {}, {})
     by_id = {u.id: u for u in units}
-    position = {u.id: j for j, u in enumerate(units)}
     for i, unit in enumerate(units):
         slots = slots_of(unit)
         plan.slots.append((unit, slots))
         if unit.kind not in UNCHECKED_KINDS:
-            cands = _candidates(
-                state,
-                index,
-                sims,
-                eligible,
-                vectors,
-                units,
-                i,
-                slots,
-                (batch_slots, batch_subjects, position),
-                cfg,
-                floor,
-            )
+            cands = _candidates(state, index, stored, batch, i, slots, cfg, floor)
             verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second)
             for verdict in verdicts:
                 _apply(plan, state, unit, verdict, by_id, cfg, heuristic)
-        for slot in slots:
-            batch_slots.setdefault(slot.key, []).append(
-                SlotEntry(
-                    unit.id,
-                    slot,
-                    unit.created_at.timestamp(),
-                    unit.content,
-                    unit.kind,
-                    unit.invalid_at is None,
+        if slots:
+            created = unit.created_at.timestamp()
+            for slot in slots:
+                batch.slots.setdefault(slot.key, []).append(
+                    SlotEntry(unit.id, slot, created, unit.content, unit.kind, unit.invalid_at is None)
                 )
-            )
         if unit.kind not in UNCHECKED_KINDS and cfg.detect_changes:
             for key in subjects(unit.content):
-                batch_subjects.setdefault(key, []).append(unit.id)
+                batch.subjects.setdefault(key, []).append(unit.id)
         _goal_conflicts(plan, unit, goal_units, config)
     return plan
+
+
+class _Stored(NamedTuple):
+    """The batch's negated similarities to the stored units (nearest first in ascending order), stored x batch: a
+    column per new unit, +inf where a stored unit is no candidate (superseded, or of a kind never checked), and how
+    many are candidates."""
+
+    rows: np.ndarray
+    candidates: np.ndarray
+    """The rows of the stored units that are candidates, ascending."""
+
+
+def _nearest_stored(stored: _Stored, i: int, n: int) -> np.ndarray:
+    """Rows of the `n` stored candidates nearest to new unit `i`, nearest first, as the partition of its whole
+    column orders them (`top[argsort(distance[top])]`). Read from the candidates' rows alone when that answer is
+    unique (the `n` smallest distances all differ and the next one is larger): a store whose units were mostly
+    superseded has few; with a tie, from the whole column (its order of equal distances)."""
+    distance = stored.rows[:, i]
+    near = distance[stored.candidates]
+    if len(near) > n:
+        part = np.argpartition(near, n)
+        top, following = part[:n], float(near[part[n]])
+    else:
+        top, following = np.arange(len(near)), np.inf
+    values = near[top]
+    order = np.argsort(values)
+    ranked = values[order].tolist()
+    if all(a < b for a, b in pairwise(ranked)) and ranked[-1] < following:
+        return stored.candidates[top[order]]
+    full = np.argpartition(distance, n - 1)[:n]
+    return full[np.argsort(distance[full])]
+
+
+class _Batch(NamedTuple):
+    """The batch being planned: its units and vectors, each unit's position, and the slot entries and subject keys
+    of the units planned so far."""
+
+    units: Sequence[MemoryUnit]
+    vectors: np.ndarray
+    position: dict[str, int]
+    slots: dict[str, list[SlotEntry]]
+    subjects: dict[str, list[str]]
 
 
 def _candidates(
     state: NamespaceAffect,
     index: NamespaceIndex,
-    sims: np.ndarray | None,
-    eligible: np.ndarray | None,
-    vectors: np.ndarray,
-    units: Sequence[MemoryUnit],
+    stored: _Stored | None,
+    batch: _Batch,
     i: int,
     slots: Sequence[Slot],
-    batch: tuple[dict[str, list[SlotEntry]], dict[str, list[str]], dict[str, int]],
     cfg: ConflictConfig,
     floor: float | None,
 ) -> list[Candidate]:
-    """Stored and same-batch units to compare unit `i` with (deduplicated, current ones only). `batch` holds the
-    slot entries and subject keys of the batch's earlier units and each batch unit's position."""
+    """Stored and same-batch units to compare unit `i` with (deduplicated, current ones only), in the order they
+    are met: nearest stored, nearest earlier in the batch, latest sharing a subject key, giving the same slot."""
+    units, vectors, position = batch.units, batch.vectors, batch.position
     unit, vec = units[i], vectors[i]
-    batch_slots, batch_subjects, position = batch
+    unit_id, superseded, facts, row_of = unit.id, state.superseded, state.facts, index.row_of
     found: dict[str, Candidate] = {}
     base = 0.0 if floor is None else float(floor)
-
-    def similarity(cosine: float) -> float:
-        return min(1.0, max(0.0, (cosine - base) / max(1.0 - base, 1e-9)))
+    span = max(1.0 - base, 1e-9)
+    least = cfg.min_similarity
 
     def add(uid: str, slot_key: str | None = None) -> None:
-        if uid == unit.id or uid in state.superseded or uid in found:
+        if uid == unit_id or uid in superseded or uid in found:
             return
         j = position.get(uid)
         if j is not None and j < i:
@@ -155,42 +181,47 @@ def _candidates(
             if other.kind in UNCHECKED_KINDS or other.invalid_at is not None:
                 return
             other_vec = vectors[j]
-            dense = similarity(float(other_vec @ vec))
+            dense = min(1.0, max(0.0, (float(other_vec @ vec) - base) / span))
             found[uid] = Candidate(
                 uid, other.content, other.created_at.timestamp(), dense, slot_key, other_vec
             )
             return
-        fact = state.facts.get(uid)
-        row = index.row_of.get(uid)
+        fact = facts.get(uid)
+        row = row_of.get(uid)
         if fact is None or fact[2] in UNCHECKED_KINDS or row is None:
             return
         stored_vec = index.vectors[row]
-        dense = similarity(float(stored_vec @ vec))
+        dense = min(1.0, max(0.0, (float(stored_vec @ vec) - base) / span))
         found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
 
-    if sims is not None and eligible is not None:
-        column = np.where(eligible, sims[:, i], -np.inf)
-        n = min(cfg.dense_candidates, int(eligible.sum()))
+    if stored is not None:
+        n = min(cfg.dense_candidates, len(stored.candidates))
         if n:
-            top = np.argpartition(-column, n - 1)[:n]
-            for row in top[np.argsort(-column[top])]:
-                if similarity(float(column[row])) >= cfg.min_similarity:
-                    add(index.ids[int(row)])
+            distance, ids = stored.rows[:, i], index.ids
+            for row in _nearest_stored(stored, i, n):
+                if min(1.0, max(0.0, (-float(distance[row]) - base) / span)) >= least:
+                    add(ids[int(row)])
     if i and cfg.dense_candidates and cfg.detect_changes:
         near = vectors[:i] @ vec
         for j in np.argsort(-near)[: cfg.dense_candidates]:
-            if similarity(float(near[j])) >= cfg.min_similarity:
+            if min(1.0, max(0.0, (float(near[j]) - base) / span)) >= least:
                 add(units[int(j)].id)
-    for key in _lookup_keys(unit.content) if cfg.detect_changes else ():
-        stored = state.by_subject.get(key, [])[-cfg.subject_candidates :] if cfg.subject_candidates else []
-        for uid in reversed(stored):
-            add(uid)
-        for uid in reversed(batch_subjects.get(key, [])[-cfg.subject_candidates :]):
-            add(uid)
-    for slot in slots:
-        for entry in (*state.slots.get(slot.key, ()), *batch_slots.get(slot.key, ())):
-            if entry.current and slot.contradicts(entry.slot):
-                add(entry.unit_id, slot.key)
+    if cfg.detect_changes:
+        by_subject, last = state.by_subject, cfg.subject_candidates
+        for key in _lookup_keys(unit.content):
+            # skipping the ids already found (or the unit itself, or superseded) is what `add` does first
+            for uid in reversed(by_subject.get(key, [])[-last:] if last else []):
+                if uid not in found and uid != unit_id and uid not in superseded:
+                    add(uid)
+            for uid in reversed(batch.subjects.get(key, [])[-last:]):
+                if uid not in found and uid != unit_id and uid not in superseded:
+                    add(uid)
+    if slots:
+        stored_slots = state.slots
+        for slot in slots:
+            for entry in (*stored_slots.get(slot.key, ()), *batch.slots.get(slot.key, ())):
+                if entry.current and slot.contradicts(entry.slot):
+                    add(entry.unit_id, slot.key)
     return list(found.values())
 
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import cast
 
 from psychoagent.affect.lexicon import has_cjk
+from psychoagent.memory.cues import holds
 from psychoagent.memory.facts import (
     _CORRECT_EN,
     _CORRECT_ZH,
@@ -95,7 +96,9 @@ def _pack(text: str, loose: bool) -> Packed:
     out: list[Span] = [
         (m.start(), "#", _number_key(m.group(0)), m.group(0)) for m in _NUMBER_SPAN.finditer(text)
     ]
-    for pattern in (_TIME, _WEEKDAY):
+    # an ASCII text without a weekday or month word has no _WEEKDAY match (the pre-check `analyse` uses too)
+    day = not text.isascii() or holds(lower, "weekday")
+    for pattern in (_TIME, _WEEKDAY) if day else (_TIME,):
         for m in pattern.finditer(text):
             start = m.start()
             if view.zh and text[max(0, start - 2) : start] in _ZH_DAYPART:
@@ -117,7 +120,11 @@ def _pack(text: str, loose: bool) -> Packed:
             out.append((at, "=", entity, text[at : at + len(entity)]))
     times = [(a, a + len(surface)) for a, kind, _, surface in out if kind == "@"]
     # a number inside a time ("4" of "4 pm") is part of that time
-    kept = sorted(x for x in out if x[1] != "#" or not any(a <= x[0] < b for a, b in times))
+    kept = (
+        sorted(x for x in out if x[1] != "#" or not any(a <= x[0] < b for a, b in times))
+        if times
+        else sorted(out)
+    )
     return ("".join(x[1] for x in kept), *(x[0] for x in kept), *(x[2] for x in kept), *(x[3] for x in kept))
 
 
@@ -131,47 +138,79 @@ def first_named(text: str) -> str | None:
     )
 
 
+Columns = tuple[str, tuple[int, ...], tuple[str, ...], tuple[str, ...]]
+"""A text's spans as columns: kinds (one character each), positions, keys, surfaces."""
+
+
+def _columns(text: str) -> Columns:
+    """`_value_spans(text)` as its columns: kinds (one character each), positions, keys, surfaces (no tuple per
+    span: the pair checks below read one or two columns of every text in every pair)."""
+    packed = _packed_spans(text)
+    kinds = str(packed[0])
+    n = len(kinds)
+    return cast(Columns, (kinds, packed[1 : n + 1], packed[n + 1 : 2 * n + 1], packed[2 * n + 1 :]))
+
+
 @lru_cache(maxsize=32768)
 def _span_keys(text: str) -> frozenset[str]:
     """Kind and key of every value the sentence names, as one string each ('#3000', '=lyon')."""
-    return frozenset(kind + key for _, kind, key, _ in _value_spans(text))
+    kinds, _, keys, _ = _columns(text)
+    return frozenset(map(str.__add__, kinds, keys))
 
 
 def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     """The older sentence's first-named thing, and the (kind, key) of its other values the newer one repeats (not
     cached: it reads cached per-text spans, and a cached pair result kept three objects alive per pair)."""
     subject, new_keys = first_named(old_text), _span_keys(new_text)
+    kinds, _, keys, _ = _columns(old_text)
     repeated = [
-        (kind, key) for _, kind, key, _ in _value_spans(old_text) if kind + key in new_keys and key != subject
+        (kind, key)
+        for kind, key in zip(kinds, keys, strict=True)
+        if kind + key in new_keys and key != subject
     ]
     return subject, tuple(dict.fromkeys(repeated))
 
 
-@lru_cache(maxsize=32768)
 def elliptic(old_text: str, new_text: str) -> bool:
     """Whether the newer sentence leaves its subject out and names a value of the older one instead ("Sorry, I
     meant 4200, not 5000", "Oops, not Lyon - Porto", "把周一划掉，周五才对"): it repeats an old value, does not name
-    the older one's first-named subject, and does not restate the older one's predicate about a name of its own."""
-    if refers_back(new_text):
+    the older one's first-named subject, and does not restate the older one's predicate about a name of its own.
+    Two sentences that share no value, or a newer one whose subject is a pronoun, are not (read from per-text
+    caches): only the other pairs are looked up, and kept, in the pair cache."""
+    if refers_back(new_text) or _span_keys(new_text).isdisjoint(_span_keys(old_text)):
         return False
+    return _elliptic(old_text, new_text)
+
+
+@lru_cache(maxsize=32768)
+def _elliptic(old_text: str, new_text: str) -> bool:
+    """`elliptic` of a pair that shares a value (cached: recall scores the same pairs again)."""
     subject, repeated = _subject_and_repeated(old_text, new_text)
     if not repeated:
         return False
-    new_spans = _value_spans(new_text)
-    if subject is not None and any(
-        subject in key or key in subject for _, k, key, _ in new_spans if k == "="
-    ):
-        return False  # it names the older one's subject: not elliptic
     o, n = analyse(old_text), analyse(new_text)
     if o.self_ref and n.self_ref:
         return False  # both about the speaker: the subject is shared, not left out
+    kinds, starts, keys, surfaces = _columns(new_text)
+    if subject is not None and any(
+        k == "=" and (subject in key or key in subject) for k, key in zip(kinds, keys, strict=True)
+    ):
+        return False  # it names the older one's subject: not elliptic
     # beyond its values and cue words it says little: no predicate of the older one again ("Ken lives in Lyon" is
-    # another subject's fact) and at most two words of its own
-    inside = [(a, a + len(surface)) for a, _, _, surface in new_spans]
+    # another subject's fact) and at most two words of its own (outside its values, not a cue word)
+    inside: list[tuple[int, int]] | None = None
     lower = new_text.lower()
-    said = {w for w in n.content if len(w) > 1 and not _cue_word(w, n.zh)
-            and not any(a <= lower.find(w) < b for a, b in inside)}  # fmt: skip
-    return not (said & o.content) and len(said) <= 2
+    said = 0
+    for w in n.content:
+        if len(w) > 1 and not _cue_word(w, n.zh):
+            if inside is None:
+                inside = [(a, a + len(surface)) for a, surface in zip(starts, surfaces, strict=True)]
+            at = lower.find(w)
+            if not any(a <= at < b for a, b in inside):
+                said += 1
+                if w in o.content or said > 2:
+                    return False
+    return True
 
 
 @lru_cache(maxsize=32768)
