@@ -172,6 +172,9 @@ def _candidates(
     span = max(1.0 - base, 1e-9)
     least = cfg.min_similarity
 
+    def similarity(cosine: float) -> float:
+        return min(1.0, max(0.0, (cosine - base) / span))
+
     def add(uid: str, slot_key: str | None = None) -> None:
         if uid == unit_id or uid in superseded or uid in found:
             return
@@ -181,7 +184,7 @@ def _candidates(
             if other.kind in UNCHECKED_KINDS or other.invalid_at is not None:
                 return
             other_vec = vectors[j]
-            dense = min(1.0, max(0.0, (float(other_vec @ vec) - base) / span))
+            dense = similarity(float(other_vec @ vec))
             found[uid] = Candidate(
                 uid, other.content, other.created_at.timestamp(), dense, slot_key, other_vec
             )
@@ -191,7 +194,7 @@ def _candidates(
         if fact is None or fact[2] in UNCHECKED_KINDS or row is None:
             return
         stored_vec = index.vectors[row]
-        dense = min(1.0, max(0.0, (float(stored_vec @ vec) - base) / span))
+        dense = similarity(float(stored_vec @ vec))
         found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
 
     if stored is not None:
@@ -199,23 +202,20 @@ def _candidates(
         if n:
             distance, ids = stored.rows[:, i], index.ids
             for row in _nearest_stored(stored, i, n):
-                if min(1.0, max(0.0, (-float(distance[row]) - base) / span)) >= least:
+                if similarity(-float(distance[row])) >= least:
                     add(ids[int(row)])
     if i and cfg.dense_candidates and cfg.detect_changes:
         near = vectors[:i] @ vec
         for j in np.argsort(-near)[: cfg.dense_candidates]:
-            if min(1.0, max(0.0, (float(near[j]) - base) / span)) >= least:
+            if similarity(float(near[j])) >= least:
                 add(units[int(j)].id)
     if cfg.detect_changes:
         by_subject, last = state.by_subject, cfg.subject_candidates
         for key in _lookup_keys(unit.content):
-            # skipping the ids already found (or the unit itself, or superseded) is what `add` does first
             for uid in reversed(by_subject.get(key, [])[-last:] if last else []):
-                if uid not in found and uid != unit_id and uid not in superseded:
-                    add(uid)
+                add(uid)
             for uid in reversed(batch.subjects.get(key, [])[-last:]):
-                if uid not in found and uid != unit_id and uid not in superseded:
-                    add(uid)
+                add(uid)
     if slots:
         stored_slots = state.slots
         for slot in slots:

@@ -70,13 +70,8 @@ collector's young generations less (a collection cost about 1 ms, every 27 recal
 def _value_spans(text: str, loose: bool = False) -> list[Span]:
     """The values a sentence gives, in order; adjacent words of one name ("Eastport Lions") are one span. `loose`
     also counts Chinese noun-like words as named things (jieba often misses a name in a short reply: "是大连")."""
-    packed = _loose_spans(text) if loose else _packed_spans(text)
-    kinds = str(packed[0])
-    n = len(kinds)
-    return cast(
-        list[Span],
-        list(zip(packed[1 : n + 1], kinds, packed[n + 1 : 2 * n + 1], packed[2 * n + 1 :], strict=True)),
-    )
+    kinds, starts, keys, surfaces = _unpack(_loose_spans(text) if loose else _packed_spans(text))
+    return list(zip(starts, kinds, keys, surfaces, strict=True))
 
 
 @lru_cache(maxsize=32768)
@@ -145,7 +140,11 @@ Columns = tuple[str, tuple[int, ...], tuple[str, ...], tuple[str, ...]]
 def _columns(text: str) -> Columns:
     """`_value_spans(text)` as its columns: kinds (one character each), positions, keys, surfaces (no tuple per
     span: the pair checks below read one or two columns of every text in every pair)."""
-    packed = _packed_spans(text)
+    return _unpack(_packed_spans(text))
+
+
+def _unpack(packed: Packed) -> Columns:
+    """The columns of packed spans (`_pack`)."""
     kinds = str(packed[0])
     n = len(kinds)
     return cast(Columns, (kinds, packed[1 : n + 1], packed[n + 1 : 2 * n + 1], packed[2 * n + 1 :]))
