@@ -203,6 +203,14 @@ def test_change_detection_sees_only_what_another_connection_wrote(opener: Opener
     assert first.poll_changes() is None
 
 
+def test_own_open_transaction_is_not_another_connections_change(opener: Opener) -> None:
+    first = opener()
+    with first.transaction():
+        add(first, [unit("mine", "written inside")])
+        assert first.poll_changes() is None  # its own uncommitted rows, already in its caller's indexes
+    assert first.poll_changes() is None
+
+
 def test_reopening_keeps_the_schema_and_data(opener: Opener) -> None:
     store = opener()
     add(store, [unit("x", "kept")])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 
@@ -37,3 +38,17 @@ def test_a_value_only_correction_is_recalled_in_place_of_the_fact_it_supersedes(
     # what was true before the correction: the old fact alone, nothing lifted
     then = mem.recall("What is Ines' monthly budget?", k=2, at=T0 + timedelta(days=5))
     assert then[0].unit.id == old.id and new.id not in [h.unit.id for h in then]
+
+
+def test_a_detected_update_indexes_each_unit_once(tmp_path: Path) -> None:
+    from psychoagent.memory.affective import namespace_state
+
+    mem = Memory(str(tmp_path / "m.db"), embedder="hash")
+    old = mem.observe("Tom works as a carpenter.", timestamp=T0)
+    new = mem.observe_many([{"text": "Tom now works as a nurse.", "timestamp": T0 + timedelta(days=3)},
+                            {"text": "Tom's sister lives in Graz.", "timestamp": T0 + timedelta(days=4)}])  # fmt: skip
+    assert mem.get(old.id).invalid_at is not None  # type: ignore[union-attr]
+    state = namespace_state(mem)
+    for ids in state.by_subject.values():
+        assert len(ids) == len(set(ids))  # the batch's own rows are not caught up again as another's
+    assert sum(ids.count(new[0].id) for ids in state.by_subject.values()) >= 1

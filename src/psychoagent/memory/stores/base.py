@@ -253,8 +253,16 @@ class ChangeCounter:
     def _counter(self) -> int:
         raise NotImplementedError
 
+    def _in_transaction(self) -> bool:
+        """Whether the caller has a transaction open: its own uncommitted rows are not another's changes."""
+        return False
+
     def poll_changes(self) -> tuple[int, int] | None:
-        """(last seen, now) when another connection changed units since the last look; one indexed read."""
+        """(last seen, now) when another connection changed units since the last look; one indexed read. Inside
+        the caller's own transaction it answers None: the counter there already counts the caller's own writes,
+        which its indexes hold, and what others committed before it began is caught up after the commit."""
+        if self._in_transaction():
+            return None
         now = self._counter()
         with self._lock:
             return None if now == self._seen else (self._seen, now)

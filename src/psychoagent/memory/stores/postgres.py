@@ -162,6 +162,9 @@ class PostgresStore(RecordsMixin, ChangeCounter):
                 local.conn, local.stamp = None, None
         self._committed(stamp)
 
+    def _in_transaction(self) -> bool:
+        return getattr(self._local, "conn", None) is not None
+
     def _stamp_now(self, conn: Any) -> int:
         """This transaction's change counter value; taking it locks the counter row until commit."""
         if self._local.stamp is None:

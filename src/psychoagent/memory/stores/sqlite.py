@@ -148,6 +148,9 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             finally:
                 self._depth, self._stamp = 0, None
 
+    def _in_transaction(self) -> bool:
+        return self._depth > 0
+
     def _stamp_now(self, conn: sqlite3.Connection) -> int:
         """This transaction's change counter value (incremented once, on its first write of a unit)."""
         if self._stamp is None:
