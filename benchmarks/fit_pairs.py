@@ -12,7 +12,7 @@ the thresholds are chosen on dev by leave-families-out cross-validation (`benchm
 reported.
 
     python -m benchmarks.fit_pairs --vectors --pronouns --person-sources --l2 0.1 --more-seeds 1,2 --cv 4 \
-        --keep-thresholds --update-threshold 0.5 --contradiction-threshold 0.5 \
+        --keep-thresholds --update-threshold 0.5 --contradiction-threshold 0.5 --swaps \
         --out src/psychoagent/data/pair_scorer_e5.json
     python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 \
         --update-threshold 0.5 --contradiction-threshold 0.6 --out src/psychoagent/data/pair_scorer.json
@@ -174,11 +174,12 @@ def document() -> None:
 
     from benchmarks._report import write_section
 
-    rows, chosen, seeds = [], [], set()
+    rows, chosen, seeds, swaps = [], [], set(), False
     for name, what in (("pair_scorer_e5.json", "e5 scorer (features + e5 embedding interactions)"),
                        ("pair_scorer.json", "generic scorer (features only; any embedder)")):  # fmt: skip
         meta = json.loads(resources.files("psychoagent").joinpath("data", name).read_text())["meta"]
         seeds |= {x.strip() for x in str(meta.get("more_seeds", "")).split(",") if x.strip()}
+        swaps = swaps or bool(meta.get("swaps"))
         th = meta["thresholds"]
         cv = meta.get("cross_validation", {})
         estimate = cv.get("cv_flagged_by_language")
@@ -229,7 +230,14 @@ def document() -> None:
         + (f"; and the dev scenarios of seeds {', '.join(sorted(seeds))}" if seeds else "")
         + ") plus same-person pairs from different dev domains, the dev "
         "source conflicts again told by two people and (e5 scorer) the dev pairs again with the newer fact naming its "
-        "person by a pronoun (a value-only correction read by the embedded sentence it stands for), and "
+        "person by a pronoun (a value-only correction read by the embedded sentence it stands for"
+        + (
+            "; at write time it also reads the e5 vector of the value-swapped older sentence, `--swaps`, which "
+            "recall reads at its training mean"
+            if swaps
+            else ""
+        )
+        + "), and "
         "measured on dev and on TEST (held-out phrasing families or domains). A pair is (older fact, newer fact) of a "
         "scenario, or a distractor paired with one of them (unrelated). Pairs that name different people and nobody "
         "in common never reach the scorer and are not counted. Each scorer's thresholds (stored with it) were chosen "
