@@ -133,9 +133,11 @@ class FakeE5:
 
     def __init__(self) -> None:
         self.calls: list[int] = []
+        self.texts: list[str] = []
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         self.calls.append(len(texts))
+        self.texts.extend(texts)
         rng = np.random.default_rng(len(texts))
         vectors = rng.normal(size=(len(texts), self.dim)).astype(np.float32)
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -166,7 +168,10 @@ def test_e5_memory_passes_its_vectors_in_one_batch(monkeypatch) -> None:
     monkeypatch.setattr(mem.appraiser, "_embed", _no_embedding)
     texts = [f"Report {i} was filed on time." for i in range(5)]
     units = mem.observe_many(texts)
-    assert embedder.calls == [5]  # one batch for appraisal; storing found the vectors cached
+    # one batch for appraisal; storing found the units' vectors cached and embedded only the value-swapped older
+    # sentences the e5 pair scorer reads ("Report 0 was filed on time." with the newer report's number)
+    assert embedder.calls[0] == 5 and embedder.texts[:5] == texts
+    assert not set(embedder.texts[5:]) & set(texts)
     assert all("combined head" in u.affect.reason for u in units)
     assert "combined head" in mem.observe("One more report was filed.").affect.reason
 

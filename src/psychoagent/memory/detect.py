@@ -241,10 +241,12 @@ def judge(
     if scorer.reads_swaps and embed is not None and have_vectors:
         swaps = [swapped(old, new) for old, new in texts]
         swap_cache = cache_for(_SWAPS, embed, TextVectors)
-        swap_cache.need([t for t in swaps if t is not None])
+        # a swap that restates the newer sentence word for word has that sentence's vector: nothing to embed
+        swap_cache.need([t for t, (_, new) in zip(swaps, texts, strict=True) if t is not None and t != new])
     for cand, (old_text, new_text), full, swap in zip(candidates, texts, full_vectors, swaps, strict=True):
         new_is_older = created < cand.created
         old_vec, new_vec = (vector, cand.vector) if new_is_older else (cand.vector, vector)
+        said_vec = new_vec
         dense = cand.dense
         if full is not None and old_vec is not None:
             new_vec = full
@@ -257,7 +259,7 @@ def judge(
         if words is not None:
             row = np.concatenate([row, span_features(old_text, new_text, words, scorer.span_center)])
         if swap_cache is not None and old_vec is not None and new_vec is not None:
-            vec = swap_cache.vectors[swap] if swap is not None else None
+            vec = None if swap is None else said_vec if swap == new_text else swap_cache.vectors[swap]
             row = np.concatenate([row, swap_features(old_vec, new_vec, vec, floor)])
         rows.append(row)
         order.append(new_is_older)
