@@ -148,7 +148,7 @@ class PostgresStore(RecordsMixin, ChangeCounter):
     def transaction(self) -> Iterator[Any]:
         """BEGIN ... COMMIT on one pooled connection, rolled back on any exception; nested blocks join it."""
         local = self._local
-        if getattr(local, "conn", None) is not None:
+        if self._in_transaction():
             yield local.conn
             return
         stamp = None
