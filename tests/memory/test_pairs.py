@@ -89,6 +89,43 @@ def test_a_value_only_correction_is_embedded_as_the_sentence_it_stands_for() -> 
     assert resolved_vectors(pairs[1:], embed) == [None] and len(asked) == 1  # nothing to embed: no call
 
 
+def test_a_correction_without_a_cue_word_is_rebuilt_unless_it_opens_with_a_name() -> None:
+    from psychoagent.memory.detect import rebuilt
+
+    budget = "Ines' monthly budget is 3000 dollars."
+    assert rebuilt(budget, "Scratch 3000: 3400 is right.") == "Ines' monthly budget is 3400 dollars."
+    assert rebuilt("Tom lives in Lyon.", "Scratch Lyon: Porto is right.") == "Tom lives in Porto."
+    # a text opening with a name says something of its own about it: no value was left out
+    assert (
+        rebuilt("Christmas dinner for Ivan's family is hosted by Cousin Lena.", "Ivan named his dog Max.")
+        is None
+    )
+    assert rebuilt("何军对芹菜过敏。", "陈静对鸡蛋过敏。") is None
+    # two new values of the repeated kind leave the replacement open: no reading
+    assert (
+        rebuilt("Priya's family doctor is Dr. Moreau.", "Sorry, Leila sees Dr. Chen for check-ups.") is None
+    )
+
+
+def test_a_common_word_opening_a_text_is_no_name() -> None:
+    from psychoagent.memory.facts import analyse
+
+    assert analyse("Scratch Lyon: Paris is right.").entities == {"lyon", "paris"}
+    assert (
+        "support"
+        not in analyse("Support ticket 4370: Karen reported that the laptop would not boot.").entities
+    )
+    # names stay names at the start, and so does a common word that owns something or is written in capitals
+    assert "frank" in analyse("Frank reported that the laptop would not boot.").entities
+    assert "grandpa" in analyse("Grandpa's flight lands at 6:40 pm on Sunday.").entities
+    assert "kiwi" in analyse("The cat is called Kiwi.").entities
+    # the letters of a code are part of a value, not a name two tickets share
+    assert analyse("Support ticket TK-4370: Karen reported that the laptop would not boot.").entities == {
+        "karen"
+    }
+    assert analyse("工单TK-13222：赵丽反映打印机经常卡纸。").entities.isdisjoint({"tk", "tk-"})
+
+
 def test_two_subjects_sharing_a_value_are_told_apart() -> None:
     swap = FEATURES.index("subject_swap")
     same = pair_features(

@@ -46,7 +46,7 @@ from psychoagent.memory.spans import (
     span_features,
     swap_features,
 )
-from psychoagent.memory.values import swapped
+from psychoagent.memory.values import opens_with_name, swapped
 from psychoagent.memory.vectors import normalised_similarity
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
@@ -169,13 +169,12 @@ class Judgement:
 
 
 def rebuilt(old_text: str, new_text: str) -> str | None:
-    """The full sentence a value-only correction stands for (`resolve_ellipsis`), read only when the newer text
-    marks itself as a correction or a denial ("Sorry, I meant 4200, not 5000"): a sentence without such a mark
-    that happens to repeat a value states a fact of its own, and embedding its rebuilt reading would cost an
-    embedder call on every write that meets one."""
+    """The full sentence a value-only correction stands for (`resolve_ellipsis`: "Sorry, I meant 4200, not 5000",
+    "Scratch 3000: 3400 is right."). Without a correction or denial cue, a text that opens with a name speaks about
+    that name ("Ivan named his dog Max.", "陈静对鸡蛋过敏。"): it leaves no subject out and is not rebuilt."""
     said = analyse(new_text)
-    if not (said.correction or said.negation):
-        return None
+    if not (said.correction or said.negation) and opens_with_name(new_text):
+        return None  # without a cue, a text that opens with a name states a fact of its own about it
     return resolve_ellipsis(old_text, new_text)
 
 

@@ -17,9 +17,12 @@ from typing import Any, TypeVar
 from psychoagent.affect.changes import CHANGE_EN, CHANGE_ZH
 from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
 from psychoagent.memory.cues import ascii_lower, found, holds
+from psychoagent.memory.wordlist import common_word
 
 _WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+(?:[.:,]\d+)*")
-_CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]+")
+_CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]*[a-zA-Z]\b(?!-?\d)")
+"""A capitalised word, not the letters of a code ("TK-4370", "LH2031": a value, read as its number)."""
+_CODE_LETTERS = re.compile(r"([A-Za-z]+)-?\d")
 _TIME = re.compile(
     r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\d{1,2}[点时](?:\d{1,2}分|半)?", re.I
 )
@@ -131,7 +134,8 @@ def analyse(text: str) -> FactView:
     if zh:
         tagged = _zh_tagged(text)
         entities = frozenset(w for w, f in tagged if f in _ZH_PROPER and len(w) >= 2)
-        entities |= frozenset(w.lower() for w, f in tagged if f == "eng")
+        codes = {m.group(1) for m in _CODE_LETTERS.finditer(text)}
+        entities |= frozenset(w.lower() for w, f in tagged if f == "eng" and w not in codes)
         content = frozenset(
             w for w, f in tagged
             if has_cjk(w) and w not in _STOP_ZH and w not in entities and not f.startswith(("m", "x", "u", "p", "c"))
@@ -142,7 +146,7 @@ def analyse(text: str) -> FactView:
     else:
         entities = frozenset(
             m.group(0).lower() for m in _CAP_EN.finditer(text)
-            if m.group(0).lower() not in _NOT_NAMES
+            if m.group(0).lower() not in _NOT_NAMES and not _common_opening(text, m)
         )  # fmt: skip
         words = [w.lower().removesuffix("'s").rstrip("'") for w in _WORD_EN.findall(text)]
         ent_words = {p for e in entities for p in e.split()}
@@ -161,6 +165,23 @@ def analyse(text: str) -> FactView:
         self_ref=self_ref, negation=neg, change=chg, correction=cor, source=src, relative=rel, length=len(text),
         speaker=turn_speaker(text), opens_with_person=opens,
     )  # fmt: skip
+
+
+def _common_opening(text: str, match: re.Match[str]) -> bool:
+    """Whether a capitalised word is the text's first word and a common English word (`memory.wordlist`): its
+    capital is the sentence's, not a name's ("Scratch Lyon: Paris is right.", "Support ticket 7: ..."). A word
+    that owns something ("Grandpa's flight") or is written in capitals ("IT changed ...") still names a subject."""
+    word, end = match.group(0), match.end()
+    if (
+        text[: match.start()].strip(_OPENING_MARKS)
+        or not word[1:].islower()
+        or text[end : end + 1] in ("'", "’")
+    ):
+        return False
+    return common_word(word)
+
+
+_OPENING_MARKS = " \t\"'“‘(["
 
 
 _NUMBER_WORDS = {

@@ -170,6 +170,13 @@ def _subject_and_repeated(old_text: str, new_text: str) -> tuple[str | None, tup
     return subject, tuple(dict.fromkeys(repeated))
 
 
+def opens_with_name(text: str) -> bool:
+    """Whether the text's first word is a name ("Ivan named his dog Max.", "陈静对鸡蛋过敏。"): the sentence then
+    speaks about what it names first, its own subject, and leaves no subject out."""
+    kinds, starts, _, _ = _columns(text)
+    return bool(kinds) and kinds[0] == "=" and not text[: starts[0]].strip(" \t\"'“‘([")
+
+
 def elliptic(old_text: str, new_text: str) -> bool:
     """Whether the newer sentence leaves its subject out and names a value of the older one instead ("Sorry, I
     meant 4200, not 5000", "Oops, not Lyon - Porto", "把周一划掉，周五才对"): it repeats an old value, does not name
@@ -235,7 +242,12 @@ def resolve_ellipsis(old_text: str, new_text: str) -> str | None:
     fresh = [
         s for _, k, value, s in _value_spans(new_text, loose=True) if k == kind and (k, value) not in old_keys
     ]
-    if not fresh:
+    # two new values of that kind leave it open which one replaces the old ("Leila sees Dr. Chen" after "Priya's
+    # doctor is Dr. Moreau" names its own subject and another doctor): no single reading
+    if (
+        not fresh
+        or sum(k == kind and (k, value) not in old_keys for _, k, value, _ in _value_spans(new_text)) > 1
+    ):
         return None
     surface = next(s for _, k, value, s in old_spans if (k, value) == (kind, key))
     at = old_text.find(surface)
