@@ -126,6 +126,17 @@ def test_a_common_word_opening_a_text_is_no_name() -> None:
     assert analyse("工单TK-13222：赵丽反映打印机经常卡纸。").entities.isdisjoint({"tk", "tk-"})
 
 
+def test_two_chinese_sentences_opening_with_other_people_are_two_peoples_facts() -> None:
+    from psychoagent.memory.pairs import comparable
+
+    # each opens with a person the other never names: a place or thing both name is no shared subject
+    assert not comparable("何军对芹菜过敏。", "陈静对鸡蛋过敏。")
+    assert not comparable("刘洋看了一部关于桂林的纪录片", "杨磊说桂林的天气很好")
+    # two witnesses of one fact, and a report about the older sentence's person, stay comparable
+    assert comparable("王涛一口咬定韩雪的电话号码是123。", "杨磊坚持说韩雪的电话号码是456。")
+    assert comparable("李娜住在北京。", "张伟说李娜搬到了上海。")
+
+
 def test_two_subjects_sharing_a_value_are_told_apart() -> None:
     swap = FEATURES.index("subject_swap")
     same = pair_features(

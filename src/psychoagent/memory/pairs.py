@@ -17,6 +17,7 @@ from psychoagent.affect.slots import extract_slots
 from psychoagent.memory.facts import (
     FactView,
     _surface,
+    _zh_tagged,
     analyse,
     framed,
     refers_back,
@@ -154,7 +155,7 @@ def _first_named_apart(old_text: str, new_text: str) -> float:
 
 def comparable(old_text: str, new_text: str) -> bool:
     """Whether two facts can be about the same subject at all: not when both name someone and nobody in common
-    (and the speaker is not in both), not when they are the same sentence (a repetition changes nothing), and not
+    (and the speaker is not in both, and in Chinese not when each opens with another person, `_two_people`), not when they are the same sentence (a repetition changes nothing), and not
     when only the people or things they name differ (the same claim by or about someone else)."""
     so, sn = _surface(old_text), _surface(new_text)
     if so.folded == sn.folded:
@@ -167,6 +168,8 @@ def comparable(old_text: str, new_text: str) -> bool:
     if so.occasion and sn.occasion:
         return False  # each tied to the day it was said ("today", "yesterday"): two occasions, not one changed fact
     if _same_claim_by_another(old_text, new_text, o, n):
+        return False
+    if _two_people(old_text, new_text, o, n):
         return False
     shared = shared_entities(o.entities, n.entities)
     if not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref)):
@@ -182,6 +185,38 @@ def _same_claim_by_another(old_text: str, new_text: str, o: FactView, n: FactVie
         return False
     first_o, first_n = _first_entity(old_text, o), _first_entity(new_text, n)
     return first_o != first_n and o.entities - {first_o} == n.entities - {first_n}
+
+
+def _two_people(old_text: str, new_text: str, o: FactView, n: FactView) -> bool:
+    """Chinese: each sentence opens with a person (its subject) whom the other never names, and they are not two
+    people's claims ("何军对芹菜过敏。" / "陈静对鸡蛋过敏。", "刘洋看了一部关于桂林的纪录片" / "杨磊说桂林的天气很好"):
+    two people's facts, whatever else both name. Two witnesses of one fact ("张伟很肯定李娜…" / "王芳坚持说李娜…")
+    stay comparable."""
+    if not (o.opens_with_person and n.opens_with_person):
+        return False
+    old_tags, new_tags = _zh_tagged(old_text), _zh_tagged(new_text)
+    first_o, first_n = old_tags[0][0], new_tags[0][0]
+    if first_o == first_n or first_o in new_text or first_n in old_text:
+        return False
+    return not (_claims(old_tags) and _claims(new_tags))
+
+
+_VERB_RUN = ("v", "d", "i", "l", "zg")
+"""jieba tags of the words between a person and what they claim (verbs, adverbs, idioms such as 一口咬定)."""
+_NOT_CLAUSE = ("u", "m", "q", "x")
+"""Tags after which no clause follows the verb: an aspect particle (看了, 搬到了), a count, punctuation."""
+
+
+def _claims(tags: list[tuple[str, str]]) -> bool:
+    """Whether the opening person's verbs take a clause, what they say, believe or insist ("张伟很肯定李娜的…",
+    "王涛一口咬定…"), rather than tell what they did ("刘洋看了一部…") or have ("何军对芹菜过敏")."""
+    run = 0
+    for _, flag in tags[1:]:
+        if flag.startswith(_VERB_RUN):
+            run += 1
+            continue
+        return run > 0 and not flag.startswith(_NOT_CLAUSE)
+    return False
 
 
 def _first_entity(text: str, view: FactView) -> str:
