@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from psychoagent import Affect, Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, MonitorConfig, SafetyConfig
+from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, MonitorConfig, SafetyConfig
 from psychoagent.memory.modulate import decay_factor
 from psychoagent.memory.safety import mmr
 
@@ -61,7 +61,10 @@ def test_mmr_in_modulated_recall_breaks_up_duplicates() -> None:
 
 
 def _negative_world(epsilon: float) -> Memory:
-    cfg = AffectiveMemoryConfig(safety=SafetyConfig(epsilon=epsilon, negative_share=0.6))
+    # separate trading days, not versions of one fact: no update detection, so no supersession orders them
+    cfg = AffectiveMemoryConfig(
+        safety=SafetyConfig(epsilon=epsilon, negative_share=0.6), conflicts=ConflictConfig(detect=False)
+    )
     mem = Memory(embedder="hash", appraiser=None, affect_config=cfg)
     for i in range(5):
         mem.observe(f"Trading day {i}: the stock trade lost money.", affect=BAD)

@@ -52,3 +52,16 @@ def test_a_detected_update_indexes_each_unit_once(tmp_path: Path) -> None:
     for ids in state.by_subject.values():
         assert len(ids) == len(set(ids))  # the batch's own rows are not caught up again as another's
     assert sum(ids.count(new[0].id) for ids in state.by_subject.values()) >= 1
+
+
+def test_each_version_of_a_chain_ranks_below_the_next() -> None:
+    mem = Memory(embedder="hash")
+    first = mem.observe("Emma's parcel will be delivered on Monday.", timestamp=T0)
+    mem.observe("The café opens at seven.", timestamp=T0 + timedelta(days=1))
+    second = mem.supersede(
+        first.id, "Emma's parcel delivery moved to Friday.", timestamp=T0 + timedelta(days=2)
+    )
+    third = mem.supersede(second.id, "Emma's flight leaves at 10 am.", timestamp=T0 + timedelta(days=3))
+    hits = mem.recall("When will Emma's parcel be delivered?", k=3, now=T0 + timedelta(days=4))
+    score = {h.unit.id: h.score for h in hits}
+    assert score[third.id] > score[second.id] > score[first.id]  # no two versions tie

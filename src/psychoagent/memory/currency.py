@@ -134,20 +134,36 @@ class CurrencyStage:
                     del queue[a]
         if (factor < 1.0).any():
             cands.multiply("currency", factor)
+            # the pair reading may have lowered a successor below the unit it superseded: order them again
+            self._successors_first(cands, index, ctx, part="succession")
 
-    def _successors_first(self, cands: Candidates, index: NamespaceIndex, ctx: RecallContext) -> None:
-        """A unit superseded by a stored update scores just below its successor when both are candidates."""
+    def _successors_first(
+        self, cands: Candidates, index: NamespaceIndex, ctx: RecallContext, part: str = "supersession"
+    ) -> None:
+        """A unit superseded by a stored update scores just below its successor when both are candidates; along a
+        chain (A superseded by B, B by C) the newest is capped first, so each version stays below the next."""
         successor = self.memory.affect_state_of_namespace().successor
         if not successor:
             return
         position = {int(r): i for i, r in enumerate(cands.rows)}
         invalid = index.column("invalid_at")[cands.rows]
-        factor = np.ones(len(cands.rows))
-        gap = self.memory.affect_config.safety.supersession_gap
+        pairs = []
         for pos in np.flatnonzero(~np.isnan(invalid) & (invalid <= ctx.now)):
             newer_row = index.row_of.get(successor.get(index.ids[int(cands.rows[pos])], ""))
             newer = position.get(newer_row) if newer_row is not None else None
             if newer is not None:
-                _cap(cands, factor, int(pos), newer, gap)
+                pairs.append((int(pos), newer))
+        if not pairs:
+            return
+        created = index.column("created_at")[cands.rows]
+        pairs.sort(key=lambda pair: -created[pair[0]])  # newest superseded unit first
+        factor = np.ones(len(cands.rows))
+        gap = self.memory.affect_config.safety.supersession_gap
+        scored = cands.score.copy()
+        for old, new in pairs:
+            target = scored[new] * gap
+            if scored[old] > 0 and scored[old] > target:
+                factor[old] = target / cands.score[old]
+                scored[old] = target
         if (factor < 1.0).any():
-            cands.multiply("supersession", factor)
+            cands.multiply(part, factor)
