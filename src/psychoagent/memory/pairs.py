@@ -155,7 +155,8 @@ def _first_named_apart(old_text: str, new_text: str) -> float:
 
 def comparable(old_text: str, new_text: str) -> bool:
     """Whether two facts can be about the same subject at all: not when both name someone and nobody in common
-    (and the speaker is not in both, and in Chinese not when each opens with another person, `_two_people`), not when they are the same sentence (a repetition changes nothing), and not
+    (and the speaker is not in both; in Chinese, not when each opens with another person, `_two_people`), not
+    when they are the same sentence (a repetition changes nothing), and not
     when only the people or things they name differ (the same claim by or about someone else)."""
     so, sn = _surface(old_text), _surface(new_text)
     if so.folded == sn.folded:

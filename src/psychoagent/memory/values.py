@@ -17,6 +17,7 @@ from psychoagent.memory.facts import (
     _CORRECT_ZH,
     _NEG_EN,
     _NEG_ZH,
+    _OPENING_MARKS,
     _STOP_ZH,
     _TIME,
     _WEEKDAY,
@@ -174,7 +175,7 @@ def opens_with_name(text: str) -> bool:
     """Whether the text's first word is a name ("Ivan named his dog Max.", "陈静对鸡蛋过敏。"): the sentence then
     speaks about what it names first, its own subject, and leaves no subject out."""
     kinds, starts, _, _ = _columns(text)
-    return bool(kinds) and kinds[0] == "=" and not text[: starts[0]].strip(" \t\"'“‘([")
+    return bool(kinds) and kinds[0] == "=" and not text[: starts[0]].strip(_OPENING_MARKS)
 
 
 def elliptic(old_text: str, new_text: str) -> bool:
