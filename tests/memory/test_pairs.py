@@ -164,3 +164,23 @@ def test_a_lone_chinese_yi_with_a_classifier_is_an_article_not_the_number_one() 
     assert 1.0 in analyse("周强去过一次厦门").numbers  # 一次: once, a count
     assert 11.0 in analyse("会上来了十一个人").numbers
     assert not names_old_value("孙丽买了一台咖啡机", "周强买了一台洗衣机")  # two people, nothing repeated
+
+
+def test_a_name_is_found_where_it_is_written_with_a_capital_and_a_bare_it_leaves_the_subject_out() -> None:
+    from psychoagent.memory.facts import entity_at
+    from psychoagent.memory.pairs import elliptic, resolve_ellipsis
+
+    # "banks" (the verb) is not where the bank "Harbor Bank" is named: the two words are one value
+    text = "Priya banks with Harbor Bank."
+    assert entity_at(text, text.lower(), "bank") == text.index("Bank.")
+    assert resolve_ellipsis(text, "Wrong bank - Coast Credit Union, not Harbor Bank.") is not None
+    assert (
+        resolve_ellipsis(text, "Scratch Harbor Bank: Coast Trust is right.")
+        == "Priya banks with Coast Trust."
+    )
+    # "it" stands for the corrected value; "she" names a person, who is the sentence's own subject
+    dose = "Omar takes 20 mg of the allergy tablet every morning."
+    assert resolve_ellipsis(dose, "Oops, it is 25 and not 20.") == (
+        "Omar takes 25 mg of the allergy tablet every morning."
+    )
+    assert not elliptic(dose, "She takes 25, not 20.")

@@ -222,11 +222,14 @@ def turn_speaker(text: str) -> str:
 
 
 def _speaker(label: str) -> str:
-    """The speaker a turn's label names, or "" for labels that are cues ("Update:", "更新一下：") or "Me"."""
+    """The speaker a turn's label names, or "" for labels that are cues ("Update:", "更新一下：") or "Me", and for two
+    words opening with a common one (a sentence's first words before a colon)."""
     label = label.strip()
     if has_cjk(label):
         return label if any(f.startswith("nr") for _, f in _zh_tagged(label)) else ""
     lowered = label.lower()
+    if " " in label and common_word(label.split()[0]):
+        return ""  # "Scratch Lyon: Porto is right.": a sentence opening with a common word, not a full name
     return "" if lowered in _SENTENCE_START | _STOP_EN | {"note", "fyi", "ps", "reminder"} else lowered
 
 
@@ -299,8 +302,27 @@ def refers_back(text: str) -> bool:
     if hit is None:
         return False
     lower = text.lower()
-    first_name = min((lower.find(e) for e in view.entities if e in lower), default=len(text))
+    first_name = min((entity_at(text, lower, e) for e in view.entities if e in lower), default=len(text))
     return hit.start() < first_name
+
+
+def entity_at(text: str, lower: str, entity: str) -> int:
+    """Where an entity (lower-cased, as `analyse` gives it) is named in `text` (`lower` is `text.lower()`): its first
+    whole-word occurrence written with a capital ("Bank" in "Raj banks with Harbor Bank"), else its first whole-word
+    one, else its first occurrence at all (a Chinese name inside a longer word); -1 when absent."""
+    at = lower.find(entity)
+    if at < 0 or has_cjk(entity):
+        return at
+    whole = -1
+    end = len(entity)
+    while at >= 0:
+        if not (at and lower[at - 1].isalnum()) and not lower[at + end : at + end + 1].isalnum():
+            if text[at].isupper():
+                return at
+            if whole < 0:
+                whole = at
+        at = lower.find(entity, at + 1)
+    return whole if whole >= 0 else lower.find(entity)
 
 
 def shared_entities(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
@@ -328,14 +350,16 @@ _REPORTS_EN = re.compile(
 )
 _REPORTS_ZH = re.compile(r"据|称|表示|显示|写着|写的|认为|坚持|根据|说(?!错)")
 """Reporting verbs only (not nouns such as "report" or "record"): the fact is someone's or something's claim."""
-_BOUNDARY = re.compile(r"(?:\bthat|[,:;，：；—–-])$", re.I)
-"""A clause that ends before the fact it introduces: "Tom insists that ...", "According to X, ...", "据说："."""
+_BOUNDARY = re.compile(r"\bthat$", re.I)
+"""A that-clause opening the fact ("Tom insists that ...", "I heard that ..."). A lead clause ending in a comma, colon
+or dash frames the fact only when it names someone or a reporting verb ("According to X, ...", "据说："): without
+one it is the speaker's own aside ("Update: ...", "Sorry, my mistake earlier: ...", "In the campaign, ...")."""
 
 
 def framed(text: str, subject: frozenset[str], others: frozenset[str]) -> float:
     """1 when the sentence states its fact through someone or something else: it names a source ("the passport
     says", "合同上写的"), or before the first mention of the shared subject stand another name or a clause ending
-    in 'that', a comma or a colon ("Tom is sure that ...", "胡军坚持说陈刚...")."""
+    in 'that' ("Tom is sure that ...", "胡军坚持说陈刚...")."""
     surface = _surface(text)
     if surface.reports:
         return 1.0
@@ -343,7 +367,7 @@ def framed(text: str, subject: frozenset[str], others: frozenset[str]) -> float:
     if "<self>" in subject:
         pos = surface.self_at
     else:
-        pos = min((lower.find(s) for s in subject if s in lower), default=-1)
+        pos = min((entity_at(text, lower, s) for s in subject if s in lower), default=-1)
     if pos <= 0:
         return 0.0
     prefix = lower[:pos].strip()

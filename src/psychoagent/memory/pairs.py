@@ -19,6 +19,7 @@ from psychoagent.memory.facts import (
     _surface,
     _zh_tagged,
     analyse,
+    entity_at,
     framed,
     refers_back,
     shared_entities,
@@ -222,7 +223,9 @@ def _claims(tags: list[tuple[str, str]]) -> bool:
 
 def _first_entity(text: str, view: FactView) -> str:
     lower = text.lower()
-    return min(view.entities, key=lambda e: (lower.find(e) if e in lower else len(text), e), default="")
+    return min(
+        view.entities, key=lambda e: (entity_at(text, lower, e) if e in lower else len(text), e), default=""
+    )
 
 
 def vector_features(old: np.ndarray, new: np.ndarray) -> np.ndarray:

@@ -23,6 +23,7 @@ from psychoagent.memory.facts import (
     _WEEKDAY,
     _zh_tagged,
     analyse,
+    entity_at,
     refers_back,
 )
 
@@ -35,7 +36,7 @@ def names_old_value(old_text: str, new_text: str) -> bool:
     if (o.numbers & n.numbers) or (o.times & n.times):
         return True
     lower_old, lower_new = old_text.lower(), new_text.lower()
-    named = sorted((lower_old.find(e), e) for e in o.entities if e in lower_old)
+    named = sorted((entity_at(old_text, lower_old, e), e) for e in o.entities if e in lower_old)
     if any(e in lower_new for _, e in named[1:]):
         return True
     if o.zh and not n.opens_with_person:
@@ -105,7 +106,7 @@ def _pack(text: str, loose: bool) -> Packed:
         named |= {w for w, f in _zh_tagged(text) if len(w) >= 2 and has_cjk(w) and not f.startswith(_ZH_NOT_VALUE)
                   and _CORRECT_ZH.search(w) is None and w not in _STOP_ZH}  # fmt: skip
     taken = [(a, a + len(surface)) for a, _, _, surface in out]
-    words = sorted((lower.find(e), e) for e in named if e in lower)
+    words = sorted((entity_at(text, lower, e), e) for e in named if e in lower)
     for at, entity in words:
         if any(a <= at < b for a, b in taken):
             continue
@@ -182,11 +183,21 @@ def elliptic(old_text: str, new_text: str) -> bool:
     """Whether the newer sentence leaves its subject out and names a value of the older one instead ("Sorry, I
     meant 4200, not 5000", "Oops, not Lyon - Porto", "把周一划掉，周五才对"): it repeats an old value, does not name
     the older one's first-named subject, and does not restate the older one's predicate about a name of its own.
-    Two sentences that share no value, or a newer one whose subject is a pronoun, are not (read from per-text
+    Two sentences that share no value, or a newer one whose subject is a person's pronoun, are not (read from per-text
     caches): only the other pairs are looked up, and kept, in the pair cache."""
-    if refers_back(new_text) or _span_keys(new_text).isdisjoint(_span_keys(old_text)):
+    if _span_keys(new_text).isdisjoint(_span_keys(old_text)) or _names_someone_by_pronoun(new_text):
         return False
     return _elliptic(old_text, new_text)
+
+
+_PERSON_EN = re.compile(r"\b(?:he|she|his|her|him)\b", re.I)
+_PERSON_ZH = re.compile(r"[他她]")
+
+
+def _names_someone_by_pronoun(text: str) -> bool:
+    """Whether the sentence's subject is a pronoun for a person ("She pays 4200 now"): it names its subject. A bare
+    "it" ("My bad, it's 45 and not 30") stands for the value being corrected, and leaves the subject out."""
+    return refers_back(text) and (_PERSON_ZH if has_cjk(text) else _PERSON_EN).search(text) is not None
 
 
 @lru_cache(maxsize=32768)
