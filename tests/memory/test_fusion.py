@@ -38,6 +38,25 @@ def test_brief_detects_slot_conflicts_without_records() -> None:
     assert len(brief.conflicts) == 1 and brief.conflicts[0].metadata["detected"] == "briefing"
 
 
+def test_a_slot_clash_between_two_peoples_facts_is_no_conflict() -> None:
+    from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
+    from psychoagent.affect.slots import extract_slots
+
+    mem = Memory(embedder="hash", affect_config=AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False)))
+    mem.observe("孙浩的团队例会在周二。", timestamp="2024-05-01T00:00:00Z")
+    mem.observe("钱玲的团队例会在周四。", timestamp="2024-05-02T00:00:00Z")
+    mem.observe("孙浩的团队例会改到了周五。", timestamp="2024-05-03T00:00:00Z")
+    # the slot rule reads the same slot with different values in all three; only one person's two facts clash
+    assert any(
+        a.contradicts(b)
+        for a in extract_slots("孙浩的团队例会在周二。")
+        for b in extract_slots("钱玲的团队例会在周四。")
+    )
+    brief = mem.brief("团队例会在哪天？", k=3)
+    sides = [{mem.get(c.side_a).content, mem.get(c.side_b).content} for c in brief.conflicts]
+    assert sides == [{"孙浩的团队例会在周二。", "孙浩的团队例会改到了周五。"}]
+
+
 def test_no_conflict_no_conflict_section() -> None:
     mem = Memory(embedder="hash")
     mem.observe("The user likes green tea.")

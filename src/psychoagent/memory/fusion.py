@@ -31,7 +31,9 @@ WEIGH_PROMPT = (
 
 
 def slot_conflicts(units: Sequence[MemoryUnit], known: set[frozenset[str]]) -> list[ConflictRecord]:
-    """Transient records for recalled units whose slots clash and that no stored record links yet."""
+    """Transient records for recalled units whose slots clash and that no stored record links yet, unless each
+    opens with a subject of its own that the other never names (`_two_subjects`: two people's meetings on two
+    days do not clash)."""
     found: list[ConflictRecord] = []
     slots = [(u, extract_slots(u.content)) for u in units if u.kind not in ("summary", "reflection")]
     for i, (a, sa) in enumerate(slots):
@@ -43,6 +45,8 @@ def slot_conflicts(units: Sequence[MemoryUnit], known: set[frozenset[str]]) -> l
                 if clash is None:
                     continue
                 old, new = (a, b) if a.created_at <= b.created_at else (b, a)
+                if _two_subjects(old.content, new.content):
+                    break
                 found.append(
                     ConflictRecord(
                         id=conflict_id(old.id, new.id, "slot"), namespace=a.namespace, kind="slot", side_a=old.id,
@@ -53,6 +57,23 @@ def slot_conflicts(units: Sequence[MemoryUnit], known: set[frozenset[str]]) -> l
                 known.add(frozenset((a.id, b.id)))
                 break
     return found
+
+
+def _two_subjects(a: str, b: str) -> bool:
+    """Whether both texts open with a name, neither names the other's and they name nobody in common ("王芳的团队例会
+    在周一。" / "马兰的团队例会在周三。"; two witnesses of one person's fact share that person): the slot rule does not
+    read such an owner in every language, so the clash is checked here."""
+    from psychoagent.memory.facts import analyse, shared_entities
+    from psychoagent.memory.values import first_named, opens_with_name
+
+    if not (opens_with_name(a) and opens_with_name(b)):
+        return False
+    if shared_entities(analyse(a).entities, analyse(b).entities):
+        return False
+    first_a, first_b = first_named(a), first_named(b)
+    return (
+        first_a is not None and first_b is not None and first_a not in b.lower() and first_b not in a.lower()
+    )
 
 
 def choose_strategy(
