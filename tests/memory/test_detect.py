@@ -173,3 +173,19 @@ def test_a_fact_told_through_someone_else_is_framed_in_both_languages() -> None:
     assert subjects("Sorry, I meant 4200, not 5000.") & subjects("Hugo's monthly budget is 5000 dollars.")
     # a noun such as "report" names no source: a plain fact about a report is not someone's claim
     assert framed("The quarterly report is due on March 3.", frozenset({"<self>"}), frozenset()) == 0.0
+
+
+def test_of_several_facts_read_as_updated_the_nearest_in_meaning_is_superseded() -> None:
+    from psychoagent.memory.detect import Candidate, Judgement
+    from psychoagent.memory.updates import nearest_update
+
+    team = Candidate("team", "Ines supports the Northside Rovers.", 1.0, dense=0.82)
+    hotel = Candidate("hotel", "Ines' hotel is the Hotel Astoria.", 2.0, dense=0.55)
+    diet = Candidate("diet", "Ines follows a vegan diet.", 3.0, dense=0.9)
+    verdicts = [
+        Judgement(hotel, "update", (0.71, 0.02, 0.2, 0.07), False),
+        Judgement(team, "update", (0.62, 0.01, 0.3, 0.07), False),
+        Judgement(diet, "contradiction", (0.1, 0.7, 0.1, 0.1), False),
+    ]
+    assert [v.candidate.unit_id for v in nearest_update(verdicts)] == ["team"]
+    assert nearest_update(verdicts[2:]) == []

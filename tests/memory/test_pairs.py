@@ -184,3 +184,12 @@ def test_a_name_is_found_where_it_is_written_with_a_capital_and_a_bare_it_leaves
         "Omar takes 25 mg of the allergy tablet every morning."
     )
     assert not elliptic(dose, "She takes 25, not 20.")
+
+
+def test_a_bare_it_before_another_name_does_not_make_two_peoples_facts_comparable() -> None:
+    from psychoagent.memory.pairs import comparable
+
+    old = "Sven lives in Bergen."
+    assert not comparable(old, "Just so you know, it is different now: Alma teaches piano.")
+    assert comparable(old, "She moved to Tromsø last spring.")
+    assert comparable("孙浩住在杭州。", "他搬到了苏州。")

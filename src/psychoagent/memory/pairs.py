@@ -26,7 +26,13 @@ from psychoagent.memory.facts import (
     subjects,
     turn_speaker,
 )
-from psychoagent.memory.values import elliptic, first_named, names_old_value, resolve_ellipsis
+from psychoagent.memory.values import (
+    elliptic,
+    first_named,
+    names_old_value,
+    names_someone_by_pronoun,
+    resolve_ellipsis,
+)
 
 __all__ = [
     "FEATURES", "analyse", "comparable", "elliptic", "framed", "names_old_value", "pair_features", "refers_back",
@@ -176,7 +182,9 @@ def comparable(old_text: str, new_text: str) -> bool:
     shared = shared_entities(o.entities, n.entities)
     if not (o.entities and n.entities and not shared and not (o.self_ref and n.self_ref)):
         return True
-    return refers_back(new_text) or names_old_value(old_text, new_text)
+    # a pronoun for someone ("she", "他") may stand for the older one's subject; a bare "it" ("it's different now:
+    # Leila ...") names nobody
+    return names_someone_by_pronoun(new_text) or names_old_value(old_text, new_text)
 
 
 def _same_claim_by_another(old_text: str, new_text: str, o: FactView, n: FactView) -> bool:

@@ -244,7 +244,8 @@ def _verdicts(
     floor: float | None = None,
     second: SecondStage | None = None,
 ) -> list[Judgement]:
-    """At most one update (the most probable) plus contradictions; rules alone when the scorer is off."""
+    """At most one update (of those above the threshold, the nearest in meaning) plus contradictions; rules alone
+    when the scorer is off."""
     created = unit.created_at.timestamp()
     if scorer is None:
         return [
@@ -266,8 +267,14 @@ def _verdicts(
         floor=floor,
         second=second,
     )
-    updates = [v for v in verdicts if v.label == "update"][:1]
-    return updates + [v for v in verdicts if v.label == "contradiction"]
+    return nearest_update(verdicts) + [v for v in verdicts if v.label == "contradiction"]
+
+
+def nearest_update(verdicts: list[Judgement]) -> list[Judgement]:
+    """Of several facts read as updated by one new fact, the one nearest in meaning (dense similarity): it is the
+    same attribute ("Ines switched to the Sharks" updates her football team, not her hotel, though both name her
+    and a changed value). An empty list when none is an update."""
+    return sorted((v for v in verdicts if v.label == "update"), key=lambda v: -v.candidate.dense)[:1]
 
 
 def _apply(

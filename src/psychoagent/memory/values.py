@@ -185,7 +185,7 @@ def elliptic(old_text: str, new_text: str) -> bool:
     the older one's first-named subject, and does not restate the older one's predicate about a name of its own.
     Two sentences that share no value, or a newer one whose subject is a person's pronoun, are not (read from per-text
     caches): only the other pairs are looked up, and kept, in the pair cache."""
-    if _span_keys(new_text).isdisjoint(_span_keys(old_text)) or _names_someone_by_pronoun(new_text):
+    if _span_keys(new_text).isdisjoint(_span_keys(old_text)) or names_someone_by_pronoun(new_text):
         return False
     return _elliptic(old_text, new_text)
 
@@ -194,7 +194,7 @@ _PERSON_EN = re.compile(r"\b(?:he|she|his|her|him)\b", re.I)
 _PERSON_ZH = re.compile(r"[他她]")
 
 
-def _names_someone_by_pronoun(text: str) -> bool:
+def names_someone_by_pronoun(text: str) -> bool:
     """Whether the sentence's subject is a pronoun for a person ("She pays 4200 now"): it names its subject. A bare
     "it" ("My bad, it's 45 and not 30") stands for the value being corrected, and leaves the subject out."""
     return refers_back(text) and (_PERSON_ZH if has_cjk(text) else _PERSON_EN).search(text) is not None
