@@ -17,8 +17,8 @@ reported.
     python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 \
         --update-threshold 0.5 --contradiction-threshold 0.6 --out src/psychoagent/data/pair_scorer.json
 
-What each option measured (seeds, --same-wording, --spans, --vector-l2, --swaps, the L2, the masked second
-stage) is in docs/benchmarks.md, "Pair scorer options: what was measured".
+What each option measured (seeds, --same-wording, --leads, --spans, --vector-l2, --swaps, the L2, the masked
+second stage) is in docs/benchmarks.md, "Pair scorer options: what was measured".
 """
 
 from __future__ import annotations
@@ -34,7 +34,14 @@ import numpy as np
 from scipy.optimize import minimize
 
 from benchmarks.conflict_gen import generate, split
-from benchmarks.pair_data import cross_pairs, pairs_of, person_sources, pronoun_variants, same_wording
+from benchmarks.pair_data import (
+    cross_pairs,
+    lead_variants,
+    pairs_of,
+    person_sources,
+    pronoun_variants,
+    same_wording,
+)
 from benchmarks.pair_vectors import centred, embed_all, word_table
 from psychoagent.memory.detect import LABELS, PairScorer, normalised_similarity, rebuilt
 from psychoagent.memory.embed import get_embedder
@@ -299,6 +306,11 @@ def main() -> None:
         "--cv", type=int, default=0, help="choose the thresholds by this many leave-families-out folds on dev"
     )
     parser.add_argument(
+        "--leads",
+        action="store_true",
+        help="add dev pairs again with the newer fact after a dev restatement's lead",
+    )
+    parser.add_argument(
         "--keep-thresholds",
         action="store_true",
         help="with --cv: report the cross-validated rates, keep the given",
@@ -329,6 +341,10 @@ def main() -> None:
         tagged += [("source_conflict", p) for p in person_sources(everything, args.seed)]
     if args.same_wording:
         tagged += [(family, (old, new, label)) for family, old, new, label in same_wording(everything)]
+    if args.leads:
+        tagged += [
+            (family, (old, new, label)) for family, old, new, label in lead_variants(everything, args.seed)
+        ]
     tagged = [(f, p) for f, p in tagged if comparable(p[0], p[1])]  # others never reach the scorer
     dev_pairs = [p for _, p in tagged]
     test_pairs = {lang: [p for item in test if item.lang == lang for p in pairs_of(item) if comparable(p[0], p[1])]

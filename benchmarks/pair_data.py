@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.conflict_gen.lexicon import NAMES, SOURCES
+from psychoagent.memory.wordlist import common_word
 
 
 def pairs_of(item: Any) -> list[tuple[str, str, str]]:
@@ -124,4 +125,32 @@ def cross_pairs(items: list[Any], n: int, seed: int) -> list[tuple[str, str, str
     for i in picks:
         a, b = pool[int(i)]
         out.append((a.old, b.new if b.label == "elaboration" else b.old, "elaboration"))
+    return out
+
+
+def lead_variants(items: list[Any], seed: int) -> list[tuple[str, str, str, str]]:
+    """(family, older, newer, label) pairs of dev changes and details told after a lead of the dev restatements ("Emma
+    double-checked: ...", "孙杰确认了：..."): the dev family's own leads recombined, so that a lead before the fact
+    says nothing about whether the fact changed (in dev only restatements have such leads, all compatible)."""
+    leads: dict[str, list[str]] = {"en": [], "zh": []}
+    for item in items:
+        if item.family == "restatement":
+            for mark in (": ", "："):
+                if mark in item.new:
+                    leads[item.lang].append(item.new.split(mark, 1)[0] + mark)
+    rng = np.random.default_rng(seed)
+    out = []
+    for item in items:
+        pool = [lead for lead in dict.fromkeys(leads[item.lang]) if item.subject not in lead]
+        if (
+            item.family in ("restatement", "qa", "source_conflict")
+            or not pool
+            or item.new.startswith(tuple(pool))
+        ):
+            continue
+        lead = pool[int(rng.integers(len(pool)))]
+        # an English sentence goes on in lower case after the colon unless it opens with a name
+        keep = item.lang == "zh" or not common_word(item.new.split()[0])
+        new = item.new if keep else item.new[:1].lower() + item.new[1:]
+        out.append((item.family, item.old, lead + new, item.label))
     return out
