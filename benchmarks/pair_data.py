@@ -138,10 +138,11 @@ def lead_variants(items: list[Any], seed: int) -> list[tuple[str, str, str, str]
             for mark in (": ", "："):
                 if mark in item.new:
                     leads[item.lang].append(item.new.split(mark, 1)[0] + mark)
+    distinct = {lang: list(dict.fromkeys(found)) for lang, found in leads.items()}
     rng = np.random.default_rng(seed)
     out = []
     for item in items:
-        pool = [lead for lead in dict.fromkeys(leads[item.lang]) if item.subject not in lead]
+        pool = [lead for lead in distinct[item.lang] if item.subject not in lead]
         if (
             item.family in ("restatement", "qa", "source_conflict")
             or not pool

@@ -168,7 +168,7 @@ def test_a_lone_chinese_yi_with_a_classifier_is_an_article_not_the_number_one() 
 
 def test_a_name_is_found_where_it_is_written_with_a_capital_and_a_bare_it_leaves_the_subject_out() -> None:
     from psychoagent.memory.facts import entity_at
-    from psychoagent.memory.pairs import elliptic, resolve_ellipsis
+    from psychoagent.memory.pairs import elliptic, resolve_ellipsis, turn_speaker
 
     # "banks" (the verb) is not where the bank "Harbor Bank" is named: the two words are one value
     text = "Priya banks with Harbor Bank."
@@ -184,6 +184,9 @@ def test_a_name_is_found_where_it_is_written_with_a_capital_and_a_bare_it_leaves
         "Omar takes 25 mg of the allergy tablet every morning."
     )
     assert not elliptic(dose, "She takes 25, not 20.")
+    # two words before a colon that open with a common word are a sentence, not a chat speaker's name
+    assert turn_speaker("Scratch Stoner: Middlemarch is right.") == ""
+    assert turn_speaker("Mary Ann: see you at six") == "mary ann"
 
 
 def test_a_bare_it_before_another_name_does_not_make_two_peoples_facts_comparable() -> None:

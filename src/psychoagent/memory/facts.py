@@ -291,6 +291,9 @@ def _surface(text: str) -> _Surface:
 
 _PRONOUN_EN = re.compile(r"\b(he|she|it|his|her|its|him)\b", re.I)
 _PRONOUN_ZH = re.compile(r"[他她它]")
+_PERSON_EN = re.compile(r"\b(?:he|she|his|her|him)\b", re.I)
+_PERSON_ZH = re.compile(r"[他她]")
+"""The pronouns above that stand for a person (not "it")."""
 
 
 @lru_cache(maxsize=32768)
@@ -306,15 +309,20 @@ def refers_back(text: str) -> bool:
     return hit.start() < first_name
 
 
+def names_someone_by_pronoun(text: str) -> bool:
+    """Whether the sentence's subject is a pronoun for a person ("She pays 4200 now"): it names its subject. A bare
+    "it" ("My bad, it's 45 and not 30") stands for the value being corrected, and names nobody."""
+    return refers_back(text) and (_PERSON_ZH if has_cjk(text) else _PERSON_EN).search(text) is not None
+
+
 def entity_at(text: str, lower: str, entity: str) -> int:
     """Where an entity (lower-cased, as `analyse` gives it) is named in `text` (`lower` is `text.lower()`): its first
     whole-word occurrence written with a capital ("Bank" in "Raj banks with Harbor Bank"), else its first whole-word
     one, else its first occurrence at all (a Chinese name inside a longer word); -1 when absent."""
-    at = lower.find(entity)
+    first = at = lower.find(entity)
     if at < 0 or has_cjk(entity):
         return at
-    whole = -1
-    end = len(entity)
+    whole, end = -1, len(entity)
     while at >= 0:
         if not (at and lower[at - 1].isalnum()) and not lower[at + end : at + end + 1].isalnum():
             if text[at].isupper():
@@ -322,7 +330,7 @@ def entity_at(text: str, lower: str, entity: str) -> int:
             if whole < 0:
                 whole = at
         at = lower.find(entity, at + 1)
-    return whole if whole >= 0 else lower.find(entity)
+    return whole if whole >= 0 else first
 
 
 def shared_entities(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:

@@ -63,17 +63,12 @@ def _two_subjects(a: str, b: str) -> bool:
     """Whether both texts open with a name, neither names the other's and they name nobody in common ("王芳的团队例会
     在周一。" / "马兰的团队例会在周三。"; two witnesses of one person's fact share that person): the slot rule does not
     read such an owner in every language, so the clash is checked here."""
-    from psychoagent.memory.facts import analyse, shared_entities
-    from psychoagent.memory.values import first_named, opens_with_name
+    from psychoagent.memory.pairs import analyse, first_named_apart, shared_entities
+    from psychoagent.memory.values import opens_with_name
 
     if not (opens_with_name(a) and opens_with_name(b)):
         return False
-    if shared_entities(analyse(a).entities, analyse(b).entities):
-        return False
-    first_a, first_b = first_named(a), first_named(b)
-    return (
-        first_a is not None and first_b is not None and first_a not in b.lower() and first_b not in a.lower()
-    )
+    return not shared_entities(analyse(a).entities, analyse(b).entities) and first_named_apart(a, b) == 1.0
 
 
 def choose_strategy(

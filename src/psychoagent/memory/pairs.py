@@ -21,22 +21,17 @@ from psychoagent.memory.facts import (
     analyse,
     entity_at,
     framed,
+    names_someone_by_pronoun,
     refers_back,
     shared_entities,
     subjects,
     turn_speaker,
 )
-from psychoagent.memory.values import (
-    elliptic,
-    first_named,
-    names_old_value,
-    names_someone_by_pronoun,
-    resolve_ellipsis,
-)
+from psychoagent.memory.values import elliptic, first_named, names_old_value, resolve_ellipsis
 
 __all__ = [
-    "FEATURES", "analyse", "comparable", "elliptic", "framed", "names_old_value", "pair_features", "refers_back",
-    "resolve_ellipsis", "shared_entities", "slot_clash", "subjects", "turn_speaker", "vector_features",
+    "FEATURES", "analyse", "comparable", "elliptic", "first_named_apart", "framed", "names_old_value", "pair_features",
+    "refers_back", "resolve_ellipsis", "shared_entities", "slot_clash", "subjects", "turn_speaker", "vector_features",
 ]  # fmt: skip
 
 FEATURES: tuple[str, ...] = (
@@ -129,7 +124,7 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     apart = (
         0.0
         if first_old is None or first_new is None or first_old == first_new
-        else _first_named_apart(old_text, new_text)
+        else first_named_apart(old_text, new_text)
     )
     swap = apart * (1.0 if shared_ent or repeated else 0.0)
     values = (
@@ -151,7 +146,7 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=32768)
-def _first_named_apart(old_text: str, new_text: str) -> float:
+def first_named_apart(old_text: str, new_text: str) -> float:
     """1 when both sentences name a first thing and neither's first-named thing occurs in the other (cached per
     pair: recall scores the same pairs again)."""
     a, b = first_named(old_text), first_named(new_text)

@@ -244,8 +244,7 @@ def _verdicts(
     floor: float | None = None,
     second: SecondStage | None = None,
 ) -> list[Judgement]:
-    """At most one update (of those above the threshold, the nearest in meaning) plus contradictions; rules alone
-    when the scorer is off."""
+    """At most one update (`nearest_update`) plus contradictions; rules alone when the scorer is off."""
     created = unit.created_at.timestamp()
     if scorer is None:
         return [

@@ -24,7 +24,7 @@ from psychoagent.memory.facts import (
     _zh_tagged,
     analyse,
     entity_at,
-    refers_back,
+    names_someone_by_pronoun,
 )
 
 
@@ -188,16 +188,6 @@ def elliptic(old_text: str, new_text: str) -> bool:
     if _span_keys(new_text).isdisjoint(_span_keys(old_text)) or names_someone_by_pronoun(new_text):
         return False
     return _elliptic(old_text, new_text)
-
-
-_PERSON_EN = re.compile(r"\b(?:he|she|his|her|him)\b", re.I)
-_PERSON_ZH = re.compile(r"[他她]")
-
-
-def names_someone_by_pronoun(text: str) -> bool:
-    """Whether the sentence's subject is a pronoun for a person ("She pays 4200 now"): it names its subject. A bare
-    "it" ("My bad, it's 45 and not 30") stands for the value being corrected, and leaves the subject out."""
-    return refers_back(text) and (_PERSON_ZH if has_cjk(text) else _PERSON_EN).search(text) is not None
 
 
 @lru_cache(maxsize=32768)
