@@ -18,6 +18,9 @@ def test_the_older_sentence_takes_the_new_value_of_the_same_kind() -> None:
         "Tom can be reached on 555-0142."
     )
     assert swapped("周斌是一名护士。", "周斌被聘为建筑师。") == "周斌是一名建筑师。"
+    # a Chinese name of two words with nothing between them is one value, swapped whole
+    assert swapped("黄欣的东家是绿野农业。", "黄欣入职了北方保险。") == "黄欣的东家是北方保险。"
+    assert swapped("宋浩在中央广场办公室上班。", "宋浩调到了机场园区。") == "宋浩在机场园区上班。"
 
 
 def test_no_swap_without_a_differing_value_of_one_kind_on_both_sides() -> None:

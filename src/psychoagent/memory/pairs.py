@@ -14,6 +14,7 @@ import numpy as np
 
 from psychoagent.affect.changes import is_change_of, signature
 from psychoagent.affect.slots import extract_slots
+from psychoagent.memory.align import aligned_change
 from psychoagent.memory.facts import (
     FactView,
     _surface,
@@ -44,7 +45,7 @@ FEATURES: tuple[str, ...] = (
     "other_subjects", "replacement", "old_value_repeated", "new_has_subject", "dense_x_content",
     "near_paraphrase", "old_covered", "framed_old", "framed_new", "framed_both", "framed_both_x_differ",
     "old_value_named", "old_value_named_x_added", "old_value_named_x_negation", "refers_back",
-    "first_named_apart", "subject_swap",
+    "first_named_apart", "subject_swap", "aligned_change",
 )  # fmt: skip
 """Names of the pair features, in order (the scorer's weights are stored against these names)."""
 
@@ -141,6 +142,7 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
         dense * content_j, max(0.0, dense - 0.85) / 0.15, covered, framed_old, framed_new,
         framed_old * framed_new, framed_old * framed_new * differ, named, named * added,
         named * float(n.negation), 1.0 if refers_back(new_text) else 0.0, apart, swap,
+        1.0 if aligned_change(old_text, new_text, first_old) else 0.0,
     )  # fmt: skip
     return np.asarray(values, dtype=np.float64)
 

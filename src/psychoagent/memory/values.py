@@ -110,9 +110,12 @@ def _pack(text: str, loose: bool) -> Packed:
     for at, entity in words:
         if any(a <= at < b for a, b in taken):
             continue
-        if out and out[-1][1] == "=" and text[out[-1][0] + len(out[-1][3]) : at] == " ":
+        end = out[-1][0] + len(out[-1][3]) if out and out[-1][1] == "=" else -1
+        gap = text[end:at] if 0 <= end <= at else None
+        # one name written in two words: "Eastport Lions", and in Chinese with nothing between ("绿野" "农业")
+        if gap == " " or (gap == "" and view.zh):
             start, _, key, _surface_text = out.pop()
-            out.append((start, "=", f"{key} {entity}", text[start : at + len(entity)]))
+            out.append((start, "=", f"{key}{gap}{entity}", text[start : at + len(entity)]))
         else:
             out.append((at, "=", entity, text[at : at + len(entity)]))
     times = [(a, a + len(surface)) for a, kind, _, surface in out if kind == "@"]
