@@ -132,3 +132,33 @@ def test_pair_decisions_keep_the_most_recently_used() -> None:
     assert kept.get(("a", "b", 0.5)) == 0.9  # now the most recent
     kept.put(("b", "c", 0.5), 0.1)
     assert len(kept) == 2 and kept.get(("a", "c", 0.5)) is None and kept.get(("a", "b", 0.5)) == 0.9
+
+
+class _Unsure:
+    """A pair scorer that reads every pair as an update with probability 0.3 (below the recall threshold)."""
+
+    vector_dim = 0
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        return np.tile([0.3, 0.0, 0.7, 0.0], (len(np.atleast_2d(rows)), 1))
+
+
+@pytest.mark.parametrize(("newer_relevance", "capped"), [(0.95, True), (0.5, False)])
+def test_a_newer_fact_answering_the_query_as_well_needs_less_evidence(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch, newer_relevance: float, capped: bool
+) -> None:
+    """Below the update threshold but above the close one, the older fact is capped only when the newer one is
+    about as relevant to the query (two answers to one question) and not when it answers something else."""
+    conf = memory.affect_config.conflicts
+    assert conf.recall_close_threshold <= 0.3 < conf.recall_update_threshold
+    monkeypatch.setattr(currency, "scorer_for", lambda conf, name: _Unsure())
+    index = memory._index()
+    cands = Candidates(
+        rows=np.array([0, 1]),
+        parts={"relevance": np.array([1.0, newer_relevance])},
+        score=np.array([1.0, 0.5]),
+    )
+    ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=2,
+                        now=datetime(2024, 3, 1, tzinfo=UTC).timestamp())  # fmt: skip
+    CurrencyStage(memory)(cands, index, ctx, memory.config.recall)
+    assert bool(cands.score[0] < cands.score[1]) is capped

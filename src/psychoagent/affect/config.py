@@ -91,6 +91,16 @@ class ConflictConfig(_Config):
     recall_update_threshold: float = Field(
         0.35, ge=0, le=1, description="update probability from which recall puts the newer fact first (dev)"
     )
+    recall_close_threshold: float = Field(
+        0.25,
+        ge=0,
+        le=1,
+        description="update probability from which recall puts the newer fact first when it answers the query "
+        "about as well as the older one (relevance at least recall_close_relevance of the older's); dev scenarios",
+    )
+    recall_close_relevance: float = Field(
+        0.9, ge=0, le=1, description="share of the older fact's query relevance the newer one needs (dev)"
+    )
     scorer_path: str | None = Field(
         None, description="JSON weights of another fitted pair scorer (default: the packaged one)"
     )

@@ -104,7 +104,19 @@ class CurrencyStage:
             if not said[older] and any(row):
                 queue[older] = iter([b for b in by_score if row[b]])
         factor = np.ones(len(cands.rows))
-        threshold = conf.recall_update_threshold
+        threshold, close_threshold = conf.recall_update_threshold, conf.recall_close_threshold
+        relevance = cands.parts.get("relevance")
+        # a newer fact that answers the query about as well as the older one needs less evidence of an update:
+        # two answers to one question about one subject are more likely one changed value than two attributes
+        close = (
+            (relevance[top][None, :] >= conf.recall_close_relevance * relevance[top][:, None]).tolist()
+            if relevance is not None and close_threshold < threshold
+            else None
+        )
+
+        def updated(a: int, b: int, p: float) -> bool:
+            return p >= threshold or (close is not None and p >= close_threshold and close[a][b])
+
         while queue:
             batch: list[tuple[int, int, PairKey]] = []
             for a, newer_left in list(queue.items()):
@@ -117,7 +129,7 @@ class CurrencyStage:
                             break
                         if known is not None:
                             known.put(key, NOT_COMPARABLE)
-                    elif p_known >= threshold:  # read before: an update
+                    elif updated(a, b, p_known):  # read before: an update
                         _cap(cands, factor, int(top[a]), int(top[b]), gap)
                         del queue[a]
                         break
@@ -129,7 +141,7 @@ class CurrencyStage:
             for (a, b, key), p in zip(batch, p_update, strict=True):
                 if known is not None:
                     known.put(key, float(p))
-                if p >= threshold:
+                if updated(a, b, float(p)):
                     _cap(cands, factor, int(top[a]), int(top[b]), gap)
                     del queue[a]
         if (factor < 1.0).any():
