@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from psychoagent.affect.config import AffectConfig
+from psychoagent.memory.answers import answer_conflicts
 from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect, Plan
 from psychoagent.memory.consolidate import ConsolidationReport, routine_groups, summary_unit, working_set
 from psychoagent.memory.fusion import render, slot_conflicts, summarise
@@ -141,6 +142,7 @@ def brief(
         units[unit.id] = unit
     known = {frozenset((r.side_a, r.side_b)) for r in records}
     records += slot_conflicts([units[uid] for uid in dict.fromkeys(units)], known)
+    records += answer_conflicts(memory, hits, known)
     records = _dedupe(records)
     text, details = render(query, hits, records, units, cfg)
     meta: dict[str, Any] = {

@@ -1,0 +1,93 @@
+"""Briefing stage: two recalled facts about one subject that answer the question about equally well and that the
+pair scorer leans to read as a change or a contradiction are shown as a conflict, even when no record was written.
+
+At write time the scorer does not know which attribute matters and needs strong evidence; a question names the
+attribute, and two facts that both answer it, about the same subject, with different wording of the value, are
+more likely one changed value than two attributes. Both must be among the recalled memories and the newer one at
+least `recall_close_relevance` as relevant to the question as the older one (the same test the currency stage
+uses to put the newer first); the update + contradiction probability must reach `brief_conflict_mass`. The
+records are transient, like the slot rule's: nothing is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from psychoagent.memory.conflicts import UNCHECKED_KINDS, conflict_id
+from psychoagent.memory.detect import LABELS, normalised_similarity
+from psychoagent.memory.pairs import comparable, pair_features, turn_speaker, vector_features
+from psychoagent.memory.spans import content_words
+from psychoagent.memory.subject_keys import share_subject
+from psychoagent.memory.updates import scorer_for
+from psychoagent.types import ConflictRecord, Recall
+
+if TYPE_CHECKING:
+    from psychoagent.memory.core import Memory
+
+__all__ = ["answer_conflicts"]
+
+_UPDATE, _CONTRADICTION = LABELS.index("update"), LABELS.index("contradiction")
+
+
+def _restates(old_text: str, new_text: str) -> bool:
+    """Whether the newer sentence repeats every content word of the older one (a confirmation or a detail added
+    to the same value: "Emma confirmed that Sam's desk is in the science park."): no other answer."""
+    old_words = set(content_words(old_text))
+    return bool(old_words) and old_words <= set(content_words(new_text))
+
+
+def answer_conflicts(
+    memory: Memory, hits: Sequence[Recall], known: set[frozenset[str]]
+) -> list[ConflictRecord]:
+    """Transient records for pairs of recalled, current facts that answer the question alike and conflict by the
+    scorer's reading (see the module); pairs in `known` are skipped and the found ones added to it."""
+    conf = memory.affect_config.conflicts
+    if not (conf.detect and conf.detect_changes):
+        return []
+    live = [
+        h
+        for h in hits
+        if h.unit.kind not in UNCHECKED_KINDS
+        and h.unit.invalid_at is None
+        and "relevance" in h.parts
+        and not turn_speaker(h.unit.content)
+    ]
+    pairs = []
+    for i, x in enumerate(live):
+        for y in live[i + 1 :]:
+            old, new = (x, y) if x.unit.created_at <= y.unit.created_at else (y, x)
+            if old.unit.created_at == new.unit.created_at or frozenset((old.unit.id, new.unit.id)) in known:
+                continue
+            if new.parts["relevance"] < conf.recall_close_relevance * old.parts["relevance"]:
+                continue
+            a, b = old.unit.content, new.unit.content
+            if share_subject(a, b) and comparable(a, b) and not _restates(a, b):
+                pairs.append((old, new))
+    if not pairs:
+        return []
+    index = memory._index()
+    scorer = scorer_for(conf, memory.embedder.name)
+    rows = []
+    for old, new in pairs:
+        va, vb = (index.vectors[index.row_of[h.unit.id]] for h in (old, new))
+        dense = float(normalised_similarity(float(va @ vb), memory.similarity_floor))
+        row = pair_features(old.unit.content, new.unit.content, dense)
+        rows.append(np.concatenate([row, vector_features(va, vb)]) if scorer.vector_dim else row)
+    found = []
+    for (old, new), p in zip(pairs, scorer.probabilities(np.stack(rows)).tolist(), strict=True):
+        if p[_UPDATE] + p[_CONTRADICTION] < conf.brief_conflict_mass:
+            continue
+        kind = "update" if p[_UPDATE] >= p[_CONTRADICTION] else "contradiction"
+        known.add(frozenset((old.unit.id, new.unit.id)))
+        found.append(
+            ConflictRecord(
+                id=conflict_id(old.unit.id, new.unit.id, "answer"), namespace=new.unit.namespace, kind=kind,
+                side_a=old.unit.id, side_b=new.unit.id, description_a=old.unit.content,
+                description_b=new.unit.content, intensity=conf.change_intensity, created_at=new.unit.created_at,
+                metadata={"detected": "briefing", "probability": round(p[_UPDATE] + p[_CONTRADICTION], 3)},
+            )
+        )  # fmt: skip
+    return found
