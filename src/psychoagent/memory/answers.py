@@ -5,8 +5,9 @@ At write time the scorer does not know which attribute matters and needs strong 
 attribute, and two facts that both answer it, about the same subject, with different wording of the value, are
 more likely one changed value than two attributes. Both must be among the recalled memories and the newer one at
 least `recall_close_relevance` as relevant to the question as the older one (the same test the currency stage
-uses to put the newer first); the update + contradiction probability must reach `brief_conflict_mass`. The
-records are transient, like the slot rule's: nothing is stored.
+uses to put the newer first), the newer must not repeat every content word of the older (a confirmation or an
+added detail), and the update + contradiction probability must reach `brief_conflict_mass`. The records are
+transient, like the slot rule's: nothing is stored.
 """
 
 from __future__ import annotations
