@@ -51,6 +51,11 @@ def aligned_change(old_text: str, new_text: str, subject: str | None) -> bool:
     run holds the older sentence's last content word and a content word on each side that the other sentence
     lacks, a content word besides `subject` (the first-named subject, lower-cased) is shared, and the run is not
     the subject."""
+    old_words, new_words = content_words(old_text), content_words(new_text)
+    old_set, new_set = set(old_words), set(new_words)
+    # the conditions on words alone first (most pairs fail them), the alignment only for the rest
+    if not (old_set - new_set and new_set - old_set and (old_set & new_set) - {subject}):
+        return False
     old, new = tokens(old_text), tokens(new_text)
     ops = [
         op
@@ -64,12 +69,10 @@ def aligned_change(old_text: str, new_text: str, subject: str | None) -> bool:
     _, i1, i2, j1, j2 = ops[0]
     if i2 - i1 > RUN_LONGEST or j2 - j1 > RUN_LONGEST:
         return False
-    old_words, new_words = content_words(old_text), content_words(new_text)
     run_old, run_new = set(old[i1:i2]), set(new[j1:j2])
     if subject is not None and (subject in run_old or subject in run_new):
         return False
-    if not (run_old - set(new_words) & set(old_words) and run_new - set(old_words) & set(new_words)):
+    if not (run_old - new_set & old_set and run_new - old_set & new_set):
         return False
-    if not old_words or old_words[-1] not in run_old:
-        return False  # the value is not where the run is: a reworded predicate before a kept value
-    return bool((set(old_words) & set(new_words)) - {subject})
+    # the value is where the run is, not a reworded predicate before a kept value
+    return old_words[-1] in run_old
