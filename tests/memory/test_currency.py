@@ -40,13 +40,15 @@ def memory() -> Memory:
 def count_pairs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """The (older, newer) texts of every pair the currency stage scores from now on, in order."""
     calls: list[tuple[str, str]] = []
-    real = currency.pair_features
+    real = currency.scored_row
 
-    def counted(old: str, new: str, dense: float) -> np.ndarray:
+    def counted(
+        old: str, new: str, dense: float, vectors: tuple[np.ndarray, np.ndarray] | None
+    ) -> np.ndarray:
         calls.append((old, new))
-        return real(old, new, dense)
+        return real(old, new, dense, vectors)
 
-    monkeypatch.setattr(currency, "pair_features", counted)
+    monkeypatch.setattr(currency, "scored_row", counted)
     return calls
 
 

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from psychoagent.memory.conflicts import UNCHECKED_KINDS, conflict_id
+from psychoagent.memory.currency import answers_alike
 from psychoagent.memory.detect import LABELS, normalised_similarity
-from psychoagent.memory.pairs import comparable, pair_features, turn_speaker, vector_features
+from psychoagent.memory.pairs import comparable, scored_row, turn_speaker
 from psychoagent.memory.spans import content_words
 from psychoagent.memory.subject_keys import share_subject
 from psychoagent.memory.updates import scorer_for
@@ -62,7 +63,7 @@ def answer_conflicts(
             old, new = (x, y) if x.unit.created_at <= y.unit.created_at else (y, x)
             if old.unit.created_at == new.unit.created_at or frozenset((old.unit.id, new.unit.id)) in known:
                 continue
-            if new.parts["relevance"] < conf.recall_close_relevance * old.parts["relevance"]:
+            if not answers_alike(old.parts["relevance"], new.parts["relevance"], conf.recall_close_relevance):
                 continue
             a, b = old.unit.content, new.unit.content
             if share_subject(a, b) and comparable(a, b) and not _restates(a, b):
@@ -75,8 +76,9 @@ def answer_conflicts(
     for old, new in pairs:
         va, vb = (index.vectors[index.row_of[h.unit.id]] for h in (old, new))
         dense = float(normalised_similarity(float(va @ vb), memory.similarity_floor))
-        row = pair_features(old.unit.content, new.unit.content, dense)
-        rows.append(np.concatenate([row, vector_features(va, vb)]) if scorer.vector_dim else row)
+        rows.append(
+            scored_row(old.unit.content, new.unit.content, dense, (va, vb) if scorer.vector_dim else None)
+        )
     found = []
     for (old, new), p in zip(pairs, scorer.probabilities(np.stack(rows)).tolist(), strict=True):
         if p[_UPDATE] + p[_CONTRADICTION] < conf.brief_conflict_mass:

@@ -4,7 +4,7 @@ no conflict record was written at storage time (the pair scorer judged the pair 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from psychoagent.memory.conflicts import UNCHECKED_KINDS
 from psychoagent.memory.detect import LABELS, normalised_similarity
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.pair_cache import NOT_COMPARABLE, PairKey, decisions_for
-from psychoagent.memory.pairs import comparable, pair_features, turn_speaker, vector_features
+from psychoagent.memory.pairs import comparable, scored_row, turn_speaker
 from psychoagent.memory.retrieve import Candidates, RecallContext
 from psychoagent.memory.subject_keys import share_subject
 from psychoagent.memory.successors import lift_successors
@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
 
 _UPDATE = LABELS.index("update")
+
+
+def answers_alike(older: Any, newer: Any, share: float) -> Any:
+    """Whether the newer fact's query relevance is at least `share` of the older one's (elementwise for arrays):
+    it answers the query about as well, so less evidence of an update is needed (`ConflictConfig`)."""
+    return newer >= share * older
 
 
 def _cap(cands: Candidates, factor: np.ndarray, old: int, new: int, gap: float) -> None:
@@ -92,8 +98,8 @@ class CurrencyStage:
         known = decisions_for(scorer, cfg.pair_decisions) if cfg.pair_decisions else None
 
         def features(a: int, b: int) -> np.ndarray:
-            row = pair_features(texts[a], texts[b], similarity[a][b])
-            return np.concatenate([row, vector_features(vecs[a], vecs[b])]) if vecs is not None else row
+            pair = (vecs[a], vecs[b]) if vecs is not None else None
+            return scored_row(texts[a], texts[b], similarity[a][b], pair)
 
         # The cap of older a is the lowest newer score among its updates (times the gap, see `_cap`): its newer
         # candidates are read from the lowest score up and the first update found sets the cap, so the others need
@@ -109,7 +115,9 @@ class CurrencyStage:
         # a newer fact that answers the query about as well as the older one needs less evidence of an update:
         # two answers to one question about one subject are more likely one changed value than two attributes
         close = (
-            (relevance[top][None, :] >= conf.recall_close_relevance * relevance[top][:, None]).tolist()
+            answers_alike(
+                relevance[top][:, None], relevance[top][None, :], conf.recall_close_relevance
+            ).tolist()
             if relevance is not None and close_threshold < threshold
             else None
         )

@@ -32,7 +32,7 @@ from psychoagent.memory.values import elliptic, first_named, names_old_value, re
 
 __all__ = [
     "FEATURES", "analyse", "comparable", "elliptic", "first_named_apart", "framed", "names_old_value", "pair_features",
-    "refers_back", "resolve_ellipsis", "shared_entities", "slot_clash", "subjects", "turn_speaker", "vector_features",
+    "refers_back", "resolve_ellipsis", "scored_row", "shared_entities", "slot_clash", "subjects", "turn_speaker", "vector_features",
 ]  # fmt: skip
 
 FEATURES: tuple[str, ...] = (
@@ -236,6 +236,15 @@ def _first_entity(text: str, view: FactView) -> str:
 def vector_features(old: np.ndarray, new: np.ndarray) -> np.ndarray:
     """Embedding interactions of a pair: which meaning dimensions they share (product) and where they differ."""
     return np.concatenate([old * new, np.abs(old - new)]).astype(np.float64)
+
+
+def scored_row(
+    old_text: str, new_text: str, dense: float, vectors: tuple[np.ndarray, np.ndarray] | None
+) -> np.ndarray:
+    """A recall-time scorer row: the pair features, then the embedding interactions when the scorer reads them
+    (`vectors` of the older and the newer fact; None for a scorer without them)."""
+    row = pair_features(old_text, new_text, dense)
+    return row if vectors is None else np.concatenate([row, vector_features(*vectors)])
 
 
 def slot_clash(old_text: str, new_text: str) -> float:
