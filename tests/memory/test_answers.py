@@ -50,6 +50,65 @@ def test_a_newer_fact_that_answers_another_question_is_not(monkeypatch: pytest.M
 def test_below_the_mass_or_with_detection_off_nothing_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
     mem = _memory("Ruth works as a nurse.", monkeypatch)
     mem.affect_config.conflicts.brief_conflict_mass = 0.6
+    mem.affect_config.conflicts.brief_answer_mass = 0.6
     assert mem.brief("Ruth works as what?", k=2).conflicts == []
     mem.affect_config = AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False))
     assert mem.brief("Ruth works as what?", k=2).conflicts == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "question", "replaced"),
+    [
+        (
+            "Felix follows a gluten-free diet.",
+            "Felix's diet is vegetarian.",
+            "What diet does Felix follow?",
+            True,
+        ),
+        (
+            "Ken drives a red Toyota.",
+            "Ken's Toyota had its tyres changed.",
+            "What car does Ken drive?",
+            False,
+        ),
+        ("Tom can be reached on 555-0117.", "Tom's phone number is 555-0142.", "How do I call Tom?", True),
+        (
+            "Leo can be reached on 555-0160.",
+            "Leo's number 555-0160 also works on WhatsApp.",
+            "Leo's number?",
+            False,
+        ),
+        ("Mia's email is a.b@post.net.", "Mia's email is c.d@mail.com.", "What is Mia's email?", True),
+        ("赵敏的专业是计算机。", "赵敏在大学学生物。", "赵敏的专业是什么？", True),
+        ("韩雪是夜枭公会的成员。", "韩雪每周六带夜枭的团打副本。", "韩雪在哪个公会？", False),
+        ("孙杰平时去盒马采购。", "孙杰办了盒马的会员卡。", "孙杰每周在哪里买菜？", False),
+        ("Ruth works as a nurse.", "Ruth works as a nurse.", "What is Ruth's job?", False),
+    ],
+)
+def test_replaces_answer_reads_the_words_beyond_the_question(
+    old: str, new: str, question: str, replaced: bool
+) -> None:
+    assert answers.replaces_answer(old, new, question) is replaced
+
+
+class _Unsure:
+    """A pair scorer reading every pair as update 0.3, contradiction 0.05: between the two briefing masses."""
+
+    vector_dim = 0
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        return np.tile([0.3, 0.05, 0.6, 0.05], (len(np.atleast_2d(rows)), 1))
+
+
+@pytest.mark.parametrize(
+    ("newer", "replaced"),
+    [("Ruth works as a nurse.", True), ("Ruth works long hours as an engineer.", False)],
+)
+def test_a_replaced_answer_needs_less_evidence_than_a_kept_one(
+    newer: str, replaced: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = _memory(newer, monkeypatch)
+    (leaning,) = mem.brief("Ruth works as what?", k=2).conflicts  # both answer the question: the gate passes
+    assert leaning.metadata["answer_replaced"] is replaced
+    monkeypatch.setattr(answers, "scorer_for", lambda conf, name: _Unsure())
+    assert bool(mem.brief("Ruth works as what?", k=2).conflicts) is replaced

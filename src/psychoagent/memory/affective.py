@@ -142,7 +142,7 @@ def brief(
         units[unit.id] = unit
     known = {frozenset((r.side_a, r.side_b)) for r in records}
     records += slot_conflicts([units[uid] for uid in dict.fromkeys(units)], known)
-    records += answer_conflicts(memory, hits, known)
+    records += answer_conflicts(memory, hits, known, query)
     records = _dedupe(records)
     text, details = render(query, hits, records, units, cfg)
     meta: dict[str, Any] = {
