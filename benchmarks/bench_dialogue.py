@@ -24,7 +24,8 @@ from benchmarks.bench_conflicts import SharedCache
 from benchmarks.dialogue_scripts import CONVERSATIONS, FILLERS, Conversation
 from psychoagent import Memory
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.llm import Sampling, get_model
+from psychoagent.llm import LLMClient, LLMConfig, Sampling, get_model
+from psychoagent.llm.offline import OfflineBackend
 from psychoagent.memory.embed import get_embedder
 
 START = dt.datetime(2024, 3, 4, 9, 0, tzinfo=dt.UTC)
@@ -157,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     embedder = SharedCache(get_embedder(args.embedder))
     texts = [t for i, c in enumerate(CONVERSATIONS) for turns in sessions(c, i) for t in turns]
     embedder.warm(texts, [c.request for c in CONVERSATIONS])
-    models: dict[str, Any] = {"offline": get_model("offline")}
+    models: dict[str, Any] = {"offline": LLMClient(OfflineBackend(rule=first_memory), LLMConfig.from_env())}
     skipped = ""
     if args.no_local:
         skipped = "SmolLM2 skipped (--no-local)."
@@ -187,6 +188,13 @@ def main(argv: list[str] | None = None) -> None:
             "bench_dialogue", "Contradictory instructions across sessions (end to end)", body, level=3,
             after="bench_conflicts",
         )  # fmt: skip
+
+
+def first_memory(messages: tuple[dict[str, str], ...], schema: dict[str, Any] | None) -> str | None:
+    """The offline agent's answer: the first recalled memory of the briefing (what the briefing puts first), or
+    None (the model's default echo) when the briefing lists none."""
+    user = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
+    return next((line for line in user.splitlines() if line.startswith("1. ")), None)
 
 
 def report(
@@ -220,9 +228,8 @@ Answers:
 |---|---|---|---|---|---|---|---|
 {rows}
 
-How to read the answers: the offline model is deterministic and does not reason; it answers with the first 200
-characters of the user message, i.e. the head of the briefing (query line and the first recalled memory). Its
-score measures what the briefing puts first, not an agent's judgement. An answer that repeats stored text
+How to read the answers: the offline model is deterministic and does not reason; it answers with the briefing's
+first recalled memory (`first_memory`). Its score measures what the briefing puts first, not an agent's judgement. An answer that repeats stored text
 verbatim (the first half of a stored turn) echoes the briefing rather than carrying out the request; where most answers do, the model's keyword
 scores mostly say which lines it copied. The model-independent part the memory controls is the briefing table
 above: whether the later instruction is ranked above the earlier one and the conflict is flagged.
