@@ -8,7 +8,7 @@ import pytest
 
 from psychoagent import Memory
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory import answers
+from psychoagent.memory import answer_words, answers
 
 
 class _Leaning:
@@ -88,7 +88,7 @@ def test_below_the_mass_or_with_detection_off_nothing_is_shown(monkeypatch: pyte
 def test_replaces_answer_reads_the_words_beyond_the_question(
     old: str, new: str, question: str, replaced: bool
 ) -> None:
-    assert answers.replaces_answer(old, new, question) is replaced
+    assert answer_words.replaces_answer(old, new, question) is replaced
 
 
 class _Unsure:

@@ -15,20 +15,18 @@ drives a red Toyota"). The records are transient, like the slot rule's: nothing 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from psychoagent.memory.answer_words import replaces_answer
 from psychoagent.memory.conflicts import UNCHECKED_KINDS, conflict_id
 from psychoagent.memory.currency import answers_alike
 from psychoagent.memory.detect import LABELS, normalised_similarity
-from psychoagent.memory.facts import has_cjk
 from psychoagent.memory.pairs import comparable, scored_row, turn_speaker
 from psychoagent.memory.spans import content_words
 from psychoagent.memory.subject_keys import share_subject
-from psychoagent.memory.text import stem
 from psychoagent.memory.updates import scorer_for
 from psychoagent.types import ConflictRecord, Recall
 
@@ -45,64 +43,6 @@ def _restates(old_text: str, new_text: str) -> bool:
     to the same value: "Emma confirmed that Sam's desk is in the science park."): no other answer."""
     old_words = set(content_words(old_text))
     return bool(old_words) and old_words <= set(content_words(new_text))
-
-
-_TOKEN = re.compile(r"[\w.+-]+@[\w.-]+\w|\d[\d.,:/%-]*\d|\d|[A-Za-z][A-Za-z'’-]*")
-"""An e-mail address, a number or an English word, in the order they are written."""
-
-
-def _is_value(token: str) -> bool:
-    """A number or an address (kept as written), not a word."""
-    return not token[0].isalpha() or "@" in token
-
-
-def _answer_words(text: str, asked: set[str]) -> list[str]:
-    """The fact's content words (stemmed) and values (numbers, addresses) that the question lacks, in order: its
-    answer to the question."""
-    words = set(content_words(text))
-    if has_cjk(text):
-        found = [*content_words(text), *(m.group(0) for m in _TOKEN.finditer(text) if _is_value(m.group(0)))]
-    else:
-        found = []
-        for m in _TOKEN.finditer(text):
-            token = m.group(0)
-            if not _is_value(token):
-                token = token.lower().removesuffix("'s").rstrip("'’")
-                if token not in words:
-                    continue
-                token = stem(token)
-            found.append(token)
-    return [w for w in dict.fromkeys(found) if w not in asked]
-
-
-def replaces_answer(old_text: str, new_text: str, query: str) -> bool:
-    """Whether the newer fact drops the older fact's answer to the question and answers with words of its own
-    ("What diet does Felix follow?": "gluten-free" -> "vegetarian"); a detail added to a kept value ("Ken's Toyota
-    had its tyres changed" after "Ken drives a red Toyota") keeps it. English: the answer's last word (the value
-    ends the clause); Chinese: any of its values or two-character runs (a predicate noun may follow the value,
-    "是夜枭公会的成员", and jieba may cut a name apart)."""
-    asked = {stem(w) for w in content_words(query)}
-    old_words, new_words = _answer_words(old_text, asked), _answer_words(new_text, asked)
-    if not old_words or not new_words or not set(new_words) - set(old_words):
-        return False
-    if has_cjk(old_text):
-        kept = _answer_pairs(old_text, query) | {w for w in old_words if _is_value(w)}
-        return not any(part in new_text for part in kept)
-    return old_words[-1] not in new_words
-
-
-_FUNCTION_ZH = frozenset("的了是在和与把被给将也都就又要会去到上里一个这那他她我你们每")
-"""Characters of Chinese function words: a two-character run holding one carries no value."""
-
-
-def _answer_pairs(text: str, query: str) -> set[str]:
-    """The two-character runs of a Chinese fact that the question lacks, function words left out: jieba cuts an
-    unknown name apart or glues it to a verb ("去盒马采购"), so a kept value is found by its characters."""
-    asked = {query[i : i + 2] for i in range(len(query) - 1)}
-    runs = (text[i : i + 2] for i in range(len(text) - 1))
-    return {
-        r for r in runs if has_cjk(r[0]) and has_cjk(r[1]) and not set(r) & _FUNCTION_ZH and r not in asked
-    }
 
 
 def answer_conflicts(
