@@ -196,3 +196,21 @@ def test_a_bare_it_before_another_name_does_not_make_two_peoples_facts_comparabl
     assert not comparable(old, "Just so you know, it is different now: Alma teaches piano.")
     assert comparable(old, "She moved to Tromsø last spring.")
     assert comparable("孙浩住在杭州。", "他搬到了苏州。")
+
+
+def test_chinese_negation_is_read_from_words_and_an_address_holds_no_number() -> None:
+    """A negator inside another word ("特别" especially, "别人" others, "不好意思" sorry) negates nothing; a negator
+    word or a verb opening with one does. The digits of an e-mail address are no number of the fact."""
+    from psychoagent.memory.facts import analyse
+
+    for text in (
+        "豆豆特别喜欢在小区草坪上打滚。",
+        "韩立喜欢别人用邮件联系他。",
+        "不好意思，我说错了：王涛住在杭州。",
+    ):
+        assert not analyse(text).negation, text
+    for text in ("陈静不住亚朵酒店了。", "李叔叔最近不吃肉了。", "王芳不再去健身房了。", "他没去上班。"):
+        assert analyse(text).negation, text
+    assert not analyse("刘老师的邮箱是liu.teacher@163.com。").numbers
+    assert not analyse("Fatima uses sunflower88@mail.com for email.").numbers
+    assert analyse("Fatima pays 88 dollars for her phone.").numbers == frozenset({88.0})

@@ -38,6 +38,20 @@ _NEG_EN = re.compile(
     re.I,
 )
 _NEG_ZH = re.compile(r"不再|不|没有|没|别|停止|戒|取消|无")
+_NEG_ZH_WORDS = frozenset("不 不再 不是 没 没有 别 无 未 停止 取消 戒".split())
+_NEG_ZH_LEADS = ("不", "没", "未", "戒", "停", "取消")
+
+
+def _negated_zh(tagged: list[tuple[str, str]]) -> bool:
+    """Whether a Chinese sentence negates: a word that is a negator, or a verb or adverb opening with one ("不住",
+    "没去", "不当"); the characters inside other words ("特别", "别人", "不好意思", "无线") negate nothing."""
+    return any(
+        w in _NEG_ZH_WORDS or (w.startswith(_NEG_ZH_LEADS) and f.startswith(("v", "d"))) for w, f in tagged
+    )
+
+
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+"""An e-mail address: its digits ("sunflower88@mail.com") are no number of the fact."""
 _CHANGE_EN = re.compile(
     r"\b(now|new|moved?|moves|changed?|changes|switched|switch(?:es)?|transferred|rescheduled|postponed|pushed|"
     r"raised|increased|decreased|lowered|cut|reduced|replaced|updated|became|becomes|turned|instead|"
@@ -158,7 +172,9 @@ def analyse(text: str) -> FactView:
         cues = (_NEG_EN, _CHANGE_EN, _CORRECT_EN, _SOURCE_EN, _RELATIVE_EN)
         opens = False
     neg, chg, cor, src, rel = (found(p, name, text, lower) for p, name in zip(cues, _CUES, strict=True))
-    counted = frozenset(numbers(text)) | _number_words(text, zh)
+    if zh:
+        neg = neg and _negated_zh(tagged)
+    counted = frozenset(numbers(_ADDRESS.sub(" ", text))) | _number_words(text, zh)
     content = frozenset(w for w in content if w not in _NUMBER_WORDS)
     return FactView(
         zh=zh, entities=_kept(entities), numbers=_kept(counted), times=_kept(times), content=_kept(content),
