@@ -214,3 +214,16 @@ def test_chinese_negation_is_read_from_words_and_an_address_holds_no_number() ->
     assert not analyse("刘老师的邮箱是liu.teacher@163.com。").numbers
     assert not analyse("Fatima uses sunflower88@mail.com for email.").numbers
     assert analyse("Fatima pays 88 dollars for her phone.").numbers == frozenset({88.0})
+
+
+def test_a_chinese_clock_hour_is_a_time_not_a_count() -> None:
+    """ "七点" (seven o'clock) is a time of day, "十分钟" a count of minutes: the two are no changed number; "一点" alone is
+    "a little"."""
+    from psychoagent.memory.facts import analyse
+
+    clock = analyse("张姐每天早上七点去游泳。")
+    assert clock.times == frozenset({"七点"}) and not clock.numbers
+    assert analyse("张姐游泳的那个馆离家只有十分钟。").numbers == frozenset({10.0})
+    assert analyse("会议改到下午一点。").times == frozenset({"一点"})
+    little = analyse("他的账户每年有一点利息。")
+    assert not little.times and not little.numbers

@@ -24,7 +24,11 @@ _CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]*[a-zA-Z]\b(?!-?\d)")
 """A capitalised word, not the letters of a code ("TK-4370", "LH2031": a value, read as its number)."""
 _CODE_LETTERS = re.compile(r"([A-Za-z]+)-?\d")
 _TIME = re.compile(
-    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\d{1,2}[点时](?:\d{1,2}分|半)?", re.I
+    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\d{1,2}[点时](?:\d{1,2}分|半)?"
+    # a clock hour in Chinese numerals ("七点", "下午三点半", "九点一刻"); a lone 一点 is "a little" unless a time of day
+    # precedes it
+    r"|(?:(?<=上午|下午|晚上|早上|中午|凌晨|傍晚)一|十[一二]|[两三四五六七八九十])点(?:半|[一三]刻|[一二三四五六七八九十]{1,3}分)?",
+    re.I,
 )
 _WEEKDAY = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
@@ -207,7 +211,7 @@ _NUMBER_WORDS = {
     )
 } | {"dozen": 12.0, "half": 0.5, "twice": 2.0}  # fmt: skip
 _ZH_COUNT = re.compile(
-    r"([一二两三四五六七八九十]{1,3})\s*(?:个|位|人|名|只|条|本|次|天|周|年|家|辆|台|杯|瓶|份|张|件|间|套|岁|点|小时|分钟)"
+    r"([一二两三四五六七八九十]{1,3})\s*(?:个|位|人|名|只|条|本|次|天|周|年|家|辆|台|杯|瓶|份|张|件|间|套|岁|小时|分钟)"
 )
 
 
