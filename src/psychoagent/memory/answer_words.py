@@ -4,7 +4,7 @@ Of the words and values (numbers, e-mail addresses) a fact has beyond the questi
 its last one in English (the value ends the clause) or any of its values and two-character runs in Chinese. A newer
 fact that drops it and adds words of its own gives another answer to the same question ("What diet does Felix
 follow?": "gluten-free" -> "vegetarian"); one that keeps it adds a detail. Read by the briefing's answer rule
-(`memory.answers`) and recall's currency stage (`memory.currency`), which know the question.
+(`memory.answers`), which knows the question.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ def _is_value(token: str) -> bool:
 def _answer_words(text: str, asked: set[str]) -> list[str]:
     """The fact's content words (stemmed) and values (numbers, addresses) that the question lacks, in order: its
     answer to the question."""
-    words = set(content_words(text))
+    words = content_words(text)
     if has_cjk(text):
-        found = [*content_words(text), *(m.group(0) for m in _TOKEN.finditer(text) if _is_value(m.group(0)))]
+        found = [*words, *(t for t in _TOKEN.findall(text) if _is_value(t))]
     else:
         found = []
         for m in _TOKEN.finditer(text):

@@ -42,13 +42,14 @@ _NEG_EN = re.compile(
     re.I,
 )
 _NEG_ZH = re.compile(r"不再|不|没有|没|别|停止|戒|取消|无")
-_NEG_ZH_WORDS = frozenset("不 不再 不是 没 没有 别 无 未 停止 取消 戒".split())
-_NEG_ZH_LEADS = ("不", "没", "未", "戒", "停", "取消")
+_NEG_ZH_WORDS = frozenset("不 不再 不是 没 没有 别 无 停止 取消 戒".split())
+_NEG_ZH_LEADS = ("不", "没", "戒", "停止", "取消")
 
 
 def _negated_zh(tagged: list[tuple[str, str]]) -> bool:
-    """Whether a Chinese sentence negates: a word that is a negator, or a verb or adverb opening with one ("不住",
-    "没去", "不当"); the characters inside other words ("特别", "别人", "不好意思", "无线") negate nothing."""
+    """Whether a Chinese sentence that `_NEG_ZH` matches negates: a word that is a negator, or a verb or adverb
+    opening with one ("不住", "没去", "不当"); the characters inside other words ("特别", "别人", "不好意思", "无线")
+    negate nothing."""
     return any(
         w in _NEG_ZH_WORDS or (w.startswith(_NEG_ZH_LEADS) and f.startswith(("v", "d"))) for w, f in tagged
     )
