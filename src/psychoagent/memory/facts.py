@@ -10,6 +10,7 @@ a fact told through a source) live here too; `memory.pairs` turns a pair into th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -23,13 +24,24 @@ _WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+(?:[.:,]\d+)*")
 _CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]*[a-zA-Z]\b(?!-?\d)")
 """A capitalised word, not the letters of a code ("TK-4370", "LH2031": a value, read as its number)."""
 _CODE_LETTERS = re.compile(r"([A-Za-z]+)-?\d")
-_TIME = re.compile(
+_TIME_DIGITS = (
     r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\d{1,2}[点时](?:\d{1,2}分|半)?"
+)
+_TIME_ASCII = re.compile(_TIME_DIGITS, re.I)
+_TIME = re.compile(
+    _TIME_DIGITS
     # a clock hour in Chinese numerals ("七点", "下午三点半", "九点一刻"); a lone 一点 is "a little" unless a time of day
     # precedes it
-    r"|(?:(?<=上午|下午|晚上|早上|中午|凌晨|傍晚)一|十[一二]|[两三四五六七八九十])点(?:半|[一三]刻|[一二三四五六七八九十]{1,3}分)?",
+    + r"|(?:(?<=上午|下午|晚上|早上|中午|凌晨|傍晚)一|十[一二]|[两三四五六七八九十])点(?:半|[一三]刻|[一二三四五六七八九十]{1,3}分)?",
     re.I,
 )
+
+
+def time_matches(text: str) -> Iterator[re.Match[str]]:
+    """The times of day in a text (`_TIME`; an ASCII text is searched for the digit forms only, all it can hold)."""
+    return (_TIME_ASCII if text.isascii() else _TIME).finditer(text)
+
+
 _WEEKDAY = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
     r"august|september|october|november|december)\b|(周|星期|礼拜)[一二三四五六日天]|[一二三四五六七八九十]+月",
@@ -147,7 +159,7 @@ def analyse(text: str) -> FactView:
     zh = has_cjk(text)
     lower = ascii_lower(text)
     weekdays = () if lower is not None and not holds(lower, "weekday") else _WEEKDAY.finditer(text)
-    times = frozenset(m.group(0).lower().replace(" ", "") for m in _TIME.finditer(text)) | frozenset(
+    times = frozenset(m.group(0).lower().replace(" ", "") for m in time_matches(text)) | frozenset(
         m.group(0).lower() for m in weekdays
     )
     if zh:
@@ -179,7 +191,7 @@ def analyse(text: str) -> FactView:
     neg, chg, cor, src, rel = (found(p, name, text, lower) for p, name in zip(cues, _CUES, strict=True))
     if zh:
         neg = neg and _negated_zh(tagged)
-    counted = frozenset(numbers(_ADDRESS.sub(" ", text))) | _number_words(text, zh)
+    counted = frozenset(numbers(_ADDRESS.sub(" ", text) if "@" in text else text)) | _number_words(text, zh)
     content = frozenset(w for w in content if w not in _NUMBER_WORDS)
     return FactView(
         zh=zh, entities=_kept(entities), numbers=_kept(counted), times=_kept(times), content=_kept(content),

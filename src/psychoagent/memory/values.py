@@ -19,12 +19,12 @@ from psychoagent.memory.facts import (
     _NEG_ZH,
     _OPENING_MARKS,
     _STOP_ZH,
-    _TIME,
     _WEEKDAY,
     _zh_tagged,
     analyse,
     entity_at,
     names_someone_by_pronoun,
+    time_matches,
 )
 
 
@@ -95,12 +95,11 @@ def _pack(text: str, loose: bool) -> Packed:
     ]
     # an ASCII text without a weekday or month word has no _WEEKDAY match (the pre-check `analyse` uses too)
     day = not text.isascii() or holds(lower, "weekday")
-    for pattern in (_TIME, _WEEKDAY) if day else (_TIME,):
-        for m in pattern.finditer(text):
-            start = m.start()
-            if view.zh and text[max(0, start - 2) : start] in _ZH_DAYPART:
-                start -= 2  # "下午4点": the part of the day belongs to the time
-            out.append((start, "@", m.group(0).lower().replace(" ", ""), text[start : m.end()]))
+    for m in (*time_matches(text), *(_WEEKDAY.finditer(text) if day else ())):
+        start = m.start()
+        if view.zh and text[max(0, start - 2) : start] in _ZH_DAYPART:
+            start -= 2  # "下午4点": the part of the day belongs to the time
+        out.append((start, "@", m.group(0).lower().replace(" ", ""), text[start : m.end()]))
     named = set(view.entities)
     if view.zh and loose:
         named |= {w for w, f in _zh_tagged(text) if len(w) >= 2 and has_cjk(w) and not f.startswith(_ZH_NOT_VALUE)
