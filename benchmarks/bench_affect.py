@@ -18,7 +18,7 @@ from benchmarks.conflict_fixture import DISTRACTORS_EN, DISTRACTORS_ZH, TEMPLATE
 from psychoagent import Affect, Memory
 from psychoagent.affect import HeuristicAppraiser
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory.embed import get_embedder
+from psychoagent.embed import get_embedder
 
 EN_TEXTS = (
     "The user raised the budget from 1000 to 3000 yuan.", "Great news: the deployment succeeded!",

@@ -37,7 +37,7 @@ from benchmarks.conflict_gen import (
 )
 from psychoagent import Memory
 from psychoagent.affect.config import AffectiveMemoryConfig
-from psychoagent.memory.embed import get_embedder
+from psychoagent.embed import get_embedder
 
 TARGETS = {"newer_first": 0.95, "flagged": 0.90, "false_flag": 0.05}
 BATCH = 64

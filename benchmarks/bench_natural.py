@@ -28,7 +28,7 @@ import numpy as np
 
 from benchmarks._report import write_section
 from psychoagent import Memory
-from psychoagent.memory.embed import get_embedder
+from psychoagent.embed import get_embedder
 
 DATA = Path(__file__).resolve().parent / "data" / "natural_updates.json"
 START = dt.datetime(2026, 3, 2, 9, 0)

@@ -25,7 +25,7 @@ from benchmarks._report import write_section
 from benchmarks.bench_memory import queries, sentences
 from psychoagent import Memory
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory.embed import HashingEmbedder
+from psychoagent.embed import HashingEmbedder
 
 STORE_ONLY = AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False))
 """No conflict detection (and the memories below get no appraiser): what is left is the store's own cost."""

@@ -59,7 +59,7 @@ def e5_vectors(texts: list[str], cache: Path | None) -> np.ndarray:
         with np.load(cache, allow_pickle=False) as stored:
             if str(stored["key"]) == key:
                 return np.asarray(stored["vectors"])
-    from psychoagent.memory.embed import get_embedder
+    from psychoagent.embed import get_embedder
 
     embedder = get_embedder("e5")
     vectors = np.concatenate([embedder.embed_documents(texts[i : i + 64]) for i in range(0, len(texts), 64)])
@@ -221,7 +221,7 @@ def main() -> None:
         write_heads(shipped, vocabulary, results, chosen, n_train)
     end_to_end = appraiser_rs(data["dev"], vectors[n_train:])
     from benchmarks.bench_affect import write_overhead
-    from psychoagent.memory.embed import get_embedder
+    from psychoagent.embed import get_embedder
 
     writes = write_overhead(get_embedder("hash"), 3000)
     report(results, baselines, end_to_end, chosen, len(vocabulary), n_train, len(data["dev"]), writes)

@@ -28,8 +28,8 @@ from benchmarks.fit_pairs import features, fit
 from benchmarks.pair_cv import ALWAYS_TRAINED, flags
 from benchmarks.pair_data import cross_pairs, pairs_of, person_sources, pronoun_variants
 from benchmarks.pair_vectors import embed_all
+from psychoagent.embed import get_embedder
 from psychoagent.memory.detect import PairScorer, rebuilt
-from psychoagent.memory.embed import get_embedder
 from psychoagent.memory.masked import mask_pair, masked_features
 from psychoagent.memory.pairs import FEATURES, comparable
 from psychoagent.memory.second_stage import SECOND_FEATURES, SecondStage, second_row, shares_subject

@@ -43,8 +43,8 @@ from benchmarks.pair_data import (
     same_wording,
 )
 from benchmarks.pair_vectors import centred, embed_all, word_table
+from psychoagent.embed import get_embedder
 from psychoagent.memory.detect import LABELS, PairScorer, normalised_similarity, rebuilt
-from psychoagent.memory.embed import get_embedder
 from psychoagent.memory.pairs import FEATURES, comparable, pair_features, vector_features
 from psychoagent.memory.spans import SPAN_FEATURES, SWAP_FEATURES, WordVectors, span_features, swap_features
 from psychoagent.memory.values import swapped

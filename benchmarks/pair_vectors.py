@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from psychoagent.memory.embed import get_embedder
+from psychoagent.embed import get_embedder
 from psychoagent.memory.spans import WordVectors, pair_words
 
 CACHE = Path.home() / ".cache" / "psychoagent-bench"

@@ -30,7 +30,7 @@ from benchmarks.conflict_fixture import build as conflict_scenarios
 from benchmarks.retrieval_fixture import build as fixture
 from psychoagent import Memory
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory.embed import E5Embedder, HashingEmbedder
+from psychoagent.embed import E5Embedder, HashingEmbedder
 
 Dump = dict[str, list[list[str]]]
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import psychoagent
+from psychoagent.econ.contracts import Binds, Closes, Learner, Policy, UsesModel
 from psychoagent.econ.distributed.driver import sharded
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.run import simulate, uses_llm
 from psychoagent.events import DESCRIPTIONS, EventType, known
-from psychoagent.protocols import Binds, Closes, Learner, Policy, UsesModel
 
 SRC = Path(psychoagent.__file__).parent
 

@@ -282,3 +282,34 @@ class Briefing(BaseModel):
     memories: list[Recall] = Field(default_factory=list)
     conflicts: list[ConflictRecord] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class OutcomeEvent(BaseModel):
+    """An outcome the agent had an expectation about: what it expected, what happened and how much of its liquid
+    wealth was at stake (0.30 = 30 %; above 1 means leverage). The persona engine reads returns as fractions
+    (0.10 = +10 %) with the domain (asset, sector) and time; the outcome appraiser reads any level, with a
+    description and whether higher is better."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    expected: float = Field(..., description="expected return or outcome, e.g. 0.10 for +10 %")
+    actual: float = Field(..., description="realised return or outcome, e.g. -0.15 for -15 %")
+    stake: float = Field(
+        0.0, ge=0.0, description="share of liquid wealth involved, e.g. 0.30; above 1 means leverage"
+    )
+    domain: str | None = Field(None, description="asset, market or sector; None: the market as a whole")
+    time: float | datetime | None = Field(None, description="when it happened (tick or timestamp)")
+    description: str = Field("", description="what the outcome is, for the appraisal's reason ('return')")
+    higher_is_better: bool = Field(True, description="False for costs: paying more than expected is bad")
+
+    @field_validator("expected", "actual", "stake")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError(f"must be a finite number, got {value!r}")
+        return value
+
+    @property
+    def error(self) -> float:
+        """Signed prediction error: actual - expected."""
+        return self.actual - self.expected

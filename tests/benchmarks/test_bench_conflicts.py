@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from benchmarks.bench_conflicts import Outcome, SharedCache, rates
-from psychoagent.memory.embed import get_embedder
+from psychoagent.embed import get_embedder
 
 
 def test_shared_cache_forwards_calibration_and_vectors() -> None:

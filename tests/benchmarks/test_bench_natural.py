@@ -6,7 +6,7 @@ import json
 import random
 
 from benchmarks.bench_natural import DATA, run_item
-from psychoagent.memory.embed import HashingEmbedder
+from psychoagent.embed import HashingEmbedder
 
 
 def test_the_set_has_both_languages_both_kinds_and_enough_fillers() -> None:

@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from psychoagent.llm.cli import app
+from psychoagent.cli.llm import app
 
 
 def test_check_offline_prints_latency_and_object() -> None:

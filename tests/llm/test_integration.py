@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from psychoagent.cli.llm import app
 from psychoagent.llm import LLMConfig, Sampling, get_model
-from psychoagent.llm.cli import app
 
 from .conftest import FALLBACK, Rating, fast_config
 

@@ -7,8 +7,8 @@ import pytest
 
 from psychoagent import Memory
 from psychoagent.config import MemoryConfig, RecallConfig
+from psychoagent.embed import normalise
 from psychoagent.memory.ann import dense_top
-from psychoagent.memory.embed import normalise
 
 pytest.importorskip("faiss")
 

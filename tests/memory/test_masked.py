@@ -10,8 +10,8 @@ import pytest
 
 from psychoagent import Memory
 from psychoagent.affect.config import AffectiveMemoryConfig
+from psychoagent.embed import get_embedder
 from psychoagent.memory.detect import PairScorer, normalised_similarity
-from psychoagent.memory.embed import get_embedder
 from psychoagent.memory.masked import MASK, mask_pair
 from psychoagent.memory.pairs import FEATURES, pair_features, vector_features
 from psychoagent.memory.second_stage import SECOND_FEATURES, SecondStage, decide, shares_subject

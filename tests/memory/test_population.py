@@ -6,7 +6,7 @@ import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import RecallConfig
-from psychoagent.memory.embed import get_embedder
+from psychoagent.embed import get_embedder
 from psychoagent.memory.population import Batch, PopulationMemory
 from psychoagent.memory.population_recall import Request, recall_many
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from psychoagent import Memory
 from psychoagent.config import MemoryConfig, RecallConfig
-from psychoagent.memory.embed import HashingEmbedder, get_embedder
+from psychoagent.embed import HashingEmbedder, get_embedder
 from psychoagent.memory.retrieve import (
     SECONDS_PER_DAY,
     access_factor,
@@ -19,7 +19,7 @@ from psychoagent.memory.retrieve import (
     rrf_fusion,
     validity_factor,
 )
-from psychoagent.memory.text import tokens
+from psychoagent.text import tokens
 
 
 @given(st.lists(st.floats(-1, 1), min_size=1, max_size=50))

@@ -7,7 +7,7 @@ import pytest
 
 from psychoagent import Memory
 from psychoagent.config import MemoryConfig, RecallConfig
-from psychoagent.memory.hashing import PER_TEXT_CHARS, HashingEmbedder
+from psychoagent.embed import PER_TEXT_CHARS, HashingEmbedder
 from psychoagent.memory.retrieve import Candidates, RecallContext, relevance_stage
 from psychoagent.memory.stages import conversation_stage
 

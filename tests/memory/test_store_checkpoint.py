@@ -9,7 +9,7 @@ from pathlib import Path
 
 from psychoagent import Memory
 from psychoagent.config import MemoryConfig, StoreConfig
-from psychoagent.memory.embed import HashingEmbedder
+from psychoagent.embed import HashingEmbedder
 from psychoagent.memory.stores.sqlite_checkpoint import BackgroundCheckpointer
 
 BATCHES, PER_BATCH = 12, 100

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from psychoagent import Memory
 from psychoagent.affect import slots
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory import hashing, temporal, write
-from psychoagent.memory.embed import HashingEmbedder, normalise
-from psychoagent.memory.text import tokens
+from psychoagent.embed import HashingEmbedder, hashing, normalise
+from psychoagent.memory import temporal, write
+from psychoagent.text import tokens
 from psychoagent.types import Affect, MemoryUnit
 
 GOLDEN = Path(__file__).parent / "data" / "write_golden.json"

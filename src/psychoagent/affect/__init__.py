@@ -1,11 +1,12 @@
 """Appraisal: event or text -> Affect (valence, arousal, conflict intensity, conflict parties, reason)."""
 
 from psychoagent.affect.config import AffectConfig, HeuristicConfig, LLMAppraiserConfig, OutcomeConfig
+from psychoagent.affect.contracts import Appraiser, ChatModel
 from psychoagent.affect.head import AffectHeads, LinearHead, load_heads
 from psychoagent.affect.heuristic import HeuristicAppraiser
-from psychoagent.affect.llm import ChatModel, LLMAppraiser, affect_schema, parse_affect
+from psychoagent.affect.llm import LLMAppraiser, affect_schema, parse_affect
 from psychoagent.affect.outcome import OutcomeEvent, appraise_outcome
-from psychoagent.affect.scheme import SCHEMES, Appraiser, LabelScheme, Rule, get_scheme, quantise
+from psychoagent.affect.scheme import SCHEMES, LabelScheme, Rule, get_scheme, quantise
 from psychoagent.affect.slots import Slot, extract_slots
 from psychoagent.affect.stabilise import StabilisedAppraiser, majority
 

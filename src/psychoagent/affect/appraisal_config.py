@@ -7,10 +7,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from psychoagent.config import ConfigModel as _Config
+from psychoagent.config import ConfigModel
 
 
-class HeuristicConfig(_Config):
+class HeuristicConfig(ConfigModel):
     """Weights of the model-free appraiser (English via VADER, Chinese via snownlp plus a small rule lexicon)."""
 
     embed_missing: bool = Field(
@@ -97,7 +97,7 @@ class HeuristicConfig(_Config):
     )
 
 
-class OutcomeConfig(_Config):
+class OutcomeConfig(ConfigModel):
     """Deterministic appraisal of an outcome event (expected vs actual, stake = fraction of wealth involved)."""
 
     error_floor: float = Field(
@@ -133,7 +133,7 @@ class OutcomeConfig(_Config):
     )
 
 
-class LLMAppraiserConfig(_Config):
+class LLMAppraiserConfig(ConfigModel):
     """How the LLM appraiser asks, validates, repairs and falls back."""
 
     retries: int = Field(
@@ -149,7 +149,7 @@ class LLMAppraiserConfig(_Config):
     )
 
 
-class StabiliserConfig(_Config):
+class StabiliserConfig(ConfigModel):
     """Smoothing of labels (seed 5.1): consistency matters more than precision."""
 
     valence_levels: tuple[int, ...] = Field(
@@ -161,7 +161,7 @@ class StabiliserConfig(_Config):
     )
 
 
-class AffectConfig(_Config):
+class AffectConfig(ConfigModel):
     """All appraisal knobs."""
 
     heuristic: HeuristicConfig = Field(default_factory=HeuristicConfig)

@@ -51,7 +51,7 @@ class ChangeSignature:
 
 def _tagged(text: str) -> list[tuple[str, str]]:
     """jieba part-of-speech tags: person names come out as 'nr', places 'ns', times 't', numbers 'm'."""
-    from psychoagent.memory.text import _jieba
+    from psychoagent.text import _jieba
 
     _jieba()  # configures jieba's logging once
     import jieba.posseg

@@ -15,7 +15,7 @@ from psychoagent.affect.appraisal_config import (
     OutcomeConfig,
     StabiliserConfig,
 )
-from psychoagent.config import ConfigModel as _Config
+from psychoagent.config import ConfigModel
 
 __all__ = [
     "AffectConfig", "AffectiveMemoryConfig", "ConflictConfig", "ConsolidationConfig", "DecayConfig", "FusionConfig",
@@ -27,7 +27,7 @@ __all__ = [
 # ---- affect inside memory: conflicts, modulated recall, feedback-loop safety, briefings, consolidation ----------
 
 
-class ConflictConfig(_Config):
+class ConflictConfig(ConfigModel):
     """How new units are checked against stored ones and goals (update/contradiction detection by meaning)."""
 
     detect: bool = Field(
@@ -133,7 +133,7 @@ class ConflictConfig(_Config):
     )
 
 
-class ModulationConfig(_Config):
+class ModulationConfig(ConfigModel):
     """Bounded multiplicative affect factors of recall (seed 2.3, 3.3). Every factor stays in [1/max, max]."""
 
     policy: Literal["conflict-first", "lessons", "mood-congruent", "none"] = Field(
@@ -169,7 +169,7 @@ class ModulationConfig(_Config):
     )
 
 
-class DecayConfig(_Config):
+class DecayConfig(ConfigModel):
     """Affect intensity fades with time and with later successes on the same subject (seed 5.4)."""
 
     half_life_days: float = Field(
@@ -180,7 +180,7 @@ class DecayConfig(_Config):
     )
 
 
-class SafetyConfig(_Config):
+class SafetyConfig(ConfigModel):
     """Feedback-loop safety: diversity, exploration and the recent-recall negativity tracker (seed 5.4)."""
 
     mmr_lambda: float = Field(
@@ -209,7 +209,7 @@ class SafetyConfig(_Config):
     )
 
 
-class MonitorConfig(_Config):
+class MonitorConfig(ConfigModel):
     """Affect baseline monitor: warns when stored affect drifts negative."""
 
     window: int = Field(50, ge=2, description="recent units whose affect forms the current distribution")
@@ -225,7 +225,7 @@ class MonitorConfig(_Config):
     )
 
 
-class StrategyTemplate(_Config):
+class StrategyTemplate(ConfigModel):
     """A conflict-resolution strategy (seed 5.2), chosen when its keywords appear on both sides."""
 
     name: str
@@ -283,7 +283,7 @@ DEFAULT_STRATEGIES: tuple[StrategyTemplate, ...] = (
 )
 
 
-class FusionConfig(_Config):
+class FusionConfig(ConfigModel):
     """How a briefing is written (seed 2.3 fusion, 5.2 strategies)."""
 
     strategies: tuple[StrategyTemplate, ...] = Field(
@@ -298,7 +298,7 @@ class FusionConfig(_Config):
     summary_words: int = Field(120, ge=10, description="word limit of the optional LLM summary")
 
 
-class ConsolidationConfig(_Config):
+class ConsolidationConfig(ConfigModel):
     """Tiers and summarisation (seed 5.3)."""
 
     working_capacity: int = Field(50, ge=1, description="most units the working tier holds")
@@ -321,7 +321,7 @@ class ConsolidationConfig(_Config):
     )
 
 
-class AffectiveMemoryConfig(_Config):
+class AffectiveMemoryConfig(ConfigModel):
     """Everything affect-related a `Memory` uses."""
 
     conflicts: ConflictConfig = Field(default_factory=ConflictConfig)

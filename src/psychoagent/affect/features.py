@@ -67,7 +67,7 @@ def snownlp_positive(words: list[str]) -> float:
 
 def cut(text: str) -> list[str]:
     """Chinese words (jieba), blanks dropped."""
-    from psychoagent.memory.text import _jieba
+    from psychoagent.text import _jieba
 
     return [w for w in _jieba().lcut(text) if w.strip()]
 

@@ -128,7 +128,7 @@ class HeuristicAppraiser:
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         if self._embedder is None:
-            from psychoagent.memory.embed import get_embedder
+            from psychoagent.embed import get_embedder
 
             self._embedder = get_embedder("e5")
         return np.asarray(self._embedder.embed_documents(texts), dtype=np.float64)

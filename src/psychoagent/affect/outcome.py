@@ -3,22 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
 from psychoagent.affect.config import OutcomeConfig
-from psychoagent.types import SCORE_BANDS, Affect
-
-
-class OutcomeEvent(BaseModel):
-    """An outcome the agent had expected: what it expected, what happened, and how much of its wealth was at stake."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    expected: float
-    actual: float
-    stake: float = Field(0.0, ge=0.0, le=1.0, description="fraction of wealth involved")
-    description: str = ""
-    higher_is_better: bool = Field(True, description="False for costs: paying more than expected is bad")
+from psychoagent.types import SCORE_BANDS, Affect, OutcomeEvent
 
 
 def _band(value: float, bands: tuple[float, ...]) -> int:

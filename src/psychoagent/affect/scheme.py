@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from psychoagent.types import Affect
-
-
-@runtime_checkable
-class Appraiser(Protocol):
-    """Labels an event (text, or a structured outcome) with an Affect given the agent's goals and context."""
-
-    def appraise(self, event: Any, goals: Sequence[str] = (), context: Any = None) -> Affect: ...
 
 
 class Rule(BaseModel):

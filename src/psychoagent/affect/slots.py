@@ -269,7 +269,7 @@ def _leading_capitalised(words: list[str]) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _jieba_cut() -> Any:
-    from psychoagent.memory.text import _jieba
+    from psychoagent.text import _jieba
 
     return _jieba().lcut
 

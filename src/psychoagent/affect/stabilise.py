@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from psychoagent.affect.config import AffectConfig
-from psychoagent.affect.scheme import Appraiser, LabelScheme, apply_rules, get_scheme, quantise
+from psychoagent.affect.contracts import Appraiser
+from psychoagent.affect.scheme import LabelScheme, apply_rules, get_scheme, quantise
 from psychoagent.types import Affect
 
 

@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from psychoagent.config import ConfigModel as _Config
+from psychoagent.config import ConfigModel
 
 
-class AblationConfig(_Config):
+class AblationConfig(ConfigModel):
     """Switches that remove one part of the architecture (used by the evaluation)."""
 
     memory: bool = Field(True, description="False: no memory at all (no encoding, no recall, no beliefs)")
@@ -24,7 +24,7 @@ class AblationConfig(_Config):
     guardrails: bool = Field(True, description="False: orders go to the market after feasibility only")
 
 
-class PerceptionConfig(_Config):
+class PerceptionConfig(ConfigModel):
     """How raw prices become observations."""
 
     history: int = Field(36, ge=2, description="ticks of public prices kept (3 years of months)")
@@ -37,7 +37,7 @@ class PerceptionConfig(_Config):
     )
 
 
-class RecallSettings(_Config):
+class RecallSettings(ConfigModel):
     """Cross-layer recall and the working memory."""
 
     k: int = Field(
@@ -79,7 +79,7 @@ class RecallSettings(_Config):
     )
 
 
-class ReflectionConfig(_Config):
+class ReflectionConfig(ConfigModel):
     """Periodic abstraction of episodes into semantic beliefs (graph edges + semantic units)."""
 
     every: int = Field(6, ge=1, description="reflect every 6 ticks (twice a year)")
@@ -94,7 +94,7 @@ class ReflectionConfig(_Config):
     )
 
 
-class GuardrailConfig(_Config):
+class GuardrailConfig(ConfigModel):
     """Rule validator (seed 4.1, second layer) and persona-consistency adjustment (seed 3.2 step 3)."""
 
     max_trade_share: float = Field(
@@ -132,7 +132,7 @@ class GuardrailConfig(_Config):
     persona_budget_floor: float = Field(0.25, ge=0, le=1, description="the adjustment never cuts below 25 %")
 
 
-class LookaheadConfig(_Config):
+class LookaheadConfig(ConfigModel):
     """Sandbox look-ahead (seed 4.1, third layer): simulate k ticks with and without the action."""
 
     enabled: bool = Field(True, description="run the sandbox for large orders")
@@ -161,7 +161,7 @@ class LookaheadConfig(_Config):
     )
 
 
-class NegotiationConfig(_Config):
+class NegotiationConfig(ConfigModel):
     """Bilateral steel deals between two agents (seed 2.2.1 example, 3.3)."""
 
     rounds: int = Field(4, ge=1, le=20, description="offers and counter-offers before talks break")
@@ -183,7 +183,7 @@ class NegotiationConfig(_Config):
     )
 
 
-class LLMGroupingConfig(_Config):
+class LLMGroupingConfig(ConfigModel):
     """The LLM policy asks once per group of alike households (issue 14: <= 0.5 model calls per agent-step)."""
 
     group: bool = Field(
@@ -199,7 +199,7 @@ class LLMGroupingConfig(_Config):
     )
 
 
-class CognitiveConfig(_Config):
+class CognitiveConfig(ConfigModel):
     """Everything the cognitive policy needs; `psychoagent simulate --policy cognitive` uses the defaults."""
 
     share: float = Field(

@@ -11,12 +11,12 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from psychoagent.config import ConfigModel as _Config
+from psychoagent.config import ConfigModel
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.markets.config import TradingConfig
 
 
-class HouseholdConfig(_Config):
+class HouseholdConfig(ConfigModel):
     """Skills, hours and starting balances of households."""
 
     pareto_shape: float = Field(8.0, gt=1.0, description="skill ~ Pareto(shape) (EconAgent, Li et al. 2024)")
@@ -49,7 +49,7 @@ class HouseholdConfig(_Config):
     )
 
 
-class SectorConfig(_Config):
+class SectorConfig(ConfigModel):
     """One production sector, run by one representative firm."""
 
     name: str
@@ -80,7 +80,7 @@ def _default_sectors() -> list[SectorConfig]:
     ]  # fmt: skip
 
 
-class MarketConfig(_Config):
+class MarketConfig(ConfigModel):
     """Price, wage and hiring adjustment by the demand gap phi = (demand - supply) / max(demand, supply)."""
 
     initial_wage: float = Field(
@@ -127,7 +127,7 @@ class MarketConfig(_Config):
     reserve_months: float = Field(1.0, ge=0, description="firms keep this many months of wage bill as cash")
 
 
-class BankConfig(_Config):
+class BankConfig(ConfigModel):
     """Central bank: yearly Taylor rule and interest on deposits (Taylor 1993; parameters from EconAgent)."""
 
     natural_rate: float = Field(0.01, description="real natural rate r_n (EconAgent)")
@@ -175,7 +175,7 @@ US_2019_EDGES = (0.0, 9700.0, 39475.0, 84200.0, 160725.0, 204100.0, 510300.0)
 US_2019_RATES = (0.10, 0.12, 0.22, 0.24, 0.32, 0.35, 0.37)
 
 
-class TaxConfig(_Config):
+class TaxConfig(ConfigModel):
     """Progressive income tax with equal lump-sum redistribution (EconAgent; IRS 2019 single filer)."""
 
     annual_edges: tuple[float, ...] = Field(
@@ -196,7 +196,7 @@ class TaxConfig(_Config):
         return self
 
 
-class BenefitConfig(_Config):
+class BenefitConfig(ConfigModel):
     """Unemployment insurance, an automatic stabiliser: benefits to the involuntarily unemployed from a payroll
     contribution; in a slump the scheme runs a deficit (bonds finance it), in a boom a surplus."""
 
@@ -221,7 +221,7 @@ class BenefitConfig(_Config):
     )
 
 
-class PolicyConfig(_Config):
+class PolicyConfig(ConfigModel):
     """Coefficients of the rule policies (composite baseline and persona heuristic)."""
 
     composite_exponent: float = Field(
@@ -303,7 +303,7 @@ class PolicyConfig(_Config):
     consume_range: tuple[float, float] = Field((0.05, 0.95), description="bounds of the spending share")
 
 
-class EconomyConfig(_Config):
+class EconomyConfig(ConfigModel):
     """All parameters of one economy; scenarios override parts of it."""
 
     households: int = Field(100, ge=1, description="number of households (EconAgent: 100)")

@@ -26,6 +26,7 @@ from psychoagent.econ.agents import TRAIT_COLUMNS, CognitiveFirm, Firm, Househol
 from psychoagent.econ.bank import Bank
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
+from psychoagent.econ.contracts import Binds, Learner, Policy
 from psychoagent.econ.firms.board import CognitiveFirms
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.indicators import Indicators
@@ -39,7 +40,6 @@ from psychoagent.econ.shocks import Levers
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
 from psychoagent.events import EventType
 from psychoagent.persona import Persona
-from psychoagent.protocols import Binds, Learner, Policy
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.contracts import (
+    Learner as Learner,  # re-exported: declared in psychoagent.econ.contracts
+)
+from psychoagent.econ.contracts import Policy as Policy
 from psychoagent.econ.rules import buffer_consumption, floor_step, price_consumption
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
-from psychoagent.protocols import Learner as Learner  # re-exported: declared in psychoagent.protocols
-from psychoagent.protocols import Policy as Policy
 
 FloatArray = NDArray[np.float64]
 

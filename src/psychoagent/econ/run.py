@@ -13,12 +13,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from psychoagent.econ.collect import AGENT_COLUMNS, write_tables
+from psychoagent.econ.contracts import Closes, Configurable, UsesModel
 from psychoagent.econ.gc_pause import fewer_collections
 from psychoagent.econ.markets import ASSET_COLUMNS
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.scenario import Scenario, load_scenario
-from psychoagent.protocols import Closes, Configurable, UsesModel
 
 RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv", "run.log")
 DERIVED_FILES = ("metrics.json", "report.html", "llm_usage.json", "variant.json")

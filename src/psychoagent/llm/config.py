@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from psychoagent.config import ConfigModel as _Config
+from psychoagent.config import ConfigModel
 
 StructuredMode = Literal["auto", "json_schema", "json_object", "prompt"]
 CacheMode = Literal["off", "read-write", "record", "replay"]
@@ -15,7 +15,7 @@ TIMEOUT_ENV = "PSYCHOAGENT_LLM_TIMEOUT"
 """Environment variable for the per-call timeout in seconds (`--llm-timeout` sets it for a run's workers)."""
 
 
-class Sampling(_Config):
+class Sampling(ConfigModel):
     """Sampling parameters sent with every call; they are part of the cache key."""
 
     temperature: float = Field(
@@ -33,7 +33,7 @@ class Sampling(_Config):
     )
 
 
-class RetryConfig(_Config):
+class RetryConfig(ConfigModel):
     """Transport retries (timeouts, 429, 5xx, dropped connections) with exponential backoff."""
 
     attempts: int = Field(3, ge=1, le=10, description="tries per request including the first one")
@@ -41,7 +41,7 @@ class RetryConfig(_Config):
     backoff_max_s: float = Field(8.0, ge=0.0, description="cap of a single wait, whatever the attempt number")
 
 
-class StructuredConfig(_Config):
+class StructuredConfig(ConfigModel):
     """How structured answers are requested and how hard the pipeline tries before its fallback."""
 
     mode: StructuredMode = Field(
@@ -79,14 +79,14 @@ class StructuredConfig(_Config):
     )
 
 
-class CacheConfig(_Config):
+class CacheConfig(ConfigModel):
     """SQLite response cache; `replay` serves a recorded run exactly, with no model present."""
 
     mode: CacheMode = Field("off", description="off | read-write | record | replay")
     path: str = Field("llm_cache.db", description="SQLite file holding the recorded responses")
 
 
-class LocalModelConfig(_Config):
+class LocalModelConfig(ConfigModel):
     """The in-process llama.cpp model (extra `local`); defaults suit SmolLM2-135M on a small CPU."""
 
     model_path: str | None = Field(
@@ -112,7 +112,7 @@ class LocalModelConfig(_Config):
     )
 
 
-class LLMConfig(_Config):
+class LLMConfig(ConfigModel):
     """Everything an `LLMClient` needs; `from_env` fills the endpoint from environment variables."""
 
     base_url: str | None = Field(

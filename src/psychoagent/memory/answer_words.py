@@ -13,7 +13,7 @@ import re
 
 from psychoagent.memory.facts import has_cjk
 from psychoagent.memory.spans import content_words
-from psychoagent.memory.text import stem
+from psychoagent.text import stem
 
 __all__ = ["replaces_answer"]
 

@@ -12,12 +12,12 @@ import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.config import MemoryConfig
+from psychoagent.embed import Embedder, get_embedder
 from psychoagent.memory import affective, write
 from psychoagent.memory import arguments as check
 from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect
 from psychoagent.memory.consolidate import ConsolidationReport
 from psychoagent.memory.currency import CurrencyStage
-from psychoagent.memory.embed import Embedder, get_embedder
 from psychoagent.memory.forget import drop_forgotten
 from psychoagent.memory.graph import build_graph, neighbourhood
 from psychoagent.memory.index import NamespaceIndex

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from psychoagent.embed import normalised_similarity
 from psychoagent.memory.judge import PairJudge
 from psychoagent.memory.pairs import (
     FEATURES,
@@ -47,7 +48,6 @@ from psychoagent.memory.spans import (
     swap_features,
 )
 from psychoagent.memory.values import opens_with_name, swapped
-from psychoagent.memory.vectors import normalised_similarity
 
 LABELS = ("update", "contradiction", "elaboration", "unrelated")
 """Relations the scorer tells apart, in the column order of its probabilities."""

@@ -1,4 +1,4 @@
-"""What `Memory` accepts from callers: the appraiser protocol, and checks of single values (texts, ids, lists of
+"""What `Memory` accepts from callers: checks of single values (texts, ids, lists of
 strings, times, JSON-like metadata) that raise one clear error naming the argument and what is allowed."""
 
 from __future__ import annotations
@@ -9,15 +9,10 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
-from psychoagent.types import Affect, to_datetime
-
-
-class Appraiser(Protocol):
-    """Labels an event with an Affect given the agent's goals (see psychoagent.affect)."""
-
-    def appraise(self, event: str, goals: Sequence[str] = (), context: Any = None) -> Affect: ...
+from psychoagent.affect.contracts import Appraiser
+from psychoagent.types import to_datetime
 
 
 class InvalidArgument(ValueError):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from psychoagent.memory.text import stem
+from psychoagent.text import stem
 
 BM25_K1 = 1.2
 """Term-frequency saturation (Robertson & Zaragoza 2009, the usual 1.2)."""

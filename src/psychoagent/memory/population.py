@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.memory.embed import Embedder, normalise
+from psychoagent.embed import Embedder, normalise
 from psychoagent.memory.retrieve import query_terms
-from psychoagent.memory.text import segment, stem
+from psychoagent.text import segment, stem
 
 KINDS = ("episodic", "news", "public", "fill", "outcome", "refusal", "negotiation")
 """`kind_of` codes of the rows (what the event was); 0 is a plain episode."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from psychoagent.memory.embed import normalise
+from psychoagent.embed import normalise
 from psychoagent.memory.filters import parse_where
 from psychoagent.memory.modulate import check_policy
 from psychoagent.memory.retrieve import RecallContext, gather_candidates

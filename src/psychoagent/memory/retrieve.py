@@ -21,7 +21,7 @@ from psychoagent.memory.expand import entity_stage
 from psychoagent.memory.filters import Condition
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.stages import conversation_stage, speaker_stage, temporal_stage
-from psychoagent.memory.text import STOPWORDS, ZH_STOPWORDS, stem, tokens
+from psychoagent.text import STOPWORDS, ZH_STOPWORDS, stem, tokens
 from psychoagent.types import Affect
 
 SECONDS_PER_DAY = 86400.0

@@ -17,8 +17,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from psychoagent.embed import normalised_similarity
 from psychoagent.memory.facts import _STOP_EN, _STOP_ZH, has_cjk
-from psychoagent.memory.vectors import normalised_similarity
 
 __all__ = [
     "SPAN_FEATURES",

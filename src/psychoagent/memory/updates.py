@@ -18,6 +18,7 @@ import numpy as np
 
 from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, HeuristicConfig
 from psychoagent.affect.slots import Slot
+from psychoagent.embed import Embedder
 from psychoagent.memory.conflicts import (
     UNCHECKED_KINDS,
     NamespaceAffect,
@@ -28,7 +29,6 @@ from psychoagent.memory.conflicts import (
     slots_of,
 )
 from psychoagent.memory.detect import Candidate, Embed, Judgement, PairScorer, judge
-from psychoagent.memory.embed import Embedder
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.judge import PairJudge
 from psychoagent.memory.pairs import slot_clash, subjects

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from psychoagent.memory import affective
 from psychoagent.memory.inputs import check_finite
-from psychoagent.memory.text import tokens
+from psychoagent.text import tokens
 from psychoagent.types import Affect, Edge, MemoryUnit, to_datetime, utcnow
 
 if TYPE_CHECKING:

@@ -9,11 +9,11 @@ from typing import Any
 
 from pydantic import Field
 
-from psychoagent.config import FrozenConfigModel as _Config
+from psychoagent.config import FrozenConfigModel
 from psychoagent.persona.archetypes import ALLOCATION_KEYS
 
 
-class TraitDynamics(_Config):
+class TraitDynamics(FrozenConfigModel):
     """How one trait reacts to an impact and how fast it drifts back to its baseline."""
 
     sensitivity: float = Field(
@@ -66,7 +66,7 @@ class AllocationDynamics(TraitDynamics):
         return tuple(float(self.direction.get(k, 0.0)) for k in ALLOCATION_KEYS)
 
 
-class EvolutionConfig(_Config):
+class EvolutionConfig(FrozenConfigModel):
     """All knobs of the evolution engine. The defaults are the 'default' preset."""
 
     loss_aversion: float = Field(

@@ -1,38 +1,11 @@
-"""What the evolution engine consumes (an outcome compared with its expectation) and what it explains back."""
+"""What the evolution engine explains back about an `OutcomeEvent` (an outcome compared with its expectation, one
+class in `psychoagent.types`, re-exported here)."""
 
 from __future__ import annotations
 
-import math
-from datetime import datetime
+from pydantic import BaseModel, ConfigDict, Field
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-
-class OutcomeEvent(BaseModel):
-    """An outcome the agent had an expectation about: returns as fractions (0.10 = +10 %), stake as a share of
-    liquid wealth, optionally the domain (asset, sector) it concerns and when it happened."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    expected: float = Field(..., description="expected return or outcome, e.g. 0.10 for +10 %")
-    actual: float = Field(..., description="realised return or outcome, e.g. -0.15 for -15 %")
-    stake: float = Field(
-        ..., ge=0.0, description="share of liquid wealth involved, e.g. 0.30; above 1 means leverage"
-    )
-    domain: str | None = Field(None, description="asset, market or sector; None: the market as a whole")
-    time: float | datetime | None = Field(None, description="when it happened (tick or timestamp)")
-
-    @field_validator("expected", "actual", "stake")
-    @classmethod
-    def _finite(cls, value: float) -> float:
-        if not math.isfinite(value):
-            raise ValueError(f"must be a finite number, got {value!r}")
-        return value
-
-    @property
-    def error(self) -> float:
-        """Signed prediction error: actual - expected."""
-        return self.actual - self.expected
+from psychoagent.types import OutcomeEvent
 
 
 class Explanation(BaseModel):

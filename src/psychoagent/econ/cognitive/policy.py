@@ -105,7 +105,7 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         cfg = self.cognitive
         embedder = None
         if cfg.ablation.memory:
-            from psychoagent.memory.embed import get_embedder
+            from psychoagent.embed import get_embedder
 
             embedder = get_embedder("hash")
         shared = embedder is not None and cfg.memory_backend == "population"

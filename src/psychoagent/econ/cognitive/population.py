@@ -18,7 +18,7 @@ from psychoagent.agent.cognition import SECONDS_PER_TICK, CognitiveAgent, tick_t
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.streams import HouseholdDraws
 from psychoagent.econ.settings import AgentMemoryConfig
-from psychoagent.memory.embed import Embedder
+from psychoagent.embed import Embedder
 from psychoagent.memory.population import Batch, PopulationMemory, Recalled
 from psychoagent.memory.population_recall import Request, recall_many
 from psychoagent.persona import Persona

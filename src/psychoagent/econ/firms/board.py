@@ -59,7 +59,7 @@ class CognitiveFirms:
         hours = model.config.household.hours
         embedder = None
         if cfg.memory:
-            from psychoagent.memory.embed import get_embedder
+            from psychoagent.embed import get_embedder
 
             embedder = get_embedder("hash")
         self.states: dict[int, FirmState] = {}

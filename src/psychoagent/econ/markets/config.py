@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from psychoagent.config import ConfigModel as _Config
+from psychoagent.config import ConfigModel
 
 
-class InvestorConfig(_Config):
+class InvestorConfig(ConfigModel):
     """How households form price expectations and size orders (Brock & Hommes 1998; Lux & Marchesi 1999;
     Chiarella, Iori & Perello 2009): fundamental + trend + herding + optimism + private noise."""
 
@@ -87,7 +87,7 @@ class InvestorConfig(_Config):
     attention_slow: float = Field(0.005, gt=0, le=1, description="EWMA weight of |r| in long-run volatility")
 
 
-class InformationConfig(_Config):
+class InformationConfig(ConfigModel):
     """Information arrival that drives trading and price changes together: the mixture-of-distributions hypothesis
     (Clark 1973; Tauchen & Pitts 1983), with persistent arrival as in Andersen (1996)."""
 
@@ -142,7 +142,7 @@ class InformationConfig(_Config):
     )
 
 
-class BondConfig(_Config):
+class BondConfig(ConfigModel):
     """Government bonds: floating-coupon perpetuals the treasury issues in the call auctions to cover its deficit."""
 
     enabled: bool = Field(True, description="list a government bond ('bond') next to steel and the stocks")
@@ -180,7 +180,7 @@ class BondConfig(_Config):
     )
 
 
-class TradingConfig(_Config):
+class TradingConfig(ConfigModel):
     """Markets for steel and firm shares, traded in call auctions several times per month."""
 
     enabled: bool = Field(True, description="run the asset and commodity markets (False: macro core only)")

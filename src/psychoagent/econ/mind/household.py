@@ -7,12 +7,12 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from psychoagent.affect.outcome import OutcomeEvent as AffectOutcome
 from psychoagent.affect.outcome import appraise_outcome
 from psychoagent.agent.cognition import CognitiveAgent
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.mind.semantic import SemanticMemory, TradeRecord
 from psychoagent.persona import Persona
+from psychoagent.types import OutcomeEvent
 
 if TYPE_CHECKING:
     from psychoagent.memory.core import Memory
@@ -56,7 +56,7 @@ class HouseholdMind(CognitiveAgent):
         for e in due:
             move = prices[e.instrument] / e.entry - 1.0
             actual = move if e.side == "BUY" else -move
-            affect = appraise_outcome(AffectOutcome(
+            affect = appraise_outcome(OutcomeEvent(
                 expected=e.expected, actual=actual, stake=min(max(e.stake, 0.0), 1.0),
                 description=f"return on {e.side.lower()} {e.instrument}",
             ))  # fmt: skip

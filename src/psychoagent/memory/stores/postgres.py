@@ -37,7 +37,7 @@ from psychoagent.memory.stores.postgres_schema import (
     split_sql,
     vector_dumper,
 )
-from psychoagent.memory.text import segment, stem
+from psychoagent.text import segment, stem
 from psychoagent.types import MemoryUnit
 
 _ROW_FIELDS = (

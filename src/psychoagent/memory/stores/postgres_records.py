@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.memory.embed import content_hash
+from psychoagent.embed import content_hash
 from psychoagent.memory.filters import Condition, FilterError
 from psychoagent.memory.stores.base import (
     CONFLICT_FIELDS,
@@ -21,7 +21,7 @@ from psychoagent.memory.stores.base import (
     scrub_quote,
 )
 from psychoagent.memory.stores.postgres_schema import Vector, tsquery
-from psychoagent.memory.text import segment, stem
+from psychoagent.text import segment, stem
 from psychoagent.types import ConflictRecord, ConflictStatus, Edge, MemoryUnit, to_epoch
 
 _COMPARE = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

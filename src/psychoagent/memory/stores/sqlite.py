@@ -36,7 +36,7 @@ from psychoagent.memory.stores.sqlite_checkpoint import BackgroundCheckpointer
 from psychoagent.memory.stores.sqlite_forget import erase
 from psychoagent.memory.stores.sqlite_records import SQLiteRecords
 from psychoagent.memory.stores.sqlite_schema import MIGRATIONS, split_sql
-from psychoagent.memory.text import segment
+from psychoagent.text import segment
 from psychoagent.types import MemoryUnit
 
 _WAL_ATTEMPTS = 8

@@ -7,7 +7,7 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING
 
-from psychoagent.memory.embed import content_hash
+from psychoagent.embed import content_hash
 from psychoagent.memory.stores.base import scrub_quote
 from psychoagent.types import MemoryUnit, to_epoch
 

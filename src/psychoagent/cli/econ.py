@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from psychoagent.cli_errors import fail, validation_message
+from psychoagent.cli.errors import fail, validation_message
 from psychoagent.econ.policies import policy_names
 from psychoagent.econ.run import LIMITS
 from psychoagent.econ.scenario import builtin_scenarios

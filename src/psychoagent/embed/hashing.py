@@ -13,7 +13,7 @@ from itertools import chain
 
 import numpy as np
 
-from psychoagent.memory.vectors import normalise
+from psychoagent.embed.vectors import normalise
 
 _WORD = re.compile(r"[\w']+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from psychoagent.cli_errors import fail
+from psychoagent.cli.errors import fail
 
 
 def report_command(

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from psychoagent.affect.cli import appraise as appraise_command
-from psychoagent.cli_errors import ErrorGroup
-from psychoagent.econ.cli import register as register_econ
-from psychoagent.eval.cli import register as register_eval
-from psychoagent.llm.cli import app as llm_app
-from psychoagent.memory.cli import app as memory_app
-from psychoagent.memory.cli_manage import register as register_memory_manage
-from psychoagent.report.cli import register as register_report
-from psychoagent.service.cli import register as register_service
+from psychoagent.cli.affect import appraise as appraise_command
+from psychoagent.cli.econ import register as register_econ
+from psychoagent.cli.errors import ErrorGroup
+from psychoagent.cli.eval import register as register_eval
+from psychoagent.cli.llm import app as llm_app
+from psychoagent.cli.memory import app as memory_app
+from psychoagent.cli.memory_manage import register as register_memory_manage
+from psychoagent.cli.report import register as register_report
+from psychoagent.cli.service import register as register_service
 
 app = typer.Typer(
     name="psychoagent",

@@ -1,4 +1,4 @@
-"""Every extension point in one place: the protocols a policy, a store, an appraiser or a model implements.
+"""The economy's extension points: the protocols a decision policy implements.
 
 The model and the runner test these with `isinstance` instead of probing attributes with `getattr`, so a policy
 declares what it does (binds to the model, learns from outcomes, asks a language model, needs closing).
@@ -9,20 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from psychoagent.affect.scheme import Appraiser
-from psychoagent.llm.base import Backend, LanguageModel
-from psychoagent.memory.stores.base import MemoryStore
-
 if TYPE_CHECKING:
     from psychoagent.econ.policies import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
     from psychoagent.econ.settings import SimulationConfig
     from psychoagent.econ.snapshot import Snapshot
     from psychoagent.persona import Persona
 
-__all__ = [
-    "Appraiser", "Backend", "Binds", "Closes", "Configurable", "LanguageModel", "Learner", "MemoryStore", "Policy",
-    "UsesModel",
-]  # fmt: skip
+__all__ = ["Binds", "Closes", "Configurable", "Learner", "Policy", "UsesModel"]
 
 
 @runtime_checkable

@@ -11,8 +11,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from psychoagent.cli_errors import fail
-from psychoagent.memory.cli_db import open_memory, resolve_db
+from psychoagent.cli.errors import fail
+from psychoagent.cli.memory_db import open_memory, resolve_db
 from psychoagent.memory.inputs import InvalidArgument, check_time
 
 _M = TypeVar("_M", bound=BaseModel)

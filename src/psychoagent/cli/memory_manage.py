@@ -42,7 +42,7 @@ def _print(item: BaseModel | dict[str, Any]) -> None:
 @contextmanager
 def _hub(db: str, embedder: str, must_exist: bool = True, recipe: str = "default") -> Iterator[MemoryHub]:
     """Open the file or database, translating validation and lookup failures into exit code 2 with the message."""
-    from psychoagent.memory.cli_db import open_memory, resolve_db
+    from psychoagent.cli.memory_db import open_memory, resolve_db
     from psychoagent.service.hub import MemoryHub, ServiceError
 
     target = resolve_db(db, must_exist=False)

@@ -7,7 +7,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from psychoagent.cli_errors import fail
+from psychoagent.cli.errors import fail
 
 __all__ = ["MEMORY_TABLES", "check_db", "open_memory", "resolve_db"]
 

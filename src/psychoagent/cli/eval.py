@@ -8,8 +8,8 @@ from pathlib import Path
 
 import typer
 
-from psychoagent.cli_errors import fail
-from psychoagent.econ.cli import SCENARIO_HELP, scenario_arg, set_llm_timeout
+from psychoagent.cli.econ import SCENARIO_HELP, scenario_arg, set_llm_timeout
+from psychoagent.cli.errors import fail
 from psychoagent.econ.run import LIMITS
 from psychoagent.eval.variants import VARIANTS
 from psychoagent.llm.config import TIMEOUT_ENV
@@ -91,7 +91,7 @@ def experiment_command(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from psychoagent.cli_errors import validation_message
+    from psychoagent.cli.errors import validation_message
     from psychoagent.econ.run import check_llm, uses_llm
     from psychoagent.eval.experiment import conditions, run_experiment
     from psychoagent.eval.variants import resolve
