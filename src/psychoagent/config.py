@@ -8,7 +8,7 @@ Subsystems with many knobs of their own keep their config models next to their c
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +24,28 @@ class FrozenConfigModel(ConfigModel):
     """A tuning model that cannot change once built (presets shared between agents)."""
 
     model_config = ConfigDict(frozen=True)
+
+
+Share = Annotated[float, Field(ge=0.0, le=1.0)]
+"""A fraction, probability or weight in [0, 1]."""
+
+PositiveShare = Annotated[float, Field(gt=0.0, le=1.0)]
+"""A fraction in (0, 1]: a rate or share that must not be zero."""
+
+NonNegative = Annotated[float, Field(ge=0.0)]
+"""A weight, scale or amount that may be zero."""
+
+Positive = Annotated[float, Field(gt=0.0)]
+"""A scale, time or amount that must be above zero."""
+
+Count = Annotated[int, Field(ge=1)]
+"""A size, limit or number of steps: at least one."""
+
+NonNegativeInt = Annotated[int, Field(ge=0)]
+"""A count that may be zero (0 often switches the feature off)."""
+
+ConflictLevel = Annotated[int, Field(ge=0, le=4)]
+"""A conflict intensity on the 0..4 scale of `Affect.conflict_intensity`."""
 
 
 class StoreConfig(ConfigModel):
