@@ -17,8 +17,8 @@ from benchmarks._report import write_section
 from benchmarks.conflict_fixture import DISTRACTORS_EN, DISTRACTORS_ZH, TEMPLATES_EN, Scenario, build
 from psychoagent import Affect, Memory
 from psychoagent.affect import HeuristicAppraiser
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.embed import get_embedder
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
 EN_TEXTS = (
     "The user raised the budget from 1000 to 3000 yuan.", "Great news: the deployment succeeded!",

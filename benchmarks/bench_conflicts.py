@@ -36,8 +36,8 @@ from benchmarks.conflict_gen import (
     split,
 )
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.embed import get_embedder
+from psychoagent.memory.config import AffectiveMemoryConfig
 
 TARGETS = {"newer_first": 0.95, "flagged": 0.90, "false_flag": 0.05}
 BATCH = 64

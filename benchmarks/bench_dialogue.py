@@ -23,10 +23,10 @@ from benchmarks._report import write_section
 from benchmarks.bench_conflicts import SharedCache
 from benchmarks.dialogue_scripts import CONVERSATIONS, FILLERS, Conversation
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.embed import get_embedder
 from psychoagent.llm import LLMClient, LLMConfig, Sampling, get_model
 from psychoagent.llm.offline import OfflineBackend
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
 START = dt.datetime(2024, 3, 4, 9, 0, tzinfo=dt.UTC)
 SESSION_GAP = dt.timedelta(days=7)

@@ -16,10 +16,9 @@ import numpy as np
 from benchmarks._report import write_section
 from benchmarks.retrieval_fixture import build
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.config import MemoryConfig, RecallConfig
 from psychoagent.embed import E5Embedder, HashingEmbedder
 from psychoagent.memory.ann import dense_top
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, MemoryConfig, RecallConfig
 from psychoagent.memory.retrieve import default_pipeline, top_k
 
 VOCAB = 20_000

@@ -24,8 +24,8 @@ import numpy as np
 from benchmarks._report import write_section
 from benchmarks.bench_memory import queries, sentences
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.embed import HashingEmbedder
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
 STORE_ONLY = AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False))
 """No conflict detection (and the memories below get no appraiser): what is left is the store's own cost."""

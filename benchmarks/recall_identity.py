@@ -29,8 +29,8 @@ from benchmarks.bench_memory import queries, sentences
 from benchmarks.conflict_fixture import build as conflict_scenarios
 from benchmarks.retrieval_fixture import build as fixture
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.embed import E5Embedder, HashingEmbedder
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
 Dump = dict[str, list[list[str]]]
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.config import MemoryConfig, RecallConfig
 from psychoagent.embed import normalise
 from psychoagent.memory.ann import dense_top
+from psychoagent.memory.config import MemoryConfig, RecallConfig
 
 pytest.importorskip("faiss")
 

@@ -71,7 +71,7 @@ def test_batch_conflicts_and_resolution() -> None:
 
 
 def test_detection_can_be_switched_off_and_records_persist(tmp_path) -> None:
-    from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
+    from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
     off = Memory(embedder="hash", affect_config=AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False)))
     off.observe("The budget is 100 yuan.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from psychoagent import Affect, Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, ConsolidationConfig
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, ConsolidationConfig
 
 
 def test_consolidate_summarises_routine_and_keeps_originals() -> None:

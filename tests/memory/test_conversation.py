@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 
 from psychoagent import Memory
-from psychoagent.config import MemoryConfig, RecallConfig
+from psychoagent.memory.config import MemoryConfig, RecallConfig
 from psychoagent.memory.context import ConversationIndex, linked_previous, session_ids, speaker_of
 
 NO_CONTEXT = {"neighbour_dense_weight": 0.0, "neighbour_keyword_weight": 0.0, "reply_weight": 0.0,

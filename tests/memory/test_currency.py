@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.memory import currency
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.memory.currency import CurrencyStage
 from psychoagent.memory.pair_cache import NOT_COMPARABLE, PairDecisions
 from psychoagent.memory.retrieve import Candidates, RecallContext

@@ -144,7 +144,7 @@ def test_llm_referee_decides_uncertain_pairs_with_cache_and_counted_fallbacks() 
 
 
 def test_with_detection_off_recall_does_not_judge_pairs_either() -> None:
-    from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
+    from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
     texts = [
         ("The quarterly report is due on March 3.", T0),

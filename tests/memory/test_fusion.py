@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from psychoagent import Memory
-from psychoagent.affect.config import FusionConfig
+from psychoagent.memory.config import FusionConfig
 from psychoagent.memory.fusion import choose_strategy
 from psychoagent.types import ConflictRecord
 
@@ -28,7 +28,7 @@ def test_brief_shows_both_sides_newest_current() -> None:
 
 
 def test_brief_detects_slot_conflicts_without_records() -> None:
-    from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
+    from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
     mem = Memory(embedder="hash", affect_config=AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False)))
     mem.observe("The hotel is the Hilton.", timestamp="2024-05-01T00:00:00Z")
@@ -39,8 +39,8 @@ def test_brief_detects_slot_conflicts_without_records() -> None:
 
 
 def test_a_slot_clash_between_two_peoples_facts_is_no_conflict() -> None:
-    from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
     from psychoagent.affect.slots import extract_slots
+    from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 
     mem = Memory(embedder="hash", affect_config=AffectiveMemoryConfig(conflicts=ConflictConfig(detect=False)))
     mem.observe("孙浩的团队例会在周二。", timestamp="2024-05-01T00:00:00Z")

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig
 from psychoagent.embed import get_embedder
+from psychoagent.memory.config import AffectiveMemoryConfig
 from psychoagent.memory.detect import PairScorer, normalised_similarity
 from psychoagent.memory.masked import MASK, mask_pair
 from psychoagent.memory.pairs import FEATURES, pair_features, vector_features

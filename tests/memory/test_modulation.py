@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from psychoagent import Affect, Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, ModulationConfig
-from psychoagent.config import MemoryConfig, RecallConfig
+from psychoagent.memory.config import (
+    AffectiveMemoryConfig,
+    ConflictConfig,
+    MemoryConfig,
+    ModulationConfig,
+    RecallConfig,
+)
 
 NOW = "2024-06-01T00:00:00Z"
 CALM = Affect(valence=0, arousal=1)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from psychoagent.affect.config import AffectiveMemoryConfig
-from psychoagent.config import RecallConfig
 from psychoagent.embed import get_embedder
+from psychoagent.memory.config import AffectiveMemoryConfig, RecallConfig
 from psychoagent.memory.population import Batch, PopulationMemory
 from psychoagent.memory.population_recall import Request, recall_many
 

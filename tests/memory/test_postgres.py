@@ -89,7 +89,7 @@ def test_a_store_can_be_injected_and_a_path_with_it_is_refused(tmp_path: object)
 def test_vectors_get_an_hnsw_index_for_the_in_database_search(pg_url: str, when: str) -> None:
     import psycopg
 
-    from psychoagent.config import MemoryConfig, StoreConfig
+    from psychoagent.memory.config import MemoryConfig, StoreConfig
 
     config = MemoryConfig(store=StoreConfig(hnsw=when))  # type: ignore[arg-type]
     with Memory(pg_url, embedder="hash", appraiser=None, config=config) as mem:

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from psychoagent import Memory
-from psychoagent.config import MemoryConfig, RecallConfig
 from psychoagent.embed import HashingEmbedder, get_embedder
+from psychoagent.memory.config import MemoryConfig, RecallConfig
 from psychoagent.memory.retrieve import (
     SECONDS_PER_DAY,
     access_factor,

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.config import MemoryConfig, RecallConfig
-from psychoagent.embed import PER_TEXT_CHARS, HashingEmbedder
+from psychoagent.embed import HashingEmbedder
+from psychoagent.embed.hashing import PER_TEXT_CHARS
+from psychoagent.memory.config import MemoryConfig, RecallConfig
 from psychoagent.memory.retrieve import Candidates, RecallContext, relevance_stage
 from psychoagent.memory.stages import conversation_stage
 

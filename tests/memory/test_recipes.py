@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from psychoagent.cli import app
-from psychoagent.config import MemoryConfig, RecallConfig
 from psychoagent.memory import RECALL_RECIPES, Memory, recall_recipe
+from psychoagent.memory.config import MemoryConfig, RecallConfig
 
 runner = CliRunner()
 

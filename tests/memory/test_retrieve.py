@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from psychoagent import Memory
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.retrieve import (
     RecallContext,
     gather_candidates,

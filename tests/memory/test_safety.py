@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from psychoagent import Affect, Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, MonitorConfig, SafetyConfig
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, MonitorConfig, SafetyConfig
 from psychoagent.memory.modulate import decay_factor
 from psychoagent.memory.safety import mmr
 

@@ -8,8 +8,8 @@ import threading
 from pathlib import Path
 
 from psychoagent import Memory
-from psychoagent.config import MemoryConfig, StoreConfig
 from psychoagent.embed import HashingEmbedder
+from psychoagent.memory.config import MemoryConfig, StoreConfig
 from psychoagent.memory.stores.sqlite_checkpoint import BackgroundCheckpointer
 
 BATCHES, PER_BATCH = 12, 100

@@ -21,8 +21,8 @@ import pytest
 from benchmarks.bench_memory import queries, sentences
 from benchmarks.retrieval_fixture import build as retrieval_fixture
 from psychoagent import Memory
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.embed import HashingEmbedder
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 from tests.memory.test_write_path import T0, fixture_items
 
 GOLDEN = Path(__file__).parent / "data" / "write_identity.json"

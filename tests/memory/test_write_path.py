@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from psychoagent import Memory
 from psychoagent.affect import slots
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.embed import HashingEmbedder, hashing, normalise
 from psychoagent.memory import temporal, write
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.text import tokens
 from psychoagent.types import Affect, MemoryUnit
 

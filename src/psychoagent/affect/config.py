@@ -1,6 +1,6 @@
-"""Tuning knobs of appraisal and of affect inside memory (conflicts, modulated recall, safety, briefings,
-consolidation), each with its documented default and the reason for it. The appraisers' own knobs live in
-`psychoagent.affect.appraisal_config` and are re-exported here."""
+"""Tuning knobs of appraisal (the heuristic, outcome and LLM appraisers and the stabiliser), each with its documented
+default and the reason for it. The knobs of affect inside memory (conflicts, modulation, safety, fusion) are part
+of `psychoagent.memory.config`."""
 
 from __future__ import annotations
 
@@ -8,326 +8,157 @@ from typing import Literal
 
 from pydantic import Field
 
-from psychoagent.affect.appraisal_config import (
-    AffectConfig,
-    HeuristicConfig,
-    LLMAppraiserConfig,
-    OutcomeConfig,
-    StabiliserConfig,
-)
-from psychoagent.config import ConfigModel
-
-__all__ = [
-    "AffectConfig", "AffectiveMemoryConfig", "ConflictConfig", "ConsolidationConfig", "DecayConfig", "FusionConfig",
-    "HeuristicConfig", "LLMAppraiserConfig", "ModulationConfig", "MonitorConfig", "OutcomeConfig", "SafetyConfig",
-    "StabiliserConfig", "StrategyTemplate",
-]  # fmt: skip
+from psychoagent.config import ConfigModel, ConflictLevel, NonNegative, NonNegativeInt, Positive, Share
 
 
-# ---- affect inside memory: conflicts, modulated recall, feedback-loop safety, briefings, consolidation ----------
+class HeuristicConfig(ConfigModel):
+    """Weights of the model-free appraiser (English via VADER, Chinese via snownlp plus a small rule lexicon)."""
 
-
-class ConflictConfig(ConfigModel):
-    """How new units are checked against stored ones and goals (update/contradiction detection by meaning)."""
-
-    detect: bool = Field(
-        True, description="check every new unit for updates, contradictions and goal conflicts"
+    embed_missing: bool = Field(
+        True,
+        description=(
+            "a standalone appraiser (context names no embedder) embeds the text with multilingual-e5-small itself "
+            "to use the combined head (EmoBank dev r: see docs/benchmarks.md); False: lexical head unless a "
+            "vector is passed"
+        ),
     )
-    supersede_slots: bool = Field(
-        True, description="an update supersedes the older unit (invalid_at set, both kept)"
+    vector_cache: NonNegativeInt = Field(
+        4096,
+        description="texts whose e5 vectors a standalone appraiser keeps (prepare() then appraise()): 6 MB",
     )
-    record_goal_conflicts: bool = Field(True, description="write a ConflictRecord for goal conflicts >= min")
-    min_goal_intensity: int = Field(2, ge=0, le=4, description="weakest goal conflict that gets a record")
-    detect_changes: bool = Field(
-        True, description="judge pairs with the learned scorer (False: only rule-based slot clashes count)"
-    )
-    dense_candidates: int = Field(
-        6, ge=0, description="nearest earlier units (by embedding) each new unit is compared with"
-    )
-    subject_candidates: int = Field(
-        4,
+    conflict_arousal: float = Field(
+        0.2,
         ge=0,
-        description="latest earlier units per shared subject (person, place, the speaker) compared too",
+        le=2,
+        description=(
+            "arousal score added when conflict >= 3, which also lifts it to at least 'attention' (seed 2.2: a goal "
+            "conflict demands attention); 0.2 takes a text that is itself arousing into 'alarm' (2.3)"
+        ),
     )
-    min_similarity: float = Field(
-        0.15,
-        ge=0,
-        le=1,
-        description="normalised dense similarity below which a nearest unit is not a candidate",
+    task_word_weight: NonNegative = Field(
+        0.35, description="score added per success/failure word (task outcomes VADER does not know)"
     )
-    update_threshold: float | None = Field(
-        None,
-        ge=0,
-        le=1,
-        description="scorer probability from which a pair is an update (None: the scorer's own, "
-        "chosen on the dev scenarios: flagged against false flags)",
+    zh_backend: Literal["snownlp", "lexicon"] = Field(
+        "snownlp",
+        description=(
+            "Chinese valence: snownlp (product-review Naive Bayes, coarse) blended with the rule lexicon, or the "
+            "lexicon alone (no 2 s model load)."
+        ),
     )
-    contradiction_threshold: float | None = Field(
-        None,
-        ge=0,
-        le=1,
-        description="scorer probability from which a pair is a contradiction (None: the scorer's)",
-    )
-    conflict_mass: float = Field(
-        0.9,
-        ge=0,
-        le=1,
-        description="update + contradiction probability from which a pair conflicts (dev scenarios)",
-    )
-    change_intensity: int = Field(
-        2, ge=0, le=4, description="conflict of an update found by meaning: less certain than a slot clash"
-    )
-    contradiction_intensity: int = Field(
-        3,
-        ge=0,
-        le=4,
-        description="conflict of two facts that cannot both hold, with no time order to settle it",
-    )
-    recall_pairs: int = Field(
-        8,
-        ge=0,
-        description="best recall candidates compared pairwise so the current fact ranks first (0: off)",
-    )
-    recall_update_threshold: float = Field(
-        0.35, ge=0, le=1, description="update probability from which recall puts the newer fact first (dev)"
-    )
-    recall_close_threshold: float = Field(
+    snownlp_weight: Share = Field(
         0.25,
-        ge=0,
-        le=1,
-        description="update probability from which recall puts the newer fact first when it answers the query "
-        "about as well as the older one (relevance at least recall_close_relevance of the older's); dev scenarios",
-    )
-    recall_close_relevance: float = Field(
-        0.9, ge=0, le=1, description="share of the older fact's query relevance the newer one needs (dev)"
-    )
-    brief_conflict_mass: float = Field(
-        0.45,
-        ge=0,
-        le=1,
-        description="update + contradiction probability from which a briefing shows two recalled facts that "
-        "answer its question alike (see recall_close_relevance) as a conflict, without a stored record; chosen on "
-        "the dev scenarios (0.4 flagged 4.9 % of dev compatible English pairs, 0.45 3.4 %)",
-    )
-    brief_answer_mass: float = Field(
-        0.3,
-        ge=0,
-        le=1,
-        description="brief_conflict_mass for a pair whose newer fact drops the older one's answer to the question "
-        "and gives its own (memory.answers); chosen on the dev scenarios: the lowest of 0.45-0.1 that flagged no "
-        "more dev compatible pairs (0.25 flagged English 3.7 % against 3.4 %)",
-    )
-    scorer_path: str | None = Field(
-        None, description="JSON weights of another fitted pair scorer (default: the packaged one)"
-    )
-    second_stage: bool = Field(
-        False,
-        description="with the embedder the second-stage scorer was fitted on (e5), pairs sharing a subject that "
-        "the first stage is unsure about are decided by masked-predicate similarity (two more embedded texts per "
-        "pair, write time only; benchmarks/fit_masked.py). Off by default: on the conflict benchmark it raised "
-        "test flagged 83.2 -> 83.5 % only, and on the never-tuned natural set it flagged one more compatible pair "
-        "(wrongly flagged 20 -> 25 %), for 0.12 more embedded texts per stored unit (2026-12-01)",
-    )
-    second_stage_path: str | None = Field(
-        None, description="JSON weights of another fitted second stage (default: the packaged one)"
-    )
-
-
-class ModulationConfig(ConfigModel):
-    """Bounded multiplicative affect factors of recall (seed 2.3, 3.3). Every factor stays in [1/max, max]."""
-
-    policy: Literal["conflict-first", "lessons", "mood-congruent", "none"] = Field(
-        "conflict-first",
-        description="policy used when a recall has an affect state (given or appraised from context) but no policy",
-    )
-    pool_factor: int = Field(
-        3, ge=1, description="candidate pool is at least k * this before modulation (seed 3.3: top_k * 3)"
-    )
-    conflict_state_threshold: int = Field(
-        3,
-        ge=0,
-        le=4,
-        description="state conflict from which high-conflict memories are boosted (seed 3.3: >= 3)",
-    )
-    conflict_weight: float = Field(
-        0.8, ge=0, description="factor = 1 + w * memory_conflict / 4 (seed 3.3: +0.2 per conflict level)"
-    )
-    lesson_weight: float = Field(
-        0.3, ge=0, description="negative state: factor = 1 + w * max(0, -memory_valence) / 2 (seed 3.3: +0.1)"
-    )
-    congruence_weight: float = Field(
-        0.2, ge=0, le=0.9, description="mood congruence: factor in [1 - w, 1 + w] by valence distance"
-    )
-    arousal_congruence_weight: float = Field(
-        0.1, ge=0, le=0.9, description="arousal congruence: factor in [1 - w, 1 + w] by arousal distance"
-    )
-    max_factor: float = Field(2.0, ge=1, description="upper bound of any single affect factor")
-    working_boost: float = Field(
-        1.1,
-        ge=1,
-        description="working-tier units come first among equals (seed 5.3: search working memory first)",
-    )
-
-
-class DecayConfig(ConfigModel):
-    """Affect intensity fades with time and with later successes on the same subject (seed 5.4)."""
-
-    half_life_days: float = Field(
-        30.0, gt=0, description="age at which a memory's affect counts half in modulation"
-    )
-    success_half_count: float = Field(
-        2.0, gt=0, description="later successes on the same subject that halve a memory's affect"
-    )
-
-
-class SafetyConfig(ConfigModel):
-    """Feedback-loop safety: diversity, exploration and the recent-recall negativity tracker (seed 5.4)."""
-
-    mmr_lambda: float = Field(
-        0.6,
-        ge=0,
-        le=1,
-        description="MMR trade-off: lambda * relevance / max - (1 - lambda) * max similarity to earlier picks; "
-        "0.6 lets a result 20% less relevant but half as similar beat an exact duplicate",
-    )
-    mmr_pool: int = Field(3, ge=1, description="MMR picks from the best k * this candidates")
-    epsilon: float = Field(0.1, ge=0, le=1, description="probability of an exploratory recall")
-    explore_slots: int = Field(1, ge=0, description="results replaced by exploration picks")
-    negative_window: int = Field(
-        10, ge=1, description="recent modulated recalls the negativity tracker remembers"
-    )
-    negative_share: float = Field(
-        0.6, ge=0, le=1, description="share of negative memories in recent recalls that forces exploration"
-    )
-    seed: int = Field(0, description="seed of the default exploration generator when recall gets no rng")
-    supersession_gap: float = Field(
-        0.95,
-        gt=0,
-        lt=1,
-        description="in modulated recall a superseded unit scores at most this times its successor, so the current "
-        "fact ranks first and the stale one right after (MemoryAgentBench: ordering metadata fixes superseded facts)",
-    )
-
-
-class MonitorConfig(ConfigModel):
-    """Affect baseline monitor: warns when stored affect drifts negative."""
-
-    window: int = Field(50, ge=2, description="recent units whose affect forms the current distribution")
-    min_units: int = Field(10, ge=1, description="units needed before the monitor judges a drift")
-    mean_threshold: float = Field(
-        -0.5, le=0, description="warn when the window's mean valence falls below this"
-    )
-    drift_threshold: float = Field(
-        0.75, gt=0, description="warn when the window's mean valence is this far below the baseline"
-    )
-    negative_share: float = Field(
-        0.6, ge=0, le=1, description="warn when this share of the window is negative"
-    )
-
-
-class StrategyTemplate(ConfigModel):
-    """A conflict-resolution strategy (seed 5.2), chosen when its keywords appear on both sides."""
-
-    name: str
-    text: str
-    side_a_words: tuple[str, ...] = ()
-    side_b_words: tuple[str, ...] = ()
-    min_intensity: int = Field(0, ge=0, le=4)
-
-
-DEFAULT_STRATEGIES: tuple[StrategyTemplate, ...] = (
-    StrategyTemplate(
-        name="cost_vs_quality",
-        text="Cost vs quality: state the cost of each option against the quality it buys, then pick the cheapest "
-        "option that meets the stated need, or ask which matters more.",
-        side_a_words=("budget", "cost", "cheap", "price", "save", "预算", "成本", "便宜", "省钱", "价格"),
-        side_b_words=(
-            "quality",
-            "best",
-            "premium",
-            "high-end",
-            "performance",
-            "质量",
-            "最好",
-            "高端",
-            "性能",
+        description=(
+            "weight of snownlp's 2p-1 in the Chinese score; low because it calls neutral factual sentences "
+            "negative (FACTS.md: the budget sentence gets p = 0.11)"
         ),
-    ),
-    StrategyTemplate(
-        name="speed_vs_accuracy",
-        text="Speed vs accuracy: deliver a fast first version that is clearly marked as preliminary and schedule "
-        "the careful check.",
-        side_a_words=("fast", "quick", "deadline", "urgent", "asap", "快", "尽快", "截止", "紧急"),
-        side_b_words=(
-            "accurate",
-            "accuracy",
-            "thorough",
-            "careful",
-            "correct",
-            "准确",
-            "仔细",
-            "全面",
-            "正确",
-        ),
-    ),
-    StrategyTemplate(
-        name="ask_clarification",
-        text="Ask for clarification: the two sides are equally recent or fundamental; confirm which one holds "
-        "before acting.",
-        min_intensity=3,
-    ),
-    StrategyTemplate(
-        name="prefer_latest",
-        text="Prefer the latest instruction, but record the deviation from the earlier one and mention it.",
-    ),
-)
-
-
-class FusionConfig(ConfigModel):
-    """How a briefing is written (seed 2.3 fusion, 5.2 strategies)."""
-
-    strategies: tuple[StrategyTemplate, ...] = Field(
-        DEFAULT_STRATEGIES, description="tried in order; the first whose words match both sides wins"
     )
-    clarify_window_seconds: float = Field(
-        60.0, ge=0, description="two conflicting instructions closer in time than this call for clarification"
+    negation_window: NonNegativeInt = Field(
+        3, description="tokens before a sentiment word a negator may sit in"
     )
-    include_partners: bool = Field(
-        True, description="pull the other side of a recalled conflict into the briefing if recall missed it"
+    intensifier_factor: float = Field(
+        1.5, ge=1, description="multiplier of a sentiment word after 'very'/'非常'"
     )
-    summary_words: int = Field(120, ge=10, description="word limit of the optional LLM summary")
-
-
-class ConsolidationConfig(ConfigModel):
-    """Tiers and summarisation (seed 5.3)."""
-
-    working_capacity: int = Field(50, ge=1, description="most units the working tier holds")
-    working_recent_days: float = Field(
-        1.0, ge=0, description="units younger than this are working candidates"
-    )
-    working_min_conflict: int = Field(
-        2, ge=0, le=4, description="conflict from which a unit is working memory"
-    )
-    working_min_arousal: int = Field(3, ge=1, le=3, description="arousal from which a unit is working memory")
-    routine_max_arousal: int = Field(1, ge=1, le=3, description="routine: arousal at most this")
-    routine_max_conflict: int = Field(0, ge=0, le=4, description="routine: conflict at most this")
-    min_age_days: float = Field(7.0, ge=0, description="only units older than this are summarised")
-    min_group: int = Field(3, ge=2, description="smallest group of similar routine units worth a summary")
-    similarity: float = Field(
+    arousal_change_ratio: NonNegative = Field(
         0.5,
-        ge=-1,
-        le=1,
-        description="cosine to a group's first unit needed to join it (calibrate per embedder)",
+        description="relative size of a numeric change (from X to Y) that counts as an arousing jump",
+    )
+    arousal_sentiment: Share = Field(
+        0.6, description="|sentiment score| above which the event itself counts as arousing"
+    )
+    goal_violation_intensity: ConflictLevel = Field(
+        3, description="conflict when a number breaks a goal's numeric constraint"
+    )
+    goal_violation_strong_ratio: NonNegative = Field(
+        0.25,
+        description="relative overshoot of the bound from which the violation is fundamental (intensity 4)",
+    )
+    preference_intensity: ConflictLevel = Field(
+        3, description="conflict when the event uses the opposite preference word of a goal"
+    )
+    goal_negation_intensity: ConflictLevel = Field(
+        3, description="conflict when the event negates or cancels what a goal asks for"
+    )
+    slot_intensity: ConflictLevel = Field(
+        3, description="conflict with a stored memory giving a different value for the same slot"
+    )
+    reversal_intensity: ConflictLevel = Field(
+        2, description="conflict signalled by a reversal marker alone ('actually', '改成')"
+    )
+    reversal_bonus: int = Field(
+        1, ge=0, le=2, description="added to another detected conflict when a reversal marker confirms it"
+    )
+    conflict_valence_cap: int = Field(
+        -1,
+        ge=-2,
+        le=0,
+        description="valence is at most this when conflict >= 3: the event pushes against a goal (seed 2.2)",
     )
 
 
-class AffectiveMemoryConfig(ConfigModel):
-    """Everything affect-related a `Memory` uses."""
+class OutcomeConfig(ConfigModel):
+    """Deterministic appraisal of an outcome event (expected vs actual, stake = fraction of wealth involved)."""
 
-    conflicts: ConflictConfig = Field(default_factory=ConflictConfig)
-    modulation: ModulationConfig = Field(default_factory=ModulationConfig)
-    decay: DecayConfig = Field(default_factory=DecayConfig)
-    safety: SafetyConfig = Field(default_factory=SafetyConfig)
-    monitor: MonitorConfig = Field(default_factory=MonitorConfig)
-    fusion: FusionConfig = Field(default_factory=FusionConfig)
-    consolidation: ConsolidationConfig = Field(default_factory=ConsolidationConfig)
+    error_floor: Positive = Field(
+        1.0,
+        description="denominator floor of the relative error, so an expected 0 does not divide by 0",
+    )
+    stake_reference: Positive = Field(
+        0.2,
+        description="stake (share of wealth) at which an outcome counts fully; smaller ones scale down",
+    )
+    valence_bands: tuple[float, float] = Field(
+        (0.05, 0.3), description="|stake-weighted error| for valence +-1 and +-2"
+    )
+    arousal_bands: tuple[float, float] = Field(
+        (0.1, 0.5), description="|relative error| (surprise) for arousal 2 and 3"
+    )
+    valence_saturation: Positive = Field(
+        1.0,
+        description="|stake-weighted error| at which the valence score reaches +-2 (a full-stake 100 % miss)",
+    )
+    arousal_saturation: Positive = Field(
+        1.0,
+        description="|relative error| at which the arousal score reaches 3 (twice the arousal-3 band)",
+    )
+    high_stake: Share = Field(0.3, description="stake that alone makes an outcome arousal 3")
+    conflict_bands: tuple[float, float, float, float] = Field(
+        (0.1, 0.25, 0.5, 1.0),
+        description="|relative error| for conflict 1..4: a prediction error is a conflict with a belief",
+    )
+
+
+class LLMAppraiserConfig(ConfigModel):
+    """How the LLM appraiser asks, validates, repairs and falls back."""
+
+    retries: int = Field(
+        1, ge=0, le=5, description="extra attempts after an invalid answer before falling back"
+    )
+    repair: bool = Field(True, description="try json-repair on malformed JSON before retrying")
+    max_reason_chars: int = Field(300, ge=20, description="maxLength of brief_reason in the JSON schema")
+    language: Literal["en", "zh"] = Field("en", description="language of the prompt (the seed's is Chinese)")
+    structured: bool = Field(
+        True,
+        description="use the model's schema-constrained `structured()` call when it has one (psychoagent.llm); "
+        "otherwise plain text, parsed and repaired here",
+    )
+
+
+class StabiliserConfig(ConfigModel):
+    """Smoothing of labels (seed 5.1): consistency matters more than precision."""
+
+    valence_levels: tuple[int, ...] = Field(
+        (-2, -1, 0, 1, 2), description="allowed valence values; labels snap to the nearest (e.g. (-1, 0, 1))"
+    )
+    arousal_levels: tuple[int, ...] = Field((1, 2, 3), description="allowed arousal values")
+    conflict_levels: tuple[int, ...] = Field(
+        (0, 1, 2, 3, 4), description="allowed conflict values (e.g. (0, 2, 4) for low/medium/high)"
+    )
+
+
+class AffectConfig(ConfigModel):
+    """All appraisal knobs."""
+
+    heuristic: HeuristicConfig = Field(default_factory=HeuristicConfig)
+    outcome: OutcomeConfig = Field(default_factory=OutcomeConfig)
+    llm: LLMAppraiserConfig = Field(default_factory=LLMAppraiserConfig)
+    stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.retrieve import Candidates, RecallContext
 

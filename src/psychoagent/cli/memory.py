@@ -298,7 +298,7 @@ def recall(
     recipe: Annotated[
         str,
         typer.Option(
-            help="recall recipe (memory.recipes): default, documents, exact, dense, keyword, stateless"
+            help="recall recipe (memory.config.recipes): default, documents, exact, dense, keyword, stateless"
         ),
     ] = "default",
 ) -> None:

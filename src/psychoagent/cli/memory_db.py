@@ -54,12 +54,12 @@ def resolve_db(db: str, must_exist: bool) -> str | Path:
 
 
 def open_memory(target: str | Path, namespace: str, embedder: str, recipe: str = "default") -> Any:
-    """The `Memory` of --db recalling by recall recipe `recipe` (`memory.recipes`); an unknown recipe, or a
+    """The `Memory` of --db recalling by recall recipe `recipe` (`memory.config.recipes`); an unknown recipe, or a
     database that cannot be opened (server down, bad credentials, no pgvector, the extra missing) stops with one
     line and exit 2."""
-    from psychoagent.config import MemoryConfig
+    from psychoagent.memory.config import MemoryConfig
+    from psychoagent.memory.config.recipes import recall_recipe
     from psychoagent.memory.core import Memory
-    from psychoagent.memory.recipes import recall_recipe
     from psychoagent.memory.stores import redact
 
     try:

@@ -105,7 +105,7 @@ def _evolution_config(over: dict[str, Any], base: EvolutionConfig | None = None)
 
 
 def _memory_config(over: dict[str, Any], base: AgentMemoryConfig | None = None) -> AgentMemoryConfig:
-    from psychoagent.memory.recipes import recall_recipe
+    from psychoagent.memory.config.recipes import recall_recipe
 
     rest = dict(over)
     recipe = rest.pop("recipe", None)

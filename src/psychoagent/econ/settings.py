@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.config import ConfigModel, RecallConfig
+from psychoagent.config import ConfigModel
 from psychoagent.econ.config import EconomyConfig
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, RecallConfig
 from psychoagent.persona.config import EvolutionConfig
 
 __all__ = ["AgentMemoryConfig", "SimulationConfig", "event_memory"]

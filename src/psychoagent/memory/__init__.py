@@ -1,9 +1,9 @@
 """Affect-aware memory: store, embedders, hybrid recall, provenance graph, and the `Memory` facade."""
 
 from psychoagent.embed import Embedder, HashingEmbedder, get_embedder
+from psychoagent.memory.config.recipes import RECALL_RECIPES, recall_recipe
 from psychoagent.memory.core import Appraiser, Memory
 from psychoagent.memory.filters import FilterError
-from psychoagent.memory.recipes import RECALL_RECIPES, recall_recipe
 from psychoagent.memory.store import MemoryStore, SQLiteStore
 
 __all__ = [

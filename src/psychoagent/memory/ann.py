@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import RecallConfig
 
 log = logging.getLogger(__name__)
 

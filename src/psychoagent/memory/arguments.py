@@ -245,8 +245,7 @@ def check_open(
     path: Any, namespace: Any, embedder: Any, config: Any, appraiser: Any, affect_config: Any
 ) -> None:
     """The arguments of `Memory(...)`: a file path (or None), a namespace, an embedder name or object, configs."""
-    from psychoagent.affect.config import AffectiveMemoryConfig
-    from psychoagent.config import MemoryConfig
+    from psychoagent.memory.config import AffectiveMemoryConfig, MemoryConfig
 
     if path is not None:
         if not isinstance(path, str | os.PathLike):

@@ -15,7 +15,7 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, Field
 
-from psychoagent.affect.config import ConsolidationConfig
+from psychoagent.memory.config import ConsolidationConfig
 from psychoagent.types import Affect, MemoryUnit
 
 

@@ -10,11 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.affect.config import AffectiveMemoryConfig
-from psychoagent.config import MemoryConfig
 from psychoagent.embed import Embedder, get_embedder
 from psychoagent.memory import affective, write
 from psychoagent.memory import arguments as check
+from psychoagent.memory.config import AffectiveMemoryConfig, MemoryConfig
 from psychoagent.memory.conflicts import ConflictLog, NamespaceAffect
 from psychoagent.memory.consolidate import ConsolidationReport
 from psychoagent.memory.currency import CurrencyStage
@@ -88,7 +87,10 @@ class Memory:
         self.appraiser: Appraiser | None = resolve_appraiser(appraiser)
         self.pair_judge: PairJudge | None = None
         """Optional referee (e.g. `memory.judge.LLMPairJudge`) for pairs the update scorer is unsure about."""
-        self.affect_config = affect_config or AffectiveMemoryConfig()
+        if affect_config is None:  # the config's affect settings when given there, else the defaults
+            given = config is not None and "affect" in config.model_fields_set
+            affect_config = config.affect if given and config is not None else AffectiveMemoryConfig()
+        self.affect_config = affect_config
         self.pipeline: list[Stage] = [drop_forgotten, *default_pipeline()]
         self.selector: Selector = lambda cands, index, ctx: top_k(cands, ctx.k)
         self._install_affect()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.conflicts import UNCHECKED_KINDS
 from psychoagent.memory.detect import LABELS, normalised_similarity
 from psychoagent.memory.index import NamespaceIndex

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.index import NamespaceIndex
 
 if TYPE_CHECKING:

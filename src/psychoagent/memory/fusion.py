@@ -14,8 +14,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from psychoagent.affect.config import FusionConfig, StrategyTemplate
 from psychoagent.affect.slots import extract_slots
+from psychoagent.memory.config import FusionConfig, StrategyTemplate
 from psychoagent.memory.conflicts import conflict_id
 from psychoagent.quoting import DATA_NOTE, escape, quote, text_problem
 from psychoagent.types import ConflictRecord, MemoryUnit, Recall

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from psychoagent.affect.config import DecayConfig, ModulationConfig
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import DecayConfig, ModulationConfig, RecallConfig
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.retrieve import SECONDS_PER_DAY, Candidates, RecallContext
 from psychoagent.types import Affect

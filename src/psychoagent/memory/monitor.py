@@ -9,7 +9,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from psychoagent.affect.config import MonitorConfig
+from psychoagent.memory.config import MonitorConfig
 from psychoagent.types import MemoryUnit, utcnow
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from psychoagent.affect.config import AffectiveMemoryConfig
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import AffectiveMemoryConfig, RecallConfig
 from psychoagent.memory.modulate import decay_factor
 from psychoagent.memory.population import PopulationMemory
 from psychoagent.memory.retrieve import access_factor, recency_factor

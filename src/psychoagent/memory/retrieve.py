@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.config import RecallConfig
 from psychoagent.memory.ann import dense_top
+from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.context import linked_previous
 from psychoagent.memory.expand import entity_stage
 from psychoagent.memory.filters import Condition

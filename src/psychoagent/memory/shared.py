@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.config import MemoryConfig
 from psychoagent.embed import Embedder, EmbeddingCache, content_hash, normalise
 from psychoagent.memory.access import AccessBuffer
+from psychoagent.memory.config import MemoryConfig
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.refresh import catch_up
 from psychoagent.memory.stores.base import MemoryStore

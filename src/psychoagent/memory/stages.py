@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.context import linked_previous
 from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.temporal import absolute_spans, asks_when, relative_spans

@@ -16,9 +16,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from psychoagent.affect.config import AffectiveMemoryConfig, ConflictConfig, HeuristicConfig
+from psychoagent.affect.config import HeuristicConfig
 from psychoagent.affect.slots import Slot
 from psychoagent.embed import Embedder
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.memory.conflicts import (
     UNCHECKED_KINDS,
     NamespaceAffect,

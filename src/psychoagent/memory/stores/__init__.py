@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from psychoagent.config import StoreConfig
+from psychoagent.memory.config import StoreConfig
 from psychoagent.memory.stores.base import MemoryStore
 from psychoagent.memory.stores.sqlite import SQLiteStore
 

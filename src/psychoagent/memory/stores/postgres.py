@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.config import StoreConfig
+from psychoagent.memory.config import StoreConfig
 from psychoagent.memory.stores import redact
 from psychoagent.memory.stores.base import (
     UNIT_FIELDS,

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.config import StoreConfig
+from psychoagent.memory.config import StoreConfig
 from psychoagent.memory.filters import Condition, FilterError
 from psychoagent.memory.stores.base import (
     UNIT_FIELDS,

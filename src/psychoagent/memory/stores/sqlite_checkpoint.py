@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import weakref
 
-from psychoagent.config import StoreConfig
+from psychoagent.memory.config import StoreConfig
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from psychoagent.config import RecallConfig
+from psychoagent.memory.config.recall import RecallConfig
 
 __all__ = ["RECALL_RECIPES", "RecallRecipe", "recall_recipe", "recipe_names"]
 
