@@ -26,8 +26,9 @@ import numpy as np
 from benchmarks._report import write_section
 from psychoagent import Memory
 from psychoagent.embed import E5Embedder, Embedder, normalise
-from psychoagent.memory import keyword, retrieve
 from psychoagent.memory.config import MemoryConfig, RecallConfig
+from psychoagent.memory.index import keyword
+from psychoagent.memory.recall import retrieve
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 5, 10)

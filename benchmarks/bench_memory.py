@@ -17,9 +17,9 @@ from benchmarks._report import write_section
 from benchmarks.retrieval_fixture import build
 from psychoagent import Memory
 from psychoagent.embed import E5Embedder, HashingEmbedder
-from psychoagent.memory.ann import dense_top
 from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, MemoryConfig, RecallConfig
-from psychoagent.memory.retrieve import default_pipeline, top_k
+from psychoagent.memory.index.ann import dense_top
+from psychoagent.memory.recall.retrieve import default_pipeline, top_k
 
 VOCAB = 20_000
 ZIPF_S = 1.07

@@ -140,7 +140,7 @@ FORGET_UNITS = 20_000
 
 def _forget_cost(workdir: Path, units: int = FORGET_UNITS, repeats: int = 5) -> tuple[float, float]:
     """Median seconds of `Memory.forget` and of the next recall (which rebuilds the namespace's index)."""
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
 
     rng = np.random.default_rng(1)
     forget_s, rebuild_s = [], []

@@ -38,8 +38,8 @@ from benchmarks.bench_memory import sentences
 from benchmarks.conflict_gen import generate, split
 from psychoagent import Memory
 from psychoagent.embed import HashingEmbedder
-from psychoagent.memory import updates
-from psychoagent.memory.detect import PairScorer
+from psychoagent.memory.conflicts.detect import PairScorer
+from psychoagent.memory.write import updates
 
 START = dt.datetime(2024, 3, 1, 9, tzinfo=dt.UTC)
 """The synthetic events are stored one second apart from here, so their ids (which hash the time) repeat."""

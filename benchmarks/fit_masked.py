@@ -29,10 +29,10 @@ from benchmarks.pair_cv import ALWAYS_TRAINED, flags
 from benchmarks.pair_data import cross_pairs, pairs_of, person_sources, pronoun_variants
 from benchmarks.pair_vectors import embed_all
 from psychoagent.embed import get_embedder
-from psychoagent.memory.detect import PairScorer, rebuilt
-from psychoagent.memory.masked import mask_pair, masked_features
-from psychoagent.memory.pairs import FEATURES, comparable
-from psychoagent.memory.second_stage import SECOND_FEATURES, SecondStage, second_row, shares_subject
+from psychoagent.memory.conflicts.detect import PairScorer, rebuilt
+from psychoagent.memory.conflicts.masked import mask_pair, masked_features
+from psychoagent.memory.conflicts.pairs import FEATURES, comparable
+from psychoagent.memory.conflicts.second_stage import SECOND_FEATURES, SecondStage, second_row, shares_subject
 
 Pair = tuple[str, str, str]
 LOWS = (0.05, 0.1, 0.15, 0.2, 0.25)

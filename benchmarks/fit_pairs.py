@@ -44,10 +44,16 @@ from benchmarks.pair_data import (
 )
 from benchmarks.pair_vectors import centred, embed_all, word_table
 from psychoagent.embed import get_embedder
-from psychoagent.memory.detect import LABELS, PairScorer, normalised_similarity, rebuilt
-from psychoagent.memory.pairs import FEATURES, comparable, pair_features, vector_features
-from psychoagent.memory.spans import SPAN_FEATURES, SWAP_FEATURES, WordVectors, span_features, swap_features
-from psychoagent.memory.values import swapped
+from psychoagent.memory.conflicts.detect import LABELS, PairScorer, normalised_similarity, rebuilt
+from psychoagent.memory.conflicts.pairs import FEATURES, comparable, pair_features, vector_features
+from psychoagent.memory.conflicts.spans import (
+    SPAN_FEATURES,
+    SWAP_FEATURES,
+    WordVectors,
+    span_features,
+    swap_features,
+)
+from psychoagent.memory.conflicts.values import swapped
 
 
 def features(

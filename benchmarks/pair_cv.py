@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from psychoagent.memory.detect import PairScorer
-from psychoagent.memory.pairs import comparable
+from psychoagent.memory.conflicts.detect import PairScorer
+from psychoagent.memory.conflicts.pairs import comparable
 
 Pair = tuple[str, str, str]
 GRID = tuple(round(x, 2) for x in np.arange(0.30, 0.71, 0.05))

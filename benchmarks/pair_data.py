@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.conflict_gen.lexicon import NAMES, SOURCES
-from psychoagent.memory.wordlist import common_word
+from psychoagent.memory.conflicts.wordlist import common_word
 
 
 def pairs_of(item: Any) -> list[tuple[str, str, str]]:

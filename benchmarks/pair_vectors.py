@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from psychoagent.embed import get_embedder
-from psychoagent.memory.spans import WordVectors, pair_words
+from psychoagent.memory.conflicts.spans import WordVectors, pair_words
 
 CACHE = Path.home() / ".cache" / "psychoagent-bench"
 

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from psychoagent.cli import app
-from psychoagent.memory.core import Memory
+from psychoagent.memory.api import Memory
 
 runner = CliRunner()
 SIM = ["simulate", "--agents", "3", "--ticks", "2"]

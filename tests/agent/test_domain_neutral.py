@@ -14,7 +14,7 @@ from pathlib import Path
 import psychoagent.agent
 from psychoagent.agent.cognition import CognitiveAgent
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.memory.core import Memory
+from psychoagent.memory.api import Memory
 from psychoagent.persona import Persona
 from psychoagent.types import Briefing
 

@@ -17,8 +17,8 @@ from psychoagent.econ.policies import make_policy
 from psychoagent.econ.run import simulate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.eval.variants import resolve
-from psychoagent.memory.population import _row_dots
-from psychoagent.memory.population_recall import _ordered_top, _top_mask
+from psychoagent.memory.population.memory import _row_dots
+from psychoagent.memory.population.recall import _ordered_top, _top_mask
 from tests.distributed.runfiles import different_files
 
 

@@ -13,7 +13,7 @@ from langchain_core.documents import Document
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from psychoagent.integrations.langchain import PsychoAgentRetriever
-from psychoagent.memory.core import Memory
+from psychoagent.memory.api import Memory
 
 
 def _memory() -> Memory:

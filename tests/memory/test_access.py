@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from psychoagent import Memory
-from psychoagent.memory.access import AccessBuffer
 from psychoagent.memory.config import MemoryConfig, RecallConfig
+from psychoagent.memory.stores.access import AccessBuffer
 
 LATER = 3600.0
 """A flush delay no test reaches: only the other triggers write."""

@@ -1,7 +1,7 @@
 """The aligned-change feature: a restated sentence with one short run replaced at its value's place."""
 
-from psychoagent.memory.align import aligned_change, tokens
-from psychoagent.memory.values import first_named
+from psychoagent.memory.conflicts.align import aligned_change, tokens
+from psychoagent.memory.conflicts.values import first_named
 
 
 def _aligned(old: str, new: str) -> bool:

@@ -7,8 +7,8 @@ import pytest
 
 from psychoagent import Memory
 from psychoagent.embed import normalise
-from psychoagent.memory.ann import dense_top
 from psychoagent.memory.config import MemoryConfig, RecallConfig
+from psychoagent.memory.index.ann import dense_top
 
 pytest.importorskip("faiss")
 

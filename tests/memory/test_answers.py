@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.memory import answer_words, answers
 from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
+from psychoagent.memory.conflicts import answer_words, answers
 
 
 class _Leaning:

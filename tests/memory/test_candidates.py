@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from psychoagent.memory.updates import _nearest_stored, _Stored
+from psychoagent.memory.write.updates import _nearest_stored, _Stored
 
 
 def test_nearest_stored_is_the_whole_column_partition() -> None:

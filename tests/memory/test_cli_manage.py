@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from psychoagent.cli import app
-from psychoagent.memory.core import Memory
+from psychoagent.memory.api import Memory
 
 runner = CliRunner()
 

@@ -7,9 +7,9 @@ import re
 import pytest
 
 from psychoagent.affect.changes import CHANGE_EN, may_change
-from psychoagent.memory import facts
-from psychoagent.memory.cues import LITERALS, found
-from psychoagent.memory.facts import analyse
+from psychoagent.memory.conflicts import facts
+from psychoagent.memory.conflicts.cues import LITERALS, found
+from psychoagent.memory.conflicts.facts import analyse
 
 PATTERNS: dict[str, re.Pattern[str]] = {
     "negation": facts._NEG_EN, "change": facts._CHANGE_EN, "correction": facts._CORRECT_EN,

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.memory import currency
 from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
-from psychoagent.memory.currency import CurrencyStage
-from psychoagent.memory.pair_cache import NOT_COMPARABLE, PairDecisions
-from psychoagent.memory.retrieve import Candidates, RecallContext
+from psychoagent.memory.recall import currency
+from psychoagent.memory.recall.currency import CurrencyStage
+from psychoagent.memory.recall.pair_cache import NOT_COMPARABLE, PairDecisions
+from psychoagent.memory.recall.retrieve import Candidates, RecallContext
 
 OLD = "Hugo's monthly budget is 5000 dollars."
 NEW = "Hugo raised his monthly budget to 6000 dollars."
@@ -62,7 +62,7 @@ def run_stage(
     cands = Candidates(rows=np.array([0, 1]), score=np.array([old_score, new_score]))
     ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=2,
                         now=datetime(2024, 3, 1, tzinfo=UTC).timestamp())  # fmt: skip
-    CurrencyStage(mem)(cands, index, ctx, mem.config.recall)
+    CurrencyStage(mem._ns)(cands, index, ctx, mem.config.recall)
     return cands, len(calls)
 
 
@@ -105,7 +105,7 @@ def test_an_older_fact_is_capped_below_its_lowest_scoring_update_and_other_pairs
     cands = Candidates(rows=np.array([0, 1, 2]), score=np.array([1.0, 0.6, 0.5]))
     ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=3,
                         now=datetime(2024, 3, 1, tzinfo=UTC).timestamp())  # fmt: skip
-    CurrencyStage(memory)(cands, index, ctx, memory.config.recall)
+    CurrencyStage(memory._ns)(cands, index, ctx, memory.config.recall)
     gap = memory.affect_config.safety.supersession_gap
     assert (OLD, NEW) not in calls and (OLD, later) in calls and (NEW, later) in calls
     assert cands.parts["currency"] == pytest.approx([0.5 * gap, 0.5 * gap / 0.6, 1.0])
@@ -162,5 +162,5 @@ def test_a_newer_fact_answering_the_query_as_well_needs_less_evidence(
     )
     ctx = RecallContext(query="What is Hugo's budget?", query_vector=index.vectors[0], k=2,
                         now=datetime(2024, 3, 1, tzinfo=UTC).timestamp())  # fmt: skip
-    CurrencyStage(memory)(cands, index, ctx, memory.config.recall)
+    CurrencyStage(memory._ns)(cands, index, ctx, memory.config.recall)
     assert bool(cands.score[0] < cands.score[1]) is capped

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.memory.detect import LABELS, PairScorer
-from psychoagent.memory.pairs import FEATURES, pair_features
+from psychoagent.memory.conflicts.detect import LABELS, PairScorer
+from psychoagent.memory.conflicts.pairs import FEATURES, pair_features
 
 T0, T1, T2 = "2024-03-01T09:00:00Z", "2024-04-01T09:00:00Z", "2024-05-01T09:00:00Z"
 
@@ -126,7 +126,7 @@ class _ScriptedModel:
 
 
 def test_llm_referee_decides_uncertain_pairs_with_cache_and_counted_fallbacks() -> None:
-    from psychoagent.memory.judge import LLMPairJudge
+    from psychoagent.memory.conflicts.judge import LLMPairJudge
 
     old, new = "Oskar works as a pharmacist in Graz.", "Oskar is a schoolteacher these days."
     referee = LLMPairJudge(_ScriptedModel("update"), band=(0.0, 1.0))
@@ -161,7 +161,7 @@ def test_with_detection_off_recall_does_not_judge_pairs_either() -> None:
 
 
 def test_a_fact_told_through_someone_else_is_framed_in_both_languages() -> None:
-    from psychoagent.memory.pairs import framed, subjects
+    from psychoagent.memory.conflicts.pairs import framed, subjects
 
     sam = frozenset({"sam"})
     assert framed("Tom insists that Sam drinks 6 cups of coffee a day.", sam, frozenset({"tom"})) == 1.0
@@ -176,8 +176,8 @@ def test_a_fact_told_through_someone_else_is_framed_in_both_languages() -> None:
 
 
 def test_of_several_facts_read_as_updated_the_nearest_in_meaning_is_superseded() -> None:
-    from psychoagent.memory.detect import Candidate, Judgement
-    from psychoagent.memory.updates import nearest_update
+    from psychoagent.memory.conflicts.detect import Candidate, Judgement
+    from psychoagent.memory.write.updates import nearest_update
 
     team = Candidate("team", "Ines supports the Northside Rovers.", 1.0, dense=0.82)
     hotel = Candidate("hotel", "Ines' hotel is the Hotel Astoria.", 2.0, dense=0.55)

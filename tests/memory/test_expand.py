@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import numpy as np
 
-from psychoagent.memory.expand import entity_factor, entity_terms
-from psychoagent.memory.index import NamespaceIndex
+from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.memory.recall.expand import entity_factor, entity_terms
 from tests.memory.test_conversation import FILLER, MAY_20, chat, ids
 
 MOVED = "Ana: I moved here from my home country four years ago."

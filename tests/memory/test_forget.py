@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from psychoagent.memory.core import Memory
-from psychoagent.memory.forget import TOMBSTONE_TEXT
+from psychoagent.memory.api import Memory
+from psychoagent.memory.contracts import TOMBSTONE_TEXT
 
 
 def _file_bytes(path: Path) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from psychoagent import Memory
 from psychoagent.memory.config import FusionConfig
-from psychoagent.memory.fusion import choose_strategy
+from psychoagent.memory.conflicts.fusion import choose_strategy
 from psychoagent.types import ConflictRecord
 
 

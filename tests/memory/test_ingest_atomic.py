@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from psychoagent.cli import app
-from psychoagent.memory.core import Memory
+from psychoagent.memory.api import Memory
 
 runner = CliRunner()
 

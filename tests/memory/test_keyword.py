@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from psychoagent.memory import keyword
-from psychoagent.memory.keyword import KeywordIndex
+from psychoagent.memory.index import keyword
+from psychoagent.memory.index.keyword import KeywordIndex
 
 
 def corpus(n: int, seed: int) -> list[list[str]]:

@@ -11,11 +11,10 @@ import pytest
 from psychoagent import Memory
 from psychoagent.embed import get_embedder
 from psychoagent.memory.config import AffectiveMemoryConfig
-from psychoagent.memory.detect import PairScorer, normalised_similarity
-from psychoagent.memory.masked import MASK, mask_pair
-from psychoagent.memory.pairs import FEATURES, pair_features, vector_features
-from psychoagent.memory.second_stage import SECOND_FEATURES, SecondStage, decide, shares_subject
-from psychoagent.memory.updates import second_for
+from psychoagent.memory.conflicts.detect import PairScorer, normalised_similarity, second_for
+from psychoagent.memory.conflicts.masked import MASK, mask_pair
+from psychoagent.memory.conflicts.pairs import FEATURES, pair_features, vector_features
+from psychoagent.memory.conflicts.second_stage import SECOND_FEATURES, SecondStage, decide, shares_subject
 
 T0, T1, T2 = "2024-03-01T09:00:00Z", "2024-04-01T09:00:00Z", "2024-05-01T09:00:00Z"
 
@@ -65,7 +64,7 @@ def test_the_hashing_embedder_gets_no_second_stage() -> None:
 
 
 def test_a_pair_about_two_people_is_not_handed_to_the_second_stage() -> None:
-    from psychoagent.memory.pairs import pair_features
+    from psychoagent.memory.conflicts.pairs import pair_features
 
     assert shares_subject(pair_features("Tom works as a pharmacist.", "Tom is employed as a carpenter.", 0.8))
     assert not shares_subject(
@@ -140,7 +139,7 @@ def test_an_added_detail_stays_compatible_with_the_second_stage_on() -> None:
 
 
 def test_the_hashing_path_never_masks_and_decides_as_without_the_second_stage(monkeypatch) -> None:
-    from psychoagent.memory import second_stage
+    from psychoagent.memory.conflicts import second_stage
 
     calls: list[tuple[str, str]] = []
     real = second_stage.mask_pair

@@ -115,7 +115,12 @@ def test_factors_are_bounded_and_decay_is_monotone() -> None:
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from psychoagent.memory.modulate import conflict_factor, congruence_factor, decay_factor, lesson_factor
+    from psychoagent.memory.recall.modulate import (
+        conflict_factor,
+        congruence_factor,
+        decay_factor,
+        lesson_factor,
+    )
 
     cfg = ModulationConfig()
 

@@ -6,8 +6,14 @@ import json
 
 import numpy as np
 
-from psychoagent.memory.detect import LABELS, PairScorer
-from psychoagent.memory.pairs import FEATURES, comparable, names_old_value, pair_features, refers_back
+from psychoagent.memory.conflicts.detect import LABELS, PairScorer
+from psychoagent.memory.conflicts.pairs import (
+    FEATURES,
+    comparable,
+    names_old_value,
+    pair_features,
+    refers_back,
+)
 
 
 def test_a_pronoun_subject_or_a_repeated_old_value_makes_a_pair_comparable() -> None:
@@ -50,7 +56,7 @@ def test_a_scorer_with_a_hidden_layer_adds_it_to_the_logits(tmp_path) -> None:
 
 
 def test_an_elliptic_correction_is_read_as_the_sentence_it_stands_for() -> None:
-    from psychoagent.memory.pairs import elliptic, resolve_ellipsis
+    from psychoagent.memory.conflicts.pairs import elliptic, resolve_ellipsis
 
     budget = "Ines' monthly budget is 3000 dollars."
     assert (
@@ -72,7 +78,7 @@ def test_an_elliptic_correction_is_read_as_the_sentence_it_stands_for() -> None:
 
 
 def test_a_value_only_correction_is_embedded_as_the_sentence_it_stands_for() -> None:
-    from psychoagent.memory.detect import resolved_vectors
+    from psychoagent.memory.conflicts.detect import resolved_vectors
 
     asked: list[list[str]] = []
 
@@ -90,7 +96,7 @@ def test_a_value_only_correction_is_embedded_as_the_sentence_it_stands_for() -> 
 
 
 def test_a_correction_without_a_cue_word_is_rebuilt_unless_it_opens_with_a_name() -> None:
-    from psychoagent.memory.detect import rebuilt
+    from psychoagent.memory.conflicts.detect import rebuilt
 
     budget = "Ines' monthly budget is 3000 dollars."
     assert rebuilt(budget, "Scratch 3000: 3400 is right.") == "Ines' monthly budget is 3400 dollars."
@@ -108,7 +114,7 @@ def test_a_correction_without_a_cue_word_is_rebuilt_unless_it_opens_with_a_name(
 
 
 def test_a_common_word_opening_a_text_is_no_name() -> None:
-    from psychoagent.memory.facts import analyse
+    from psychoagent.memory.conflicts.facts import analyse
 
     assert analyse("Scratch Lyon: Paris is right.").entities == {"lyon", "paris"}
     assert (
@@ -127,7 +133,7 @@ def test_a_common_word_opening_a_text_is_no_name() -> None:
 
 
 def test_two_chinese_sentences_opening_with_other_people_are_two_peoples_facts() -> None:
-    from psychoagent.memory.pairs import comparable
+    from psychoagent.memory.conflicts.pairs import comparable
 
     # each opens with a person the other never names: a place or thing both name is no shared subject
     assert not comparable("何军对芹菜过敏。", "陈静对鸡蛋过敏。")
@@ -158,7 +164,7 @@ def test_the_same_claim_by_someone_else_is_agreement_and_a_renamed_thing_still_a
 
 
 def test_a_lone_chinese_yi_with_a_classifier_is_an_article_not_the_number_one() -> None:
-    from psychoagent.memory.facts import analyse
+    from psychoagent.memory.conflicts.facts import analyse
 
     assert 1.0 not in analyse("周强买了一台咖啡机").numbers  # "bought a coffee machine"
     assert 1.0 in analyse("周强去过一次厦门").numbers  # 一次: once, a count
@@ -167,8 +173,8 @@ def test_a_lone_chinese_yi_with_a_classifier_is_an_article_not_the_number_one() 
 
 
 def test_a_name_is_found_where_it_is_written_with_a_capital_and_a_bare_it_leaves_the_subject_out() -> None:
-    from psychoagent.memory.facts import entity_at
-    from psychoagent.memory.pairs import elliptic, resolve_ellipsis, turn_speaker
+    from psychoagent.memory.conflicts.facts import entity_at
+    from psychoagent.memory.conflicts.pairs import elliptic, resolve_ellipsis, turn_speaker
 
     # "banks" (the verb) is not where the bank "Harbor Bank" is named: the two words are one value
     text = "Priya banks with Harbor Bank."
@@ -190,7 +196,7 @@ def test_a_name_is_found_where_it_is_written_with_a_capital_and_a_bare_it_leaves
 
 
 def test_a_bare_it_before_another_name_does_not_make_two_peoples_facts_comparable() -> None:
-    from psychoagent.memory.pairs import comparable
+    from psychoagent.memory.conflicts.pairs import comparable
 
     old = "Sven lives in Bergen."
     assert not comparable(old, "Just so you know, it is different now: Alma teaches piano.")
@@ -201,7 +207,7 @@ def test_a_bare_it_before_another_name_does_not_make_two_peoples_facts_comparabl
 def test_chinese_negation_is_read_from_words_and_an_address_holds_no_number() -> None:
     """A negator inside another word ("特别" especially, "别人" others, "不好意思" sorry) negates nothing; a negator
     word or a verb opening with one does. The digits of an e-mail address are no number of the fact."""
-    from psychoagent.memory.facts import analyse
+    from psychoagent.memory.conflicts.facts import analyse
 
     for text in (
         "豆豆特别喜欢在小区草坪上打滚。",
@@ -219,7 +225,7 @@ def test_chinese_negation_is_read_from_words_and_an_address_holds_no_number() ->
 def test_a_chinese_clock_hour_is_a_time_not_a_count() -> None:
     """ "七点" (seven o'clock) is a time of day, "十分钟" a count of minutes: the two are no changed number; "一点" alone is
     "a little"."""
-    from psychoagent.memory.facts import analyse
+    from psychoagent.memory.conflicts.facts import analyse
 
     clock = analyse("张姐每天早上七点去游泳。")
     assert clock.times == frozenset({"七点"}) and not clock.numbers

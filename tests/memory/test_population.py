@@ -6,8 +6,8 @@ import numpy as np
 
 from psychoagent.embed import get_embedder
 from psychoagent.memory.config import AffectiveMemoryConfig, RecallConfig
-from psychoagent.memory.population import Batch, PopulationMemory
-from psychoagent.memory.population_recall import Request, recall_many
+from psychoagent.memory.population.memory import Batch, PopulationMemory
+from psychoagent.memory.population.recall import Request, recall_many
 
 QUERY = "bought after a fall signal expecting; ticks later success or failure"
 OUTCOME = {"instrument": "steel", "side": "BUY", "signal": "sharp_fall", "expected": 0.05, "actual": 0.1,

@@ -9,7 +9,7 @@ from typing import Any
 
 from psychoagent import Memory
 from psychoagent.affect.llm import LLMAppraiser
-from psychoagent.memory.judge import LLMPairJudge
+from psychoagent.memory.conflicts.judge import LLMPairJudge
 from psychoagent.quoting import DATA_NOTE, escape, instruction_like, quote, text_problem
 
 FAKE_CONFLICT = (

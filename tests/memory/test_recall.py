@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from psychoagent import Memory
 from psychoagent.embed import HashingEmbedder, get_embedder
 from psychoagent.memory.config import MemoryConfig, RecallConfig
-from psychoagent.memory.retrieve import (
+from psychoagent.memory.recall.retrieve import (
     SECONDS_PER_DAY,
     access_factor,
     convex_fusion,
@@ -152,7 +152,7 @@ def test_default_embedder_ranks_english_and_chinese() -> None:
 
 
 def test_keyword_index_bm25_and_membership() -> None:
-    from psychoagent.memory.keyword import KeywordIndex
+    from psychoagent.memory.index.keyword import KeywordIndex
 
     kw = KeywordIndex()
     kw.add([0, 1, 2], [["red", "apple"], ["green", "apple", "apple"], ["blue", "sky"]])
@@ -165,7 +165,7 @@ def test_keyword_index_bm25_and_membership() -> None:
 
 
 def test_keyword_weights_follow_the_collection() -> None:
-    from psychoagent.memory.keyword import KeywordIndex
+    from psychoagent.memory.index.keyword import KeywordIndex
 
     kw = KeywordIndex()
     kw.add([0, 1], [["red", "apple"], ["green", "pear"]])

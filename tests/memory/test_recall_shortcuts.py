@@ -9,8 +9,8 @@ from psychoagent import Memory
 from psychoagent.embed import HashingEmbedder
 from psychoagent.embed.hashing import PER_TEXT_CHARS
 from psychoagent.memory.config import MemoryConfig, RecallConfig
-from psychoagent.memory.retrieve import Candidates, RecallContext, relevance_stage
-from psychoagent.memory.stages import conversation_stage
+from psychoagent.memory.recall.retrieve import Candidates, RecallContext, relevance_stage
+from psychoagent.memory.recall.stages import conversation_stage
 
 SHORT = ["w12 w7 w3051", "Ana moved to Lyon", "用户把预算提高到3000元", "Σς  tabs\tand  spaces", "x"]
 

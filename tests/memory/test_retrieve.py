@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from psychoagent import Memory
 from psychoagent.memory.config import RecallConfig
-from psychoagent.memory.retrieve import (
+from psychoagent.memory.recall.retrieve import (
     RecallContext,
     gather_candidates,
     keyword_coverage,

@@ -6,8 +6,8 @@ import numpy as np
 
 from psychoagent import Affect, Memory
 from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, MonitorConfig, SafetyConfig
-from psychoagent.memory.modulate import decay_factor
-from psychoagent.memory.safety import mmr
+from psychoagent.memory.recall.modulate import decay_factor
+from psychoagent.memory.recall.safety import mmr
 
 NOW = "2024-06-01T00:00:00Z"
 BAD = Affect(valence=-2, arousal=3)

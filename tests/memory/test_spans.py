@@ -7,9 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from psychoagent.memory.detect import LABELS, Candidate, PairScorer, judge
-from psychoagent.memory.pairs import FEATURES
-from psychoagent.memory.spans import SPAN_FEATURES, WordVectors, content_words, differing_words, span_features
+from psychoagent.memory.conflicts.detect import LABELS, Candidate, PairScorer, judge
+from psychoagent.memory.conflicts.pairs import FEATURES
+from psychoagent.memory.conflicts.spans import (
+    SPAN_FEATURES,
+    WordVectors,
+    content_words,
+    differing_words,
+    span_features,
+)
 
 _KINDS = {"job": ("pharmacist", "carpenter", "schoolteacher", "药剂师", "木匠"), "city": ("berlin", "lisbon")}
 

@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 from psychoagent import Memory
-from psychoagent.memory import FilterError, write
-from psychoagent.memory.store import MIGRATIONS, SQLiteStore
+from psychoagent.memory import FilterError
+from psychoagent.memory.stores import SQLiteStore
+from psychoagent.memory.stores.sqlite_schema import MIGRATIONS
+from psychoagent.memory.write import units as write
 from psychoagent.types import Affect
 
 
@@ -81,7 +83,7 @@ def test_a_failing_batch_writes_nothing() -> None:
 def test_nan_vectors_and_empty_text_are_rejected() -> None:
     store = SQLiteStore()
     mem = Memory(embedder="hash")
-    unit = write.build_unit(mem, "a fact")
+    unit = write.build_unit(mem._ns, "a fact")
     with pytest.raises(ValueError, match="NaN"):
         store.add_units([unit], ["h"], "m", np.array([[np.nan, 1.0]], dtype=np.float32))
     with pytest.raises(ValueError, match="non-empty"):
@@ -146,7 +148,7 @@ def test_sigkill_mid_batch_loses_no_acknowledged_unit(tmp_path: Path) -> None:
 def test_a_batch_and_its_conflict_records_commit_together(monkeypatch: pytest.MonkeyPatch) -> None:
     mem = Memory(embedder="hash")
     mem.observe("The user's budget is 2000 yuan", id="old")
-    from psychoagent.memory import affective
+    from psychoagent.memory.write import observe as affective
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk full")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from psychoagent import Memory
-from psychoagent.memory.stores.base import row_to_unit
+from psychoagent.memory.stores.rows import row_to_unit
 from psychoagent.types import Affect, MemoryUnit
 
 
@@ -42,7 +42,7 @@ def test_batch_insert_rows_equal_the_per_unit_values() -> None:
     """`unit_rows` (the SQLite batch insert) gives what `unit_values` gives each unit, for units of every shape."""
     from datetime import UTC, datetime
 
-    from psychoagent.memory.stores.base import unit_rows, unit_values
+    from psychoagent.memory.stores.rows import unit_rows, unit_values
 
     mem = Memory(embedder="hash")
     units = mem.observe_many(["plain one", "plain two"])

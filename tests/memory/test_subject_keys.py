@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 
 from benchmarks.conflict_gen import generate
-from psychoagent.memory.facts import subjects
-from psychoagent.memory.subject_keys import share_subject
+from psychoagent.memory.conflicts.facts import subjects
+from psychoagent.memory.conflicts.subject_keys import share_subject
 
 CORNERS = [
     "The balance is 0 dollars.",

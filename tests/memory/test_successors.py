@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from psychoagent import Memory
-from psychoagent.memory.successors import successor_lift
+from psychoagent.memory.recall.successors import successor_lift
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 
@@ -41,14 +41,12 @@ def test_a_value_only_correction_is_recalled_in_place_of_the_fact_it_supersedes(
 
 
 def test_a_detected_update_indexes_each_unit_once(tmp_path: Path) -> None:
-    from psychoagent.memory.affective import namespace_state
-
     mem = Memory(str(tmp_path / "m.db"), embedder="hash")
     old = mem.observe("Tom works as a carpenter.", timestamp=T0)
     new = mem.observe_many([{"text": "Tom now works as a nurse.", "timestamp": T0 + timedelta(days=3)},
                             {"text": "Tom's sister lives in Graz.", "timestamp": T0 + timedelta(days=4)}])  # fmt: skip
     assert mem.get(old.id).invalid_at is not None  # type: ignore[union-attr]
-    state = namespace_state(mem)
+    state = mem.affect_state_of_namespace()
     for ids in state.by_subject.values():
         assert len(ids) == len(set(ids))  # the batch's own rows are not caught up again as another's
     assert sum(ids.count(new[0].id) for ids in state.by_subject.values()) >= 1

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from psychoagent.memory.detect import LABELS, PairScorer
-from psychoagent.memory.pairs import FEATURES
-from psychoagent.memory.spans import SWAP_FEATURES, swap_features
-from psychoagent.memory.values import swapped
+from psychoagent.memory.conflicts.detect import LABELS, PairScorer
+from psychoagent.memory.conflicts.pairs import FEATURES
+from psychoagent.memory.conflicts.spans import SWAP_FEATURES, swap_features
+from psychoagent.memory.conflicts.values import swapped
 
 
 def test_the_older_sentence_takes_the_new_value_of_the_same_kind() -> None:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from psychoagent.memory.temporal import absolute_spans, asks_when, mentions_time, relative_spans, time_spans
+from psychoagent.memory.index.temporal import (
+    absolute_spans,
+    asks_when,
+    mentions_time,
+    relative_spans,
+    time_spans,
+)
 
 
 def day(y: int, m: int, d: int) -> float:

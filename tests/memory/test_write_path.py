@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 from psychoagent import Memory
 from psychoagent.affect import slots
 from psychoagent.embed import HashingEmbedder, hashing, normalise
-from psychoagent.memory import temporal, write
 from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
+from psychoagent.memory.index import temporal
+from psychoagent.memory.write import units as write
 from psychoagent.text import tokens
 from psychoagent.types import Affect, MemoryUnit
 
@@ -266,8 +267,10 @@ def test_bare_texts_built_in_columns_equal_units_built_one_by_one() -> None:
     texts = [item["text"] for item in fixture_items()]
     a = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
     b = Memory(embedder=HashingEmbedder(64), appraiser=None, affect_config=NO_DETECTION)
-    columns = write.build_units(a, [(t, write._NO_ARGS) for t in texts], [None] * len(texts))
-    single = [write.build_unit(b, t, timestamp=u.created_at) for t, u in zip(texts, columns, strict=True)]
+    columns = write.build_units(a._ns, [(t, write._NO_ARGS) for t in texts], [None] * len(texts))
+    single = [
+        write.build_unit(b._ns, t, {"timestamp": u.created_at}) for t, u in zip(texts, columns, strict=True)
+    ]
     assert columns == single and len({u.id for u in columns}) == len(texts)
     for got, want in zip(columns, single, strict=True):
         assert got.model_dump_json() == want.model_dump_json()

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from psychoagent.memory.config import RecallConfig
-from psychoagent.memory.index import NamespaceIndex
-from psychoagent.memory.retrieve import Candidates, RecallContext
+from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.memory.recall.retrieve import Candidates, RecallContext
 
 if TYPE_CHECKING:
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
     from psychoagent.types import Affect, Briefing, MemoryUnit
 
 

@@ -57,7 +57,7 @@ def demo(
     from rich.console import Console
     from rich.table import Table
 
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
 
     console = Console()
     with Memory(db or None, namespace="demo", embedder=embedder) as mem:

@@ -310,7 +310,7 @@ def recall(
     An unknown namespace gives an empty hit list. A malformed line stops with its line number and field, and
     no output is written.
     """
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
 
     check_input(input)
     target = resolve_db(db, must_exist=True)

@@ -57,9 +57,9 @@ def open_memory(target: str | Path, namespace: str, embedder: str, recipe: str =
     """The `Memory` of --db recalling by recall recipe `recipe` (`memory.config.recipes`); an unknown recipe, or a
     database that cannot be opened (server down, bad credentials, no pgvector, the extra missing) stops with one
     line and exit 2."""
+    from psychoagent.memory.api import Memory
     from psychoagent.memory.config import MemoryConfig
     from psychoagent.memory.config.recipes import recall_recipe
-    from psychoagent.memory.core import Memory
     from psychoagent.memory.stores import redact
 
     try:

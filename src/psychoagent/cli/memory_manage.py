@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 DbOpt = Annotated[str, typer.Option("--db", help="memory file (SQLite) or postgresql:// URL")]
 NsOpt = Annotated[str, typer.Option("--namespace", "-n", help="namespace")]
 EmbOpt = Annotated[str, typer.Option("--embedder", help="e5 (default), hash, static, ...")]
+IdArg = Annotated[str, typer.Argument(help="unit id")]
 RecipeOpt = Annotated[
     str, typer.Option("--recipe", help="recall recipe: default, documents, exact, dense, keyword, stateless")
 ]
@@ -81,23 +82,13 @@ def list_units(
         _print(unit)
 
 
-def get(
-    db: DbOpt,
-    id: Annotated[str, typer.Argument(help="unit id")],
-    namespace: NsOpt = "default",
-    embedder: EmbOpt = "e5",
-) -> None:
+def get(db: DbOpt, id: IdArg, namespace: NsOpt = "default", embedder: EmbOpt = "e5") -> None:
     """Print one unit as JSON."""
     with _hub(db, embedder) as hub:
         _print(hub.get(namespace, id))
 
 
-def history(
-    db: DbOpt,
-    id: Annotated[str, typer.Argument(help="unit id")],
-    namespace: NsOpt = "default",
-    embedder: EmbOpt = "e5",
-) -> None:
+def history(db: DbOpt, id: IdArg, namespace: NsOpt = "default", embedder: EmbOpt = "e5") -> None:
     """Print the unit's versions (supersession chain), their edges and conflicts as JSON."""
     with _hub(db, embedder) as hub:
         _print(hub.history(namespace, id))
@@ -105,7 +96,7 @@ def history(
 
 def forget(
     db: DbOpt,
-    id: Annotated[str, typer.Argument(help="unit id")],
+    id: IdArg,
     namespace: NsOpt = "default",
     reason: Annotated[str, typer.Option(help="why (kept on the tombstone)")] = "",
     embedder: EmbOpt = "e5",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from psychoagent.econ.firms.state import FirmState
     from psychoagent.econ.mind.household import HouseholdMind
     from psychoagent.econ.model import EconomyModel
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
 
 FloatArray = NDArray[np.float64]
 TRAIT_COLUMNS = ("risk_preference", "optimism", "learning_rate", "social_tendency")

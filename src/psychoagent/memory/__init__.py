@@ -1,10 +1,11 @@
 """Affect-aware memory: store, embedders, hybrid recall, provenance graph, and the `Memory` facade."""
 
 from psychoagent.embed import Embedder, HashingEmbedder, get_embedder
+from psychoagent.memory.api import Memory
 from psychoagent.memory.config.recipes import RECALL_RECIPES, recall_recipe
-from psychoagent.memory.core import Appraiser, Memory
+from psychoagent.memory.contracts import Appraiser, MemoryStore
 from psychoagent.memory.filters import FilterError
-from psychoagent.memory.store import MemoryStore, SQLiteStore
+from psychoagent.memory.stores.sqlite import SQLiteStore
 
 __all__ = [
     "RECALL_RECIPES",

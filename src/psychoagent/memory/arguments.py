@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, get_args
 
 import numpy as np
 
@@ -32,11 +32,9 @@ from psychoagent.memory.inputs import (
     check_text,
     check_time,
 )
-from psychoagent.memory.modulate import POLICIES
+from psychoagent.memory.recall.modulate import POLICIES
+from psychoagent.memory.state.namespace import Namespace
 from psychoagent.types import Affect, ConflictStatus, EdgeType, MemoryUnit
-
-if TYPE_CHECKING:
-    from psychoagent.memory.core import Memory
 
 
 class InvalidFilter(InvalidArgument, FilterError):
@@ -55,10 +53,10 @@ _LOOKUP_CHUNK = 500
 
 
 def check_observe(
-    memory: Memory | None, text: Any, goals: Any = (), timestamp: Any = None, sources: Any = (),
+    ns: Namespace | None, text: Any, goals: Any = (), timestamp: Any = None, sources: Any = (),
     metadata: Any = None, id: Any = None, kind: Any = "episodic", affect: Any = None, *, where: str = "",
 ) -> None:  # fmt: skip
-    """The arguments of one `observe`; with a memory, an id already stored in its namespace is refused too."""
+    """The arguments of one `observe`; with a namespace, an id it already stores is refused too."""
     check_text(f"{where}text", text)
     check_list_of(f"{where}goals", goals)
     check_time(f"{where}timestamp", timestamp)
@@ -68,21 +66,21 @@ def check_observe(
         check_name(f"{where}id", id)
     check_kind(f"{where}kind", kind)
     check_instance(f"{where}affect", affect, Affect)
-    if memory is not None and id is not None:
-        check_new_ids(memory, [id])
+    if ns is not None and id is not None:
+        check_new_ids(ns, [id])
 
 
-def check_new_ids(memory: Memory, ids: Sequence[str]) -> None:
-    """Refuse ids that a unit of the memory's namespace already has (checked in chunks, one query each)."""
+def check_new_ids(ns: Namespace, ids: Sequence[str]) -> None:
+    """Refuse ids that a unit of the namespace already has (checked in chunks, one query each)."""
     for start in range(0, len(ids), _LOOKUP_CHUNK):
-        found = memory.store.get_units(memory.namespace, list(ids[start : start + _LOOKUP_CHUNK]))
+        found = ns.store.get_units(ns.name, list(ids[start : start + _LOOKUP_CHUNK]))
         if found:
             raise InvalidArgument(
-                "id", f"a unit with id {found[0].id!r} already exists in namespace {memory.namespace!r}"
+                "id", f"a unit with id {found[0].id!r} already exists in namespace {ns.name!r}"
             )
 
 
-def check_observe_many(memory: Memory, items: Any) -> list[str | Mapping[str, Any]]:
+def check_observe_many(ns: Namespace, items: Any) -> list[str | Mapping[str, Any]]:
     """Every item of an `observe_many` batch (a text or a dict of `observe` arguments), all before any is stored;
     returns the items as a list (a generator is read once)."""
     if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
@@ -113,7 +111,7 @@ def check_observe_many(memory: Memory, items: Any) -> list[str | Mapping[str, An
             if uid in ids:
                 raise InvalidArgument(f"{where}id", f"{uid!r} repeats the id of items[{ids[uid]}]")
             ids[uid] = n
-    check_new_ids(memory, list(ids))
+    check_new_ids(ns, list(ids))
     return batch
 
 
@@ -193,13 +191,13 @@ def check_brief(query: Any, k: Any, context: Any, kwargs: Mapping[str, Any]) -> 
         check_int("max_words", kwargs["max_words"], 1)
 
 
-def check_supersede(memory: Memory, old_id: Any, new: Any, timestamp: Any, reason: Any) -> None:
+def check_supersede(namespace: str, old_id: Any, new: Any, timestamp: Any, reason: Any) -> None:
     """`old_id` an id; `new` a non-empty text, an id or a unit of this namespace, not `old_id` itself."""
     check_ref("old_id", old_id)
     if isinstance(new, MemoryUnit):
-        if new.namespace != memory.namespace:
+        if new.namespace != namespace:
             raise InvalidArgument(
-                "new", f"unit {new.id!r} belongs to namespace {new.namespace!r}, not {memory.namespace!r}"
+                "new", f"unit {new.id!r} belongs to namespace {new.namespace!r}, not {namespace!r}"
             )
         new_id = new.id
     else:

@@ -10,7 +10,7 @@ from psychoagent.memory.inputs import check_ref
 from psychoagent.types import ConflictRecord, Edge, MemoryUnit
 
 if TYPE_CHECKING:
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
 
 MAX_VERSIONS = 1000
 """A supersession chain longer than this is cut (a fact revised a thousand times is a log, not a history)."""

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from psychoagent.memory.conflicts.records import ConflictLog
 from psychoagent.types import ConflictRecord, Edge, MemoryUnit
 
 if TYPE_CHECKING:
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
 
 
 class ExportLine(BaseModel):
@@ -95,9 +96,6 @@ def import_lines(memory: Memory, lines: Iterable[str]) -> dict[str, int]:
     All lines are validated before the first write, and everything is written in one transaction, so a bad
     line or a clashing id leaves the file as it was. Returns counts per record type.
     """
-    from psychoagent.memory import affective
-    from psychoagent.memory.conflicts import ConflictLog
-
     units, edges, conflicts = parse_lines(lines)
     by_ns: dict[str, list[MemoryUnit]] = {}
     for unit in units:
@@ -109,7 +107,7 @@ def import_lines(memory: Memory, lines: Iterable[str]) -> dict[str, int]:
     try:
         with memory.store.transaction():
             for ns, items in by_ns.items():
-                with affective.detection_off(views[ns]):
+                with views[ns]._ns.detection_off():
                     views[ns].add_units(items)
             for ns, edge_list in edges_by_ns.items():
                 views[ns].add_edges(edge_list)

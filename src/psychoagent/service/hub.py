@@ -27,7 +27,7 @@ from psychoagent.service.models import (
 from psychoagent.types import Briefing, ConflictRecord, ConflictStatus, MemoryUnit, Recall
 
 if TYPE_CHECKING:
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory.api import Memory
 
 
 class ServiceError(Exception):
@@ -65,7 +65,7 @@ class MemoryHub:
     @classmethod
     def open(cls, db: str | Path | None, embedder: str = "e5") -> MemoryHub:
         """Open (or create) a memory file; `db=None` keeps it in memory."""
-        from psychoagent.memory.core import Memory
+        from psychoagent.memory.api import Memory
 
         return cls(Memory(db, namespace="default", embedder=embedder))
 

@@ -15,7 +15,7 @@ from psychoagent.econ.mind.perception import (
     observe_instrument,
     perceive,
 )
-from psychoagent.memory.core import Memory
+from psychoagent.memory.api import Memory
 from psychoagent.persona import Persona
 
 

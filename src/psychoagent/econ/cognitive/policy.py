@@ -112,8 +112,8 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         for i in chosen:
             mem = None
             if embedder is not None and not shared:
+                from psychoagent.memory.api import Memory
                 from psychoagent.memory.config import MemoryConfig
-                from psychoagent.memory.core import Memory
 
                 mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
                              config=MemoryConfig(recall=self.memory_settings.recall),

@@ -20,7 +20,7 @@ from psychoagent.econ.cognitive.streams import HouseholdDraws
 from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.embed import Embedder
 from psychoagent.memory.population import Batch, PopulationMemory, Recalled
-from psychoagent.memory.population_recall import Request, recall_many
+from psychoagent.memory.population.recall import Request, recall_many
 from psychoagent.persona import Persona
 from psychoagent.types import Affect
 
@@ -50,7 +50,7 @@ class PopulationMind:
     def __init__(self, agents: Mapping[int, CognitiveAgent], embedder: Embedder, cfg: CognitiveConfig,
                  memory: AgentMemoryConfig, seed: int,
                  generators: Mapping[int, np.random.Generator] | None = None) -> None:  # fmt: skip
-        from psychoagent.memory.core import Memory
+        from psychoagent.memory.api import Memory
 
         self.agents = agents
         self.cfg = cfg

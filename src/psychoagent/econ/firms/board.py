@@ -68,7 +68,7 @@ class CognitiveFirms:
             capacity = max(cfg.capacity_headroom * hours * workforce * f.cfg.productivity, 1e-9)
             mem = None
             if embedder is not None:
-                from psychoagent.memory.core import Memory
+                from psychoagent.memory.api import Memory
 
                 mem = Memory(path=None, namespace=f"firm:{f.name}", embedder=embedder, appraiser=None,
                              affect_config=event_memory())  # fmt: skip

@@ -16,12 +16,12 @@ from psychoagent.memory.config.affect import (
     SafetyConfig,
 )
 from psychoagent.memory.config.fusion import DEFAULT_STRATEGIES, FusionConfig, StrategyTemplate
-from psychoagent.memory.config.recall import RecallConfig
+from psychoagent.memory.config.recall import DEFAULT_DENSE_WEIGHT, RecallConfig
 from psychoagent.memory.config.recipes import RECALL_RECIPES, RecallRecipe, recall_recipe, recipe_names
 from psychoagent.memory.config.store import StoreConfig
 
 __all__ = [
-    "DEFAULT_STRATEGIES", "RECALL_RECIPES", "AffectiveMemoryConfig", "ConflictConfig", "ConsolidationConfig",
+    "DEFAULT_DENSE_WEIGHT", "DEFAULT_STRATEGIES", "RECALL_RECIPES", "AffectiveMemoryConfig", "ConflictConfig", "ConsolidationConfig",
     "DecayConfig", "FusionConfig", "MemoryConfig", "ModulationConfig", "MonitorConfig", "RecallConfig",
     "RecallRecipe", "SafetyConfig", "StoreConfig", "StrategyTemplate", "recall_recipe", "recipe_names",
 ]  # fmt: skip

@@ -8,6 +8,9 @@ from pydantic import Field
 
 from psychoagent.config import ConfigModel, Count, NonNegative, NonNegativeInt, Positive, PositiveShare, Share
 
+DEFAULT_DENSE_WEIGHT = 0.7
+"""Dense weight for embedders that declare none (the middle of e5-small's plateau, docs/benchmarks.md)."""
+
 
 class RecallConfig(ConfigModel):
     """Weights of the hybrid recall pipeline (dense + keyword fused, then optional recency and access factors)."""

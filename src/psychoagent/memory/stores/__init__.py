@@ -1,41 +1,15 @@
-"""Backends of `Memory`: the `MemoryStore` protocol, SQLite (default) and PostgreSQL with pgvector (extra
-`postgres`, imported only when a ``postgresql://`` URL is opened)."""
+"""Backends of `Memory`: SQLite (default) and PostgreSQL with pgvector (extra `postgres`, imported only when a
+``postgresql://`` URL is opened), over one shared SQL layer (`sql`); the protocol they implement, `MemoryStore`, is a
+contract of memory (`psychoagent.memory.contracts`)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from psychoagent.memory.config import StoreConfig
-from psychoagent.memory.stores.base import MemoryStore
+from psychoagent.memory.contracts import MemoryStore
 from psychoagent.memory.stores.sqlite import SQLiteStore
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-"""URL prefixes that select the PostgreSQL store."""
-
-
-def is_database_url(path: object) -> bool:
-    """True for a PostgreSQL URL (as opposed to a file path)."""
-    return isinstance(path, str) and path.startswith(POSTGRES_SCHEMES)
-
-
-def redact(url: str) -> str:
-    """A database URL without its password (for messages and logs)."""
-    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
-
-
-def check_database_url(url: str) -> None:
-    """Raise ValueError saying what is wrong with the form of a PostgreSQL URL (connecting is left to the store)."""
-    try:
-        parts = urlsplit(url)
-        _ = parts.port  # raises ValueError for a port that is no number or out of range
-    except ValueError as exc:
-        raise ValueError(
-            f"not a valid PostgreSQL URL ({exc}); write postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
-        ) from exc
-    if parts.fragment:
-        raise ValueError("a PostgreSQL URL has no '#' part (quote a '#' in the password as %23)")
+from psychoagent.memory.stores.urls import check_database_url, is_database_url, redact
 
 
 def open_store(path: str | Path | None, config: StoreConfig | None = None) -> MemoryStore:

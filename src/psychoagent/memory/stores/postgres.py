@@ -3,47 +3,37 @@
 `Memory(path="postgresql://user:pass@host/db")`. psycopg 3 with a connection pool; a transaction holds one
 pooled connection per thread, so nested writes join it. Every write transaction takes the row lock of the change
 counter first: writers commit in counter order, and a reader that has seen counter N has seen every unit written
-up to N. Edges, conflict records, forgetting and search are in `postgres_records`.
+up to N. The statements it shares with the SQLite store are in `sql`.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from psychoagent.memory.config import StoreConfig
-from psychoagent.memory.stores import redact
-from psychoagent.memory.stores.base import (
-    UNIT_FIELDS,
-    ChangeCounter,
-    ChangedUnit,
-    NamespaceRows,
-    check_batch,
-    namespace_rows,
-    row_to_unit,
-    unit_values,
-    update_values,
-)
-from psychoagent.memory.stores.postgres_records import RecordsMixin
+from psychoagent.memory.filters import Condition, FilterError
 from psychoagent.memory.stores.postgres_schema import (
     MIGRATION_LOCK,
     MIGRATIONS,
     Vector,
     hnsw_index_name,
     split_sql,
+    tsquery,
     vector_dumper,
 )
+from psychoagent.memory.stores.rows import CONFLICT_FIELDS, row_to_conflict, unit_values
+from psychoagent.memory.stores.sql import SQLStore, UnitBatch
+from psychoagent.memory.stores.urls import redact
 from psychoagent.text import segment, stem
-from psychoagent.types import MemoryUnit
+from psychoagent.types import ConflictRecord, MemoryUnit
 
-_ROW_FIELDS = (
-    "u.pk, u.id, u.content_hash, u.content, u.valence, u.arousal, u.conflict_intensity, u.created_at, "
-    "u.valid_at, u.invalid_at, u.access_count, u.last_accessed_at, u.tier, u.kind, v.data, u.segmented"
-)
 _COPY_UNITS = (
     "COPY units (pk, namespace, id, content, content_hash, kind, tier, valence, arousal, conflict_intensity, "
     "affect_json, conflict_context, sources_json, metadata_json, created_at, valid_at, invalid_at, access_count, "
@@ -62,8 +52,30 @@ def lexemes(segmented: str) -> list[str]:
     return sorted({stem(t) for t in segmented.split() if t})
 
 
-class PostgresStore(RecordsMixin, ChangeCounter):
+_COMPARE = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class PostgresStore(SQLStore):
     """Units, vectors (pgvector, HNSW), keyword rows (tsvector, GIN), edges and conflicts in one database."""
+
+    _MARK = "%s"
+    _CHUNK = 0
+    _SEGMENTED = "u.segmented"
+    _KEYWORD_JOIN = ""
+    _EDGE_ORDER = " ORDER BY ctid"
+    _UPSERT_EDGES = (
+        "INSERT INTO edges (namespace, src, dst, type, weight, created_at, metadata_json) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (namespace, src, dst, type) DO UPDATE SET "
+        "weight = EXCLUDED.weight, created_at = EXCLUDED.created_at, metadata_json = EXCLUDED.metadata_json"
+    )
+    _UPSERT_CONFLICTS = (
+        f"INSERT INTO conflicts ({CONFLICT_FIELDS}) VALUES ({','.join(['%s'] * 13)}) ON CONFLICT (namespace, id) "
+        "DO UPDATE SET "
+        + ", ".join(f"{c.strip()} = EXCLUDED.{c.strip()}" for c in CONFLICT_FIELDS.split(",")[2:])
+    )
+    _DROP_VALUES = "(metadata_json::jsonb - 'values')::text"
+    _FIND = "strpos"
+    _TOMB_KEYWORDS = "segmented = '', terms = ''::tsvector, "
 
     def __init__(self, url: str, config: StoreConfig | None = None) -> None:
         try:
@@ -140,9 +152,13 @@ class PostgresStore(RecordsMixin, ChangeCounter):
         with self._pool.connection() as pooled:
             yield pooled
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    def _rows(self, sql: Any, params: Sequence[Any] = ()) -> list[Any]:
         with self._conn() as conn:
             return list(conn.execute(sql, params).fetchall())
+
+    def _executemany(self, conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(sql, rows)
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
@@ -172,11 +188,7 @@ class PostgresStore(RecordsMixin, ChangeCounter):
             self._local.stamp = int(row[0])
         return int(self._local.stamp)
 
-    # -- meta and change detection --------------------------------------------------------------------------
-    def get_meta(self, key: str) -> str | None:
-        rows = self._rows("SELECT value FROM meta WHERE key = %s", (key,))
-        return str(rows[0][0]) if rows else None
-
+    # -- meta -----------------------------------------------------------------------------------------------
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as conn:
             conn.execute(
@@ -184,41 +196,11 @@ class PostgresStore(RecordsMixin, ChangeCounter):
                 (key, value),
             )
 
-    def _counter(self) -> int:
-        return int(self._rows("SELECT seq FROM changes WHERE id = 1")[0][0])
-
-    def changes(self, since: int, upto: int, model: str, namespaces: Sequence[str]) -> list[ChangedUnit]:
-        if not namespaces:
-            return []
-        fields = ", ".join(f"u.{c.strip()}" for c in UNIT_FIELDS.split(","))
-        rows = self._rows(
-            f"SELECT {fields}, v.data, u.segmented FROM units u "
-            "LEFT JOIN vectors v ON v.model = %s AND v.content_hash = u.content_hash "
-            "WHERE u.changed > %s AND u.changed <= %s AND u.namespace = ANY(%s) ORDER BY u.pk",
-            (model, since, upto, list(namespaces)),
-        )
-        return [
-            ChangedUnit(int(r[0]), row_to_unit(r[:16]), None if r[16] is None else bytes(r[16]), r[17])
-            for r in rows
-        ]
-
     # -- units ----------------------------------------------------------------------------------------------
-    def add_units(
-        self,
-        units: Sequence[MemoryUnit],
-        hashes: Sequence[str],
-        model: str,
-        vectors: np.ndarray,
-        segmented: Sequence[str] | None = None,
-    ) -> list[int]:
-        """Insert units with their keyword rows and vectors in one transaction; duplicate ids fail the batch."""
+    def _insert_units(self, batch: UnitBatch) -> list[int]:
         import psycopg
 
-        vecs = check_batch(units, hashes, vectors)
-        if segmented is None:
-            segmented = [segment(u.content) for u in units]
-        if not units:
-            return []
+        units, hashes, model, vecs, segmented = batch
         with self.transaction() as conn:
             stamp = self._stamp_now(conn)
             self._refuse_existing(conn, units)
@@ -237,18 +219,6 @@ class PostgresStore(RecordsMixin, ChangeCounter):
             except psycopg.errors.UntranslatableCharacter as exc:
                 raise ValueError(f"text PostgreSQL cannot store ({exc.diag.message_primary})") from exc
         return pks
-
-    def _refuse_existing(self, conn: Any, units: Sequence[MemoryUnit]) -> None:
-        """Raise naming the first id of the batch that its namespace already holds."""
-        by_ns: dict[str, list[str]] = {}
-        for u in units:
-            by_ns.setdefault(u.namespace, []).append(u.id)
-        for ns, ids in by_ns.items():
-            row = conn.execute(
-                "SELECT id FROM units WHERE namespace = %s AND id = ANY(%s) LIMIT 1", (ns, ids)
-            ).fetchone()
-            if row is not None:
-                raise ValueError(f"a unit with id {row[0]!r} already exists in {ns!r}")
 
     def _insert_vectors(self, cur: Any, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
         """Insert vectors (first one per model and hash wins) and make sure their HNSW index exists."""
@@ -293,19 +263,6 @@ class PostgresStore(RecordsMixin, ChangeCounter):
         )
         self._hnsw.add((model, dim))
 
-    def update_unit(self, unit: MemoryUnit) -> None:
-        """Rewrite the mutable fields of an existing unit (affect, tier, validity, access, metadata)."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE units SET kind = %s, tier = %s, valence = %s, arousal = %s, conflict_intensity = %s, "
-                "affect_json = %s, conflict_context = %s, sources_json = %s, metadata_json = %s, valid_at = %s, "
-                "invalid_at = %s, access_count = %s, last_accessed_at = %s, changed = %s "
-                "WHERE namespace = %s AND id = %s",
-                (*update_values(unit)[:13], self._stamp_now(conn), unit.namespace, unit.id),
-            )
-            if cur.rowcount != 1:
-                raise KeyError(f"no unit {unit.id!r} in namespace {unit.namespace!r}")
-
     def record_access(self, namespace: str, ids: Sequence[str], when: float, times: int = 1) -> None:
         """Count `times` accesses for each id (access reinforcement; an id given twice counts once); outside a
         transaction one statement (one round trip per recall) takes the counter and updates the rows."""
@@ -327,56 +284,97 @@ class PostgresStore(RecordsMixin, ChangeCounter):
                 (times, when, self._stamp_now(conn), namespace, list(ids)),
             )
 
-    def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]:
-        """Units by id, in the order asked; missing ids are skipped."""
-        if not ids:
-            return []
-        rows = self._rows(
-            f"SELECT {UNIT_FIELDS} FROM units WHERE namespace = %s AND id = ANY(%s)", (namespace, list(ids))
-        )
-        found = {u.id: u for u in map(row_to_unit, rows)}
-        return [found[i] for i in ids if i in found]
-
-    def iter_units(self, namespace: str, kind: str | None = None) -> Iterator[MemoryUnit]:
-        """All units of a namespace (optionally of one kind) in insertion order."""
-        sql = f"SELECT {UNIT_FIELDS} FROM units WHERE namespace = %s"
-        params: tuple[Any, ...] = (namespace,)
-        if kind is not None:
-            sql, params = sql + " AND kind = %s", (namespace, kind)
-        yield from map(row_to_unit, self._rows(sql + " ORDER BY pk", params))
-
-    def count(self, namespace: str | None = None) -> int:
-        if namespace is None:
-            return int(self._rows("SELECT COUNT(*) FROM units")[0][0])
-        return int(self._rows("SELECT COUNT(*) FROM units WHERE namespace = %s", (namespace,))[0][0])
-
-    def namespaces(self) -> list[str]:
-        return [r[0] for r in self._rows("SELECT DISTINCT namespace FROM units ORDER BY namespace")]
-
-    def load_namespace(self, namespace: str, model: str) -> NamespaceRows:
-        """Every unit of a namespace with the columns recall filters on and its vector for `model` (or None)."""
-        rows = self._rows(
-            f"SELECT {_ROW_FIELDS} FROM units u LEFT JOIN vectors v ON v.model = %s AND v.content_hash = u.content_hash "
-            "WHERE u.namespace = %s ORDER BY u.pk",
-            (model, namespace),
-        )
-        return namespace_rows(rows)
-
     # -- vectors --------------------------------------------------------------------------------------------
-    def get_vectors(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
-        """Cached embeddings by content hash for one embedding model."""
-        unique = list(dict.fromkeys(hashes))
-        if not unique:
-            return {}
-        rows = self._rows(
-            "SELECT content_hash, data FROM vectors WHERE model = %s AND content_hash = ANY(%s)",
-            (model, unique),
-        )
-        return {h: np.frombuffer(bytes(d), dtype=np.float32) for h, d in rows}
-
     def put_vectors(self, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
         with self.transaction() as conn, conn.cursor() as cur:
             self._insert_vectors(cur, model, [(h, np.asarray(v, np.float32)) for h, v in items])
+
+    # -- conflict records and forgetting --------------------------------------------------------------------
+    def resolve_conflict(
+        self, namespace: str, conflict_id: str, resolution: str, when: datetime
+    ) -> ConflictRecord:
+        """Mark a record resolved with the text of how; both sides stay stored."""
+        rows = self._rows(
+            f"UPDATE conflicts SET status = 'resolved', resolution = %s, resolved_at = %s "
+            f"WHERE namespace = %s AND id = %s RETURNING {CONFLICT_FIELDS}",
+            (resolution, when.timestamp(), namespace, conflict_id),
+        )
+        if not rows:
+            raise KeyError(f"no conflict {conflict_id!r} in namespace {namespace!r}")
+        return row_to_conflict(rows[0])
+
+    def erase_unit(self, namespace: str, unit_id: str, tomb: MemoryUnit, content: str) -> None:
+        """Forget a unit (`MemoryStore.erase_unit`) in one transaction that takes the change counter first, as every
+        write does. PostgreSQL keeps dead row versions until VACUUM: run it after forgetting when the disk must not
+        hold them."""
+        with self.transaction() as conn:
+            self._stamp_now(conn)
+            found = conn.execute(
+                "SELECT content_hash, pk FROM units WHERE namespace = %s AND id = %s FOR UPDATE",
+                (namespace, unit_id),
+            ).fetchone()
+            if found is None:
+                raise KeyError(f"no unit {unit_id!r} in namespace {namespace!r}")
+            self._erase(conn, namespace, unit_id, tomb, content, int(found[1]), str(found[0]))
+
+    # -- filters and search ---------------------------------------------------------------------------------
+    def metadata_pks(self, namespace: str, conditions: Sequence[Condition]) -> set[int]:
+        """pks of units whose metadata satisfy every `metadata.<key>` condition (compared as JSON values)."""
+        clauses: list[str] = []
+        params: list[Any] = [namespace]
+        for cond in conditions:
+            path = cond.field.split(".", 1)[1].split(".")
+            value = "(metadata_json::jsonb #> %s)"
+            if cond.op == "in":
+                clauses.append(f"{value} IN ({','.join(['%s::jsonb'] * len(cond.value))})")
+                params += [path, *(json.dumps(v) for v in cond.value)]
+            elif cond.op in ("==", "!="):
+                clauses.append(f"{value} {_COMPARE[cond.op]} %s::jsonb")
+                params += [path, json.dumps(cond.value)]
+            elif cond.op in _COMPARE:
+                numeric = isinstance(cond.value, int | float) and not isinstance(cond.value, bool)
+                kind, cast = ("number", "::float8") if numeric else ("string", "")
+                clauses.append(
+                    f"jsonb_typeof({value}) = '{kind}' AND (metadata_json::jsonb #>> %s){cast} {_COMPARE[cond.op]} %s"
+                )
+                params += [path, path, cond.value]
+            else:
+                raise FilterError(f"operator {cond.op!r} not supported on metadata")
+        sql = "SELECT pk FROM units WHERE namespace = %s AND " + " AND ".join(clauses)
+        return {int(r[0]) for r in self._rows(sql, params)}
+
+    def search_vectors(
+        self, namespace: str, model: str, query: np.ndarray, k: int
+    ) -> list[tuple[str, float]]:
+        """(id, cosine) of the k nearest units by pgvector (the model's HNSW index where the planner uses it)."""
+        from psycopg import sql
+
+        q = np.asarray(query, dtype=np.float32)
+        if k <= 0 or q.size == 0:
+            return []
+        if (model, int(q.shape[0])) not in self._hnsw:
+            with self.transaction() as conn, conn.cursor() as cur:
+                self.ensure_hnsw(cur, model, int(q.shape[0]))
+        dim = sql.Literal(int(q.shape[0]))
+        distance = sql.SQL("v.embedding::vector({}) <=> %b::vector({})").format(dim, dim)
+        stmt = sql.SQL(
+            "SELECT u.id, 1 - ({d}) AS s FROM units u JOIN vectors v ON v.content_hash = u.content_hash "
+            "WHERE v.model = {m} AND v.dim = {n} AND u.namespace = %s ORDER BY {d} LIMIT %s"
+        ).format(d=distance, m=sql.Literal(model), n=dim)
+        rows = self._rows(stmt, (Vector(q), namespace, Vector(q), int(k)))
+        return [(str(uid), float(score)) for uid, score in rows]
+
+    def search_keywords(self, namespace: str, terms: Sequence[str], k: int) -> list[tuple[str, float]]:
+        """(id, rank) of the k best units matching any term, by the GIN-indexed tsvector of stemmed tokens."""
+        stems = [stem(t) for t in segment(" ".join(terms)).split() if t]
+        if not stems or k <= 0:
+            return []
+        rows = self._rows(
+            "SELECT id, ts_rank(terms, q) AS s FROM units, CAST(%s AS tsquery) AS q "
+            "WHERE namespace = %s AND terms @@ q ORDER BY s DESC, pk LIMIT %s",
+            (tsquery(stems), namespace, int(k)),
+        )
+        return [(str(uid), float(score)) for uid, score in rows]
 
     def close(self) -> None:
         self._pool.close()

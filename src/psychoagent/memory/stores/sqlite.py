@@ -14,6 +14,7 @@ import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,32 +22,15 @@ import numpy as np
 
 from psychoagent.memory.config import StoreConfig
 from psychoagent.memory.filters import Condition, FilterError
-from psychoagent.memory.stores.base import (
-    UNIT_FIELDS,
-    ChangeCounter,
-    ChangedUnit,
-    NamespaceRows,
-    check_batch,
-    namespace_rows,
-    row_to_unit,
-    unit_rows,
-    update_values,
-)
+from psychoagent.memory.stores.rows import CONFLICT_FIELDS, row_to_conflict, unit_rows
+from psychoagent.memory.stores.sql import SQLStore, UnitBatch
 from psychoagent.memory.stores.sqlite_checkpoint import BackgroundCheckpointer
-from psychoagent.memory.stores.sqlite_forget import erase
-from psychoagent.memory.stores.sqlite_records import SQLiteRecords
 from psychoagent.memory.stores.sqlite_schema import MIGRATIONS, split_sql
 from psychoagent.text import segment
-from psychoagent.types import MemoryUnit
+from psychoagent.types import ConflictRecord, MemoryUnit
 
 _WAL_ATTEMPTS = 8
 """Tries to switch a new file to WAL while other processes open it too (each waits busy_timeout first)."""
-_CHUNK = 500
-"""Ids per IN (...) list: well under SQLite's bound-parameter limit."""
-_ROW_FIELDS = (
-    "u.pk, u.id, u.content_hash, u.content, u.valence, u.arousal, u.conflict_intensity, u.created_at, "
-    "u.valid_at, u.invalid_at, u.access_count, u.last_accessed_at, u.tier, u.kind, v.data, f.text"
-)
 _INSERT_UNIT = (
     "INSERT INTO units (pk, namespace, id, content, content_hash, kind, tier, valence, arousal, conflict_intensity, "
     "affect_json, conflict_context, sources_json, metadata_json, created_at, valid_at, invalid_at, access_count, "
@@ -54,8 +38,16 @@ _INSERT_UNIT = (
 )
 
 
-class SQLiteStore(SQLiteRecords, ChangeCounter):
+class SQLiteStore(SQLStore):
     """The default `MemoryStore`: one SQLite file (or ``:memory:``) holding every namespace."""
+
+    _UPSERT_EDGES = (
+        "INSERT OR REPLACE INTO edges (namespace, src, dst, type, weight, created_at, metadata_json) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    )
+    _UPSERT_CONFLICTS = f"INSERT OR REPLACE INTO conflicts ({CONFLICT_FIELDS}) VALUES ({','.join('?' * 13)})"
+    _DROP_VALUES = "json_remove(metadata_json, '$.values')"
+    _FIND = "instr"
 
     def __init__(self, path: str | Path | None = None, config: StoreConfig | None = None) -> None:
         self.config = config or StoreConfig()
@@ -162,49 +154,19 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
         with self._lock:
             return self._conn.execute(sql, params)
 
-    # -- meta and change detection --------------------------------------------------------------------------
-    def get_meta(self, key: str) -> str | None:
-        row = self.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self.execute(sql, params).fetchall()
 
+    def _executemany(self, conn: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        conn.executemany(sql, rows)
+
+    # -- meta -----------------------------------------------------------------------------------------------
     def set_meta(self, key: str, value: str) -> None:
         self.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
-    def _counter(self) -> int:
-        return int(self.execute("SELECT seq FROM changes").fetchone()[0])
-
-    def changes(self, since: int, upto: int, model: str, namespaces: Sequence[str]) -> list[ChangedUnit]:
-        if not namespaces:
-            return []
-        marks = ",".join("?" * len(namespaces))
-        fields = ", ".join(f"u.{c.strip()}" for c in UNIT_FIELDS.split(","))
-        rows = self.execute(
-            f"SELECT {fields}, v.data, f.text FROM units u "
-            "LEFT JOIN vectors v ON v.model = ? AND v.content_hash = u.content_hash "
-            "LEFT JOIN units_fts f ON f.rowid = u.pk "
-            f"WHERE u.changed > ? AND u.changed <= ? AND u.namespace IN ({marks}) ORDER BY u.pk",
-            (model, since, upto, *namespaces),
-        ).fetchall()
-        return [ChangedUnit(int(r[0]), row_to_unit(r[:16]), r[16], r[17] or "") for r in rows]
-
     # -- units ----------------------------------------------------------------------------------------------
-    def add_units(
-        self,
-        units: Sequence[MemoryUnit],
-        hashes: Sequence[str],
-        model: str,
-        vectors: np.ndarray,
-        segmented: Sequence[str] | None = None,
-    ) -> list[int]:
-        """Insert units with their keyword rows and vectors in one transaction; duplicate ids fail the batch.
-
-        `segmented` is each unit's keyword-index text (computed here when not given). Returns the new pks.
-        """
-        vecs = check_batch(units, hashes, vectors)
-        if segmented is None:
-            segmented = [segment(u.content) for u in units]
-        if not units:
-            return []
+    def _insert_units(self, batch: UnitBatch) -> list[int]:
+        units, hashes, model, vecs, segmented = batch
         dim = int(vecs.shape[1]) if vecs.ndim == 2 else 0
         with self.transaction() as conn:
             stamp = self._stamp_now(conn)
@@ -227,33 +189,6 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
             )
         return pks
 
-    def _refuse_existing(self, conn: sqlite3.Connection, units: Sequence[MemoryUnit]) -> None:
-        """Raise naming the first id of the batch that its namespace already holds."""
-        by_ns: dict[str, list[str]] = {}
-        for u in units:
-            by_ns.setdefault(u.namespace, []).append(u.id)
-        for ns, ids in by_ns.items():
-            for start in range(0, len(ids), _CHUNK):
-                chunk = ids[start : start + _CHUNK]
-                row = conn.execute(
-                    f"SELECT id FROM units WHERE namespace = ? AND id IN ({','.join('?' * len(chunk))}) LIMIT 1",
-                    (ns, *chunk),
-                ).fetchone()
-                if row is not None:
-                    raise ValueError(f"a unit with id {row[0]!r} already exists in {ns!r}")
-
-    def update_unit(self, unit: MemoryUnit) -> None:
-        """Rewrite the mutable fields of an existing unit (affect, tier, validity, access, metadata)."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE units SET kind = ?, tier = ?, valence = ?, arousal = ?, conflict_intensity = ?, "
-                "affect_json = ?, conflict_context = ?, sources_json = ?, metadata_json = ?, valid_at = ?, "
-                "invalid_at = ?, access_count = ?, last_accessed_at = ?, changed = ? WHERE namespace = ? AND id = ?",
-                (*update_values(unit)[:13], self._stamp_now(conn), unit.namespace, unit.id),
-            )
-            if cur.rowcount != 1:
-                raise KeyError(f"no unit {unit.id!r} in namespace {unit.namespace!r}")
-
     def record_access(self, namespace: str, ids: Sequence[str], when: float, times: int = 1) -> None:
         """Count `times` accesses for each id (access reinforcement); an id given twice counts once."""
         if not ids:
@@ -266,67 +201,51 @@ class SQLiteStore(SQLiteRecords, ChangeCounter):
                 [(times, when, stamp, namespace, uid) for uid in dict.fromkeys(ids)],
             )
 
-    def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]:
-        """Units by id, in the order asked; missing ids are skipped."""
-        found: dict[str, MemoryUnit] = {}
-        for start in range(0, len(ids), _CHUNK):
-            chunk = list(ids[start : start + _CHUNK])
-            rows = self.execute(
-                f"SELECT {UNIT_FIELDS} FROM units WHERE namespace = ? AND id IN ({','.join('?' * len(chunk))})",
-                (namespace, *chunk),
-            ).fetchall()
-            for row in rows:
-                unit = row_to_unit(row)
-                found[unit.id] = unit
-        return [found[i] for i in ids if i in found]
-
-    def iter_units(self, namespace: str, kind: str | None = None) -> Iterator[MemoryUnit]:
-        """All units of a namespace (optionally of one kind) in insertion order."""
-        sql = f"SELECT {UNIT_FIELDS} FROM units WHERE namespace = ?"
-        params: tuple[Any, ...] = (namespace,)
-        if kind is not None:
-            sql, params = sql + " AND kind = ?", (namespace, kind)
-        for row in self.execute(sql + " ORDER BY pk", params).fetchall():
-            yield row_to_unit(row)
-
-    def count(self, namespace: str | None = None) -> int:
-        if namespace is None:
-            return int(self.execute("SELECT COUNT(*) FROM units").fetchone()[0])
-        return int(self.execute("SELECT COUNT(*) FROM units WHERE namespace = ?", (namespace,)).fetchone()[0])
-
-    def namespaces(self) -> list[str]:
-        return [
-            r[0] for r in self.execute("SELECT DISTINCT namespace FROM units ORDER BY namespace").fetchall()
-        ]
-
-    def load_namespace(self, namespace: str, model: str) -> NamespaceRows:
-        """Every unit of a namespace with the columns recall filters on and its vector for `model` (or None)."""
-        rows = self.execute(
-            f"SELECT {_ROW_FIELDS} FROM units u LEFT JOIN vectors v ON v.model = ? AND v.content_hash = u.content_hash "
-            "LEFT JOIN units_fts f ON f.rowid = u.pk WHERE u.namespace = ? ORDER BY u.pk",
-            (model, namespace),
-        ).fetchall()
-        return namespace_rows(rows)
-
     def erase_unit(self, namespace: str, unit_id: str, tomb: MemoryUnit, content: str) -> None:
-        """Forget a unit (see `memory.forget`); freed pages are overwritten and the WAL checkpointed."""
+        """Forget a unit (`MemoryStore.erase_unit`): in one transaction, with SQLite's `secure_delete` on, so freed
+        pages are overwritten; the keyword index is merged and the WAL checkpointed so the text does not linger."""
         with self._lock:
-            erase(self, namespace, unit_id, tomb, content)
+            found = self.execute(
+                "SELECT content_hash, pk FROM units WHERE namespace = ? AND id = ?", (namespace, unit_id)
+            ).fetchone()
+            if found is None:
+                raise KeyError(f"no unit {unit_id!r} in namespace {namespace!r}")
+            chash, pk = str(found[0]), int(found[1])
+            secure = self.execute("PRAGMA secure_delete").fetchone()[0]
+            self.execute("PRAGMA secure_delete = ON")
+            try:
+                with self.transaction() as conn:
+                    self._erase(conn, namespace, unit_id, tomb, content, pk, chash)
+                    conn.execute(
+                        "INSERT INTO units_fts (units_fts) VALUES ('optimize')"
+                    )  # merge away old tokens
+            finally:
+                self.execute(f"PRAGMA secure_delete = {int(secure)}")
+            if self.path != ":memory:":
+                self.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _drop_keywords(self, conn: sqlite3.Connection, pk: int) -> None:
+        conn.execute("DELETE FROM units_fts WHERE rowid = ?", (pk,))
+
+    def resolve_conflict(
+        self, namespace: str, conflict_id: str, resolution: str, when: datetime
+    ) -> ConflictRecord:
+        """Mark a record resolved with the text of how; both sides stay stored."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conflicts SET status = 'resolved', resolution = ?, resolved_at = ? "
+                "WHERE namespace = ? AND id = ?",
+                (resolution, when.timestamp(), namespace, conflict_id),
+            )
+            if cur.rowcount != 1:
+                raise KeyError(f"no conflict {conflict_id!r} in namespace {namespace!r}")
+            row = conn.execute(
+                f"SELECT {CONFLICT_FIELDS} FROM conflicts WHERE namespace = ? AND id = ?",
+                (namespace, conflict_id),
+            ).fetchone()
+        return row_to_conflict(row)
 
     # -- vectors and search ---------------------------------------------------------------------------------
-    def get_vectors(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
-        """Cached embeddings by content hash for one embedding model."""
-        out: dict[str, np.ndarray] = {}
-        unique = list(dict.fromkeys(hashes))
-        for start in range(0, len(unique), _CHUNK):
-            chunk = unique[start : start + _CHUNK]
-            for chash, data in self.execute(
-                f"SELECT content_hash, data FROM vectors WHERE model = ? AND content_hash IN ({','.join('?' * len(chunk))})",
-                (model, *chunk),
-            ).fetchall():
-                out[chash] = np.frombuffer(data, dtype=np.float32)
-        return out
-
     def put_vectors(self, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
         with self.transaction() as conn:
             conn.executemany(

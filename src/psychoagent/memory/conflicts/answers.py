@@ -1,0 +1,112 @@
+"""Briefing stage: two recalled facts about one subject that answer the question about equally well and that the
+pair scorer leans to read as a change or a contradiction are shown as a conflict, even when no record was written.
+
+At write time the scorer does not know which attribute matters and needs strong evidence; a question names the
+attribute, and two facts that both answer it, about the same subject, with different wording of the value, are
+more likely one changed value than two attributes. Both must be among the recalled memories and the newer one at
+least `recall_close_relevance` as relevant to the question as the older one (the same test the currency stage
+uses to put the newer first), the newer must not repeat every content word of the older (a confirmation or an
+added detail), and the update + contradiction probability must reach `brief_conflict_mass`, or the lower
+`brief_answer_mass` when the newer fact replaces the older one's answer: of the words and values each fact has
+beyond the question's, the newer drops the older's value and adds its own ("What diet does Felix follow?":
+"gluten-free" -> "vegetarian"), where an added detail keeps it ("Ken's Toyota had its tyres changed" after "Ken
+drives a red Toyota"). The records are transient, like the slot rule's: nothing is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from psychoagent.memory.config import ConflictConfig
+from psychoagent.memory.conflicts.answer_words import replaces_answer
+from psychoagent.memory.conflicts.detect import LABELS, normalised_similarity, scorer_for
+from psychoagent.memory.conflicts.pairs import comparable, scored_row, turn_speaker
+from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, conflict_id
+from psychoagent.memory.conflicts.spans import content_words
+from psychoagent.memory.conflicts.subject_keys import share_subject
+from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.types import ConflictRecord, Recall
+
+__all__ = ["answer_conflicts", "answers_alike"]
+
+_UPDATE, _CONTRADICTION = LABELS.index("update"), LABELS.index("contradiction")
+
+
+def answers_alike(older: Any, newer: Any, share: float) -> Any:
+    """Whether the newer fact's query relevance is at least `share` of the older one's (elementwise for arrays):
+    it answers the query about as well, so less evidence of an update is needed (`ConflictConfig`)."""
+    return newer >= share * older
+
+
+def _restates(old_text: str, new_text: str) -> bool:
+    """Whether the newer sentence repeats every content word of the older one (a confirmation or a detail added
+    to the same value: "Emma confirmed that Sam's desk is in the science park."): no other answer."""
+    old_words = set(content_words(old_text))
+    return bool(old_words) and old_words <= set(content_words(new_text))
+
+
+def answer_conflicts(
+    hits: Sequence[Recall],
+    known: set[frozenset[str]],
+    query: str,
+    conf: ConflictConfig,
+    index_of: Callable[[], NamespaceIndex],
+    embedder: str,
+    floor: float | None,
+) -> list[ConflictRecord]:
+    """Transient records for pairs of recalled, current facts that answer the question alike and conflict by the
+    scorer's reading (see the module); pairs in `known` are skipped and the found ones added to it. `index_of`
+    gives the namespace index (read only when a pair qualifies), `embedder` names the embedder, `floor` is its
+    similarity floor."""
+    if not (conf.detect and conf.detect_changes):
+        return []
+    live = [
+        h
+        for h in hits
+        if h.unit.kind not in UNCHECKED_KINDS
+        and h.unit.invalid_at is None
+        and "relevance" in h.parts
+        and not turn_speaker(h.unit.content)
+    ]
+    pairs = []
+    for i, x in enumerate(live):
+        for y in live[i + 1 :]:
+            old, new = (x, y) if x.unit.created_at <= y.unit.created_at else (y, x)
+            if old.unit.created_at == new.unit.created_at or frozenset((old.unit.id, new.unit.id)) in known:
+                continue
+            if not answers_alike(old.parts["relevance"], new.parts["relevance"], conf.recall_close_relevance):
+                continue
+            a, b = old.unit.content, new.unit.content
+            if share_subject(a, b) and comparable(a, b) and not _restates(a, b):
+                pairs.append((old, new))
+    if not pairs:
+        return []
+    index = index_of()
+    scorer = scorer_for(conf, embedder)
+    rows = []
+    for old, new in pairs:
+        va, vb = (index.vectors[index.row_of[h.unit.id]] for h in (old, new))
+        dense = float(normalised_similarity(float(va @ vb), floor))
+        rows.append(
+            scored_row(old.unit.content, new.unit.content, dense, (va, vb) if scorer.vector_dim else None)
+        )
+    found = []
+    for (old, new), p in zip(pairs, scorer.probabilities(np.stack(rows)).tolist(), strict=True):
+        mass = p[_UPDATE] + p[_CONTRADICTION]
+        replaced = replaces_answer(old.unit.content, new.unit.content, query)
+        if mass < (conf.brief_answer_mass if replaced else conf.brief_conflict_mass):
+            continue
+        kind = "update" if p[_UPDATE] >= p[_CONTRADICTION] else "contradiction"
+        known.add(frozenset((old.unit.id, new.unit.id)))
+        found.append(
+            ConflictRecord(
+                id=conflict_id(old.unit.id, new.unit.id, "answer"), namespace=new.unit.namespace, kind=kind,
+                side_a=old.unit.id, side_b=new.unit.id, description_a=old.unit.content,
+                description_b=new.unit.content, intensity=conf.change_intensity, created_at=new.unit.created_at,
+                metadata={"detected": "briefing", "probability": round(mass, 3), "answer_replaced": replaced},
+            )
+        )  # fmt: skip
+    return found

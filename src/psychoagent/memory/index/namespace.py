@@ -1,0 +1,233 @@
+"""In-memory columnar index of one namespace: a float32 vector matrix plus the columns filters and scores need.
+
+Exact cosine top-k is a matrix-vector product over unit vectors (3.4 ms at 100k x 384 on a quiet machine here,
+FACTS.md); large namespaces add a faiss IVF index (`memory.ann`). Per-row conversation facts (speaker, times) live
+in `memory.context`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from psychoagent.memory.contracts import NamespaceRows
+from psychoagent.memory.filters import (
+    NUMERIC_FIELDS,
+    TEXT_FIELDS,
+    TIME_FIELDS,
+    Condition,
+    FilterError,
+    compare,
+)
+from psychoagent.memory.index.ann import IvfIndex
+from psychoagent.memory.index.conversation import ConversationIndex, session_ids
+from psychoagent.memory.index.keyword import KeywordIndex
+from psychoagent.types import MemoryUnit, to_epoch
+
+FLOAT_COLUMNS = (*NUMERIC_FIELDS, *TIME_FIELDS)
+
+
+class NamespaceIndex:
+    """Vectors and filter columns of one namespace; rows are appended in insertion order and never reordered."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self._n = 0
+        self._vectors = np.zeros((64, dim), dtype=np.float32)
+        self._float = {name: np.full(64, np.nan, dtype=np.float64) for name in FLOAT_COLUMNS}
+        self._text = {name: np.empty(64, dtype=object) for name in TEXT_FIELDS}
+        self.pks = np.zeros(64, dtype=np.int64)
+        self.ids: list[str] = []
+        self.row_of: dict[str, int] = {}
+        self.row_of_pk: dict[int, int] = {}
+        self._keywords = KeywordIndex()
+        self._conversation = ConversationIndex()
+        self._pending: list[tuple[range, Sequence[Sequence[str]], list[str], list[float | None]]] = []
+        self._pending_lock = threading.Lock()
+        self._sessions: tuple[int, float, np.ndarray] | None = None
+        self.ann: IvfIndex | None = None
+
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def keywords(self) -> KeywordIndex:
+        """BM25 postings of every row (rows appended since the last read are indexed now)."""
+        if self._pending:
+            self._index_pending()
+        return self._keywords
+
+    @property
+    def conversation(self) -> ConversationIndex:
+        """Speaker and time facts of every row (rows appended since the last read are parsed now)."""
+        if self._pending:
+            self._index_pending()
+        return self._conversation
+
+    def _index_pending(self) -> None:
+        """Keyword postings and conversation facts of the appended batches, all at once: writes never wait for
+        them, and postings of many batches are grouped in one pass. Under a lock, and the batches leave the queue
+        only once indexed, so concurrent readers never see (or build) a half-built index."""
+        with self._pending_lock:
+            pending = self._pending[:]
+            if not pending:
+                return
+            rows = [row for batch in pending for row in batch[0]]
+            self._keywords.add(rows, [toks for batch in pending for toks in batch[1]])
+            self._conversation.add(
+                [text for batch in pending for text in batch[2]], [t for batch in pending for t in batch[3]]
+            )
+            del self._pending[: len(pending)]
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self._vectors[: self._n]
+
+    def column(self, name: str) -> np.ndarray:
+        if name in self._float:
+            return self._float[name][: self._n]
+        if name in self._text:
+            return self._text[name][: self._n]
+        raise FilterError(f"no column {name!r} in the index")
+
+    def _grow(self, need: int) -> None:
+        cap = self._vectors.shape[0]
+        if need <= cap:
+            return
+        new_cap = max(need, cap * 2)
+        vectors = np.zeros((new_cap, self.dim), dtype=np.float32)
+        vectors[: self._n] = self._vectors[: self._n]
+        self._vectors = vectors
+        for name, col in self._float.items():
+            grown = np.full(new_cap, np.nan, dtype=np.float64)
+            grown[: self._n] = col[: self._n]
+            self._float[name] = grown
+        for name, col in self._text.items():
+            grown_obj = np.empty(new_cap, dtype=object)
+            grown_obj[: self._n] = col[: self._n]
+            self._text[name] = grown_obj
+        pks = np.zeros(new_cap, dtype=np.int64)
+        pks[: self._n] = self.pks[: self._n]
+        self.pks = pks
+
+    def append(
+        self,
+        pks: Sequence[int],
+        units: Sequence[MemoryUnit],
+        vectors: np.ndarray,
+        tokens: Sequence[Sequence[str]],
+    ) -> None:
+        """Add freshly stored units (same order as `vectors`) with their keyword tokens."""
+        start = self._n
+        self._grow(start + len(units))
+        end = start + len(units)
+        self._vectors[start:end] = vectors
+        ids = [u.id for u in units]
+        if len(pks) != len(units):
+            raise ValueError("one pk per unit")
+        self.pks[start:end] = pks
+        self.ids.extend(ids)
+        rows = range(start, end)
+        self.row_of.update(zip(ids, rows, strict=True))
+        self.row_of_pk.update(zip(map(int, pks), rows, strict=True))
+        table = np.array([self._values(u) for u in units], dtype=np.float64).reshape(
+            len(units), len(FLOAT_COLUMNS)
+        )
+        for col, name in enumerate(FLOAT_COLUMNS):
+            self._float[name][start:end] = table[:, col]
+        self._text["tier"][start:end] = [u.tier for u in units]
+        self._text["kind"][start:end] = [u.kind for u in units]
+        with self._pending_lock:
+            self._pending.append((rows, tokens, [u.content for u in units], table[:, 4].tolist()))
+        self._n = end
+
+    @staticmethod
+    def _values(unit: MemoryUnit) -> tuple[float | None, ...]:
+        """A unit's float columns in `FLOAT_COLUMNS` order (None where unset)."""
+        return (
+            unit.affect.valence, unit.affect.arousal, unit.affect.conflict_intensity, unit.access_count,
+            to_epoch(unit.created_at), to_epoch(unit.valid_at), to_epoch(unit.invalid_at),
+            to_epoch(unit.last_accessed_at),
+        )  # fmt: skip
+
+    def _set_row(self, row: int, unit: MemoryUnit) -> None:
+        for name, value in zip(FLOAT_COLUMNS, self._values(unit), strict=True):
+            self._float[name][row] = np.nan if value is None else value
+        self._text["tier"][row] = unit.tier
+        self._text["kind"][row] = unit.kind
+
+    def update(self, unit: MemoryUnit) -> None:
+        """Refresh the columns of a unit whose affect, tier, validity or access changed."""
+        row = self.row_of.get(unit.id)
+        if row is not None:
+            self._set_row(row, unit)
+
+    def touch(self, rows: np.ndarray, when: float) -> None:
+        """Count one access for each row."""
+        self._float["access_count"][rows] += 1
+        self._float["last_accessed_at"][rows] = when
+
+    @classmethod
+    def from_rows(cls, rows: NamespaceRows, vectors: np.ndarray, dim: int) -> NamespaceIndex:
+        """Build from a store load (vectors already complete and normalised)."""
+        index = cls(dim)
+        n = len(rows.ids)
+        index._grow(n)
+        index._vectors[:n] = vectors
+        for name in FLOAT_COLUMNS:
+            index._float[name][:n] = rows.columns[name]
+        for name in TEXT_FIELDS:
+            index._text[name][:n] = rows.columns[name]
+        index.pks[:n] = rows.pks
+        index.ids = list(rows.ids)
+        index.row_of = {uid: i for i, uid in enumerate(rows.ids)}
+        index.row_of_pk = {int(pk): i for i, pk in enumerate(rows.pks)}
+        index.keywords.add(range(n), [text.split() for text in rows.segmented])
+        index.conversation.add(rows.contents, [float(t) for t in rows.columns["created_at"]])
+        index._n = n
+        return index
+
+    def sessions(self, gap_seconds: float) -> np.ndarray:
+        """Session number of every row (time gaps above `gap_seconds` separate sessions), cached per size."""
+        if self._sessions is None or self._sessions[:2] != (self._n, gap_seconds):
+            self._sessions = (self._n, gap_seconds, session_ids(self.column("created_at"), gap_seconds))
+        return self._sessions[2]
+
+    def mask(
+        self, conditions: Sequence[Condition], metadata_pks: set[int] | None = None
+    ) -> np.ndarray | None:
+        """Boolean row mask for the filter conditions (None = no filter). Metadata conditions arrive as pk sets."""
+        if not conditions and metadata_pks is None:
+            return None
+        mask = np.ones(self._n, dtype=bool)
+        for cond in conditions:
+            if cond.field.startswith("metadata."):
+                continue
+            if cond.field == "current":
+                current = np.isnan(self.column("invalid_at"))
+                mask &= current if cond.value else ~current
+                continue
+            col = self.column(cond.field)
+            if cond.op == "in":
+                mask &= np.isin(col, np.asarray(cond.value, dtype=col.dtype))
+            elif cond.value is None:
+                is_null = np.isnan(col) if col.dtype.kind == "f" else col == None  # noqa: E711
+                mask &= is_null if cond.op == "==" else ~is_null
+            else:
+                with np.errstate(invalid="ignore"):
+                    mask &= np.asarray(compare(col, cond.op, cond.value), dtype=bool)
+        if metadata_pks is not None:
+            mask &= np.isin(
+                self.pks[: self._n], np.fromiter(metadata_pks, dtype=np.int64, count=len(metadata_pks))
+            )
+        return mask
+
+    def valid_mask(self, when: float) -> np.ndarray:
+        """Rows observed by `when` whose fact held then: valid_at (or created_at) <= when < invalid_at."""
+        start = self.column("valid_at")
+        start = np.where(np.isnan(start), self.column("created_at"), start)
+        end = self.column("invalid_at")
+        with np.errstate(invalid="ignore"):
+            return (self.column("created_at") <= when) & (start <= when) & (np.isnan(end) | (end > when))

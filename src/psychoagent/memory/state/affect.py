@@ -1,0 +1,158 @@
+"""The affect state of one namespace, kept in process: slot and subject indexes of its units, later successes on a
+subject, the successor of each superseded unit, the affect monitor and the recent-recall tracker.
+
+Conflict detection at write time reads it for candidates (`memory.write.updates`); recall reads it for decay,
+successors and feedback-loop safety. It is rebuilt from the store on first use.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from psychoagent.affect.slots import Slot
+from psychoagent.memory.conflicts.facts import subjects
+from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, unit_slots
+from psychoagent.memory.state.monitor import AffectMonitor
+from psychoagent.types import MemoryUnit
+
+
+@dataclass
+class SlotEntry:
+    unit_id: str
+    slot: Slot
+    created: float
+    content: str
+    kind: str
+    current: bool = True
+
+
+class _Pending(NamedTuple):
+    """A unit waiting for its slots to be indexed: what `index_unit` saw when it was stored."""
+
+    unit_id: str
+    created: float
+    content: str
+    kind: str
+    current: bool
+    subject: str | None
+    positive: bool
+    slots: Sequence[Slot] | None
+
+
+@dataclass
+class NamespaceAffect:
+    """Per-namespace affect state kept in process: slot and subject indexes, later successes, monitor, tracker."""
+
+    _slots: dict[str, list[SlotEntry]] = field(default_factory=dict)
+    _subject_of: dict[str, str] = field(default_factory=dict)
+    _positives: dict[str, list[float]] = field(default_factory=dict)
+    slot_pending: list[_Pending] = field(default_factory=list)
+    """Units indexed since the slot index was last read; their slots are parsed (where not given) on that read,
+    so writes with detection off never pay for parsing."""
+    _slot_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    any_positive: bool = False
+    """Whether a unit with positive valence was indexed (only those count as later successes)."""
+    recent_negative: list[float] = field(default_factory=list)
+    monitor: AffectMonitor | None = None
+    rng: np.random.Generator | None = None
+    loaded: bool = False
+    paused: int = 0
+    facts: dict[str, tuple[float, str, str]] = field(default_factory=dict)
+    subject_pending: list[tuple[str, str]] = field(default_factory=list)
+    """(id, content) of units indexed since `by_subject` was last read: their subjects are parsed on demand."""
+    subject_ids: dict[str, list[str]] = field(default_factory=dict)
+    successor: dict[str, str] = field(default_factory=dict)
+    monitor_primed: bool = False
+
+    def reset(self) -> NamespaceAffect:
+        """A state to rebuild from the file (another process wrote to it), keeping the monitor, its subscribers,
+        the exploration generator and the recent recall tracker of this process."""
+        return NamespaceAffect(
+            monitor=self.monitor, rng=self.rng, recent_negative=self.recent_negative,
+            monitor_primed=self.monitor is not None,
+        )  # fmt: skip
+
+    superseded: set[str] = field(default_factory=set)
+
+    def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot] | None = None) -> None:
+        """Remember a stored unit's slots (parsed from it when not given), subject and (if positive) its time as a
+        success on that subject; the slot part waits for the next read of `slots`, `subject_of` or `positives`."""
+        created = unit.created_at.timestamp()
+        self.facts[unit.id] = (created, unit.content, unit.kind)
+        if unit.invalid_at is not None:
+            self.superseded.add(unit.id)
+            after = unit.metadata.get("superseded_by")
+            if isinstance(after, str):
+                self.successor[unit.id] = after
+        if unit.kind not in UNCHECKED_KINDS:
+            self.subject_pending.append((unit.id, unit.content))
+        subject = unit.metadata.get("subject")
+        self.any_positive = self.any_positive or unit.affect.valence > 0
+        self.slot_pending.append(
+            _Pending(unit.id, created, unit.content, unit.kind, unit.invalid_at is None,
+                     subject if isinstance(subject, str) else None, unit.affect.valence > 0, slots)
+        )  # fmt: skip
+
+    def _index_slots(self) -> None:
+        """Parse and index the slots of the units indexed since the last read, in the order they were stored."""
+        if not self.slot_pending:
+            return
+        with self._slot_lock:
+            done = len(self.slot_pending)
+            for p in self.slot_pending[:done]:
+                slots = p.slots if p.slots is not None else unit_slots(p.kind, p.content)
+                for slot in slots:
+                    self._slots.setdefault(slot.key, []).append(
+                        SlotEntry(p.unit_id, slot, p.created, p.content, p.kind, p.current)
+                    )
+                subject = p.subject or (slots[0].key if slots else None)
+                if subject:
+                    self._subject_of[p.unit_id] = subject
+                    if p.positive:
+                        bisect.insort(self._positives.setdefault(subject, []), p.created)
+            del self.slot_pending[:done]
+
+    @property
+    def slots(self) -> dict[str, list[SlotEntry]]:
+        """Slot entries of the stored units by slot key (conflict detection's candidates), in storage order."""
+        self._index_slots()
+        return self._slots
+
+    @property
+    def subject_of(self) -> dict[str, str]:
+        """Subject key of each unit that has one (its metadata's, else its first slot's)."""
+        self._index_slots()
+        return self._subject_of
+
+    @property
+    def positives(self) -> dict[str, list[float]]:
+        """Sorted creation times of positive units by subject."""
+        self._index_slots()
+        return self._positives
+
+    @property
+    def by_subject(self) -> dict[str, list[str]]:
+        """Ids of units by subject key (conflict detection's candidates); subjects of units stored since the last
+        read are parsed now, so writes with detection off never pay for parsing."""
+        for uid, content in self.subject_pending:
+            for key in subjects(content):
+                self.subject_ids.setdefault(key, []).append(uid)
+        self.subject_pending.clear()
+        return self.subject_ids
+
+    def successes_after(self, unit_id: str, created: float) -> int:
+        """Positive units on the same subject stored after `created` (none before any positive unit was stored:
+        then no slot needs parsing)."""
+        if not self.any_positive:
+            return 0
+        subject = self.subject_of.get(unit_id)
+        if subject is None:
+            return 0
+        times = self.positives.get(subject, [])
+        return len(times) - bisect.bisect_right(times, created)

@@ -1,0 +1,151 @@
+"""One namespace of a memory as its rooms see it: the shared resources (store, embedder, indexes, caches) with the
+namespace's name, affect settings, appraiser and pair judge.
+
+The `Memory` facade owns one and hands it to the write path, the recall stages and consolidation; they read and
+change the namespace through it and never reach back into the facade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from psychoagent.memory.config import DEFAULT_DENSE_WEIGHT, AffectiveMemoryConfig, MemoryConfig
+from psychoagent.memory.contracts import Appraiser, Edge, Embedder, MemoryStore, MemoryUnit, PairJudge
+from psychoagent.memory.index.graph import build_graph
+from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.memory.state.affect import NamespaceAffect
+from psychoagent.memory.state.monitor import AffectMonitor
+from psychoagent.memory.state.shared import Shared
+
+
+class Namespace:
+    """A namespace of a memory's shared resources, with its own affect settings, appraiser and pair judge."""
+
+    def __init__(
+        self,
+        shared: Shared,
+        name: str,
+        affect_config: AffectiveMemoryConfig,
+        appraiser: Appraiser | None,
+        pair_judge: PairJudge | None = None,
+    ) -> None:
+        self.shared = shared
+        self.name = name
+        self.affect_config = affect_config
+        self.appraiser = appraiser
+        self.pair_judge = pair_judge
+
+    # -- resources ------------------------------------------------------------------------------------------
+    @property
+    def store(self) -> MemoryStore:
+        return self.shared.store
+
+    @property
+    def embedder(self) -> Embedder:
+        return self.shared.embedder
+
+    @property
+    def config(self) -> MemoryConfig:
+        return self.shared.config
+
+    @property
+    def similarity_floor(self) -> float | None:
+        """Cosine similarity an unrelated text typically reaches with this embedder (normalisation floor)."""
+        floor = getattr(self.embedder, "similarity_floor", None)
+        return None if floor is None else float(floor)
+
+    @property
+    def dense_weight(self) -> float:
+        """Weight of the dense part in convex fusion: the config's, else the embedder's calibrated one."""
+        if self.config.recall.dense_weight is not None:
+            return self.config.recall.dense_weight
+        return float(getattr(self.embedder, "dense_weight", DEFAULT_DENSE_WEIGHT))
+
+    def takes_vectors(self) -> bool:
+        """True when the appraiser can use this memory's passage vectors (computed and cached here anyway)."""
+        return getattr(self.appraiser, "vector_embedder", None) == self.embedder.name
+
+    def embed_documents(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
+        """Content hashes and unit vectors for texts, served from the LRU, then the store, then the embedder."""
+        return self.shared.embed_documents(texts)
+
+    def index(self) -> NamespaceIndex:
+        """The namespace's in-memory index, loaded from the store on first use (reloaded after another process
+        wrote to the file)."""
+        self.shared.refresh()
+        return self.shared.index(self.name)
+
+    def drop_caches(self) -> None:
+        """Forget this namespace's in-process index, graph and affect state; they reload from the store."""
+        shared = self.shared
+        for cache in (shared.indexes, shared.graphs, shared.affect):
+            cache.pop(self.name, None)
+
+    # -- units and edges ------------------------------------------------------------------------------------
+    def get(self, id: str) -> MemoryUnit | None:
+        units = self.store.get_units(self.name, [id])
+        return units[0] if units else None
+
+    def get_many(self, ids: Sequence[str]) -> list[MemoryUnit]:
+        return self.store.get_units(self.name, ids)
+
+    def units(self) -> list[MemoryUnit]:
+        """Every unit of the namespace in insertion order."""
+        return list(self.store.iter_units(self.name))
+
+    def update(self, unit: MemoryUnit) -> MemoryUnit:
+        """Persist changed mutable fields of a stored unit of this namespace and index them."""
+        self.store.update_unit(unit)
+        self.index().update(unit)
+        return unit
+
+    def add_edges(self, edges: Sequence[Edge]) -> None:
+        self.store.add_edges(self.name, edges)
+        self.shared.graphs.pop(self.name, None)
+
+    def graph(self) -> Any:
+        """The namespace's edges as a networkx MultiDiGraph (cached until the next edge write)."""
+        graph = self.shared.graphs.get(self.name)
+        if graph is None:
+            graph = build_graph(self.store.edges(self.name))
+            self.shared.graphs[self.name] = graph
+        return graph
+
+    # -- affect state ---------------------------------------------------------------------------------------
+    def affect(self) -> NamespaceAffect:
+        """The namespace's affect state, built from the stored units on first use."""
+        states = self.shared.affect
+        state = states.get(self.name)
+        if state is None:
+            state = NamespaceAffect(monitor=AffectMonitor(self.name, self.affect_config.monitor))
+            states[self.name] = state
+        if not state.loaded:
+            state.loaded = True
+            units = self.units()
+            for unit in units:
+                state.index_unit(unit)
+            assert state.monitor is not None
+            if not state.monitor_primed:
+                state.monitor.observe(units)
+        return state
+
+    @contextmanager
+    def detection_off(self) -> Iterator[None]:
+        """Store without conflict detection inside the block (the caller links the units itself)."""
+        state = self.affect()
+        state.paused += 1
+        try:
+            yield
+        finally:
+            state.paused -= 1
+
+    def exploration_rng(self) -> np.random.Generator:
+        """Seeded generator used for exploration when a recall gets no rng (SafetyConfig.seed)."""
+        state = self.affect()
+        if state.rng is None:
+            state.rng = np.random.default_rng(self.affect_config.safety.seed)
+        return state.rng
