@@ -24,7 +24,6 @@ from psychoagent.memory.stores.postgres_schema import (
     MIGRATIONS,
     Vector,
     hnsw_index_name,
-    split_sql,
     tsquery,
     vector_dumper,
 )
@@ -52,6 +51,7 @@ def lexemes(segmented: str) -> list[str]:
     return sorted({stem(t) for t in segmented.split() if t})
 
 
+_SET_VERSION = "INSERT INTO meta (key, value) VALUES ('schema_version', %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"
 _COMPARE = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -116,19 +116,9 @@ class PostgresStore(SQLStore):
         """Bring the schema up to date under an advisory lock, reading the version inside that transaction."""
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            version = self._version(conn)
-            if version > len(MIGRATIONS):
-                raise RuntimeError(
-                    f"{self.path} has schema version {version}, newer than this psychoagent ({len(MIGRATIONS)})"
-                )
-            for target in range(version, len(MIGRATIONS)):
-                for statement in split_sql(MIGRATIONS[target]):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('schema_version', %s) "
-                    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                    (str(target + 1),),
-                )
+            self._upgrade(
+                conn, self._version(conn), MIGRATIONS, lambda to: conn.execute(_SET_VERSION, (str(to),))
+            )
 
     @staticmethod
     def _version(conn: Any) -> int:

@@ -10,7 +10,7 @@ parameter), its parameter mark, and the few expressions its SQL spells different
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NamedTuple
 
@@ -31,6 +31,7 @@ from psychoagent.memory.stores.rows import (
     scrub_quote,
     update_values,
 )
+from psychoagent.memory.stores.tables import split_sql
 from psychoagent.text import segment
 from psychoagent.types import ConflictRecord, ConflictStatus, Edge, MemoryUnit, to_epoch
 
@@ -129,6 +130,20 @@ class SQLStore(ChangeCounter):
 
     def _drop_keywords(self, conn: Any, pk: int) -> None:
         """Delete a forgotten unit's keyword row, if it lives in a table of its own."""
+
+    def _upgrade(
+        self, conn: Any, version: int, migrations: Sequence[str], record: Callable[[int], Any]
+    ) -> None:
+        """Inside the caller's migrating transaction: apply `migrations` from schema `version` on, each followed by
+        `record(new version)`; a schema newer than this code is refused."""
+        if version > len(migrations):
+            raise RuntimeError(
+                f"{self.path} has schema version {version}, newer than this psychoagent ({len(migrations)})"
+            )
+        for target in range(version, len(migrations)):
+            for statement in split_sql(migrations[target]):
+                conn.execute(statement)
+            record(target + 1)
 
     # -- dialect helpers ------------------------------------------------------------------------------------
     def _sql(self, text: str) -> str:

@@ -25,7 +25,7 @@ from psychoagent.memory.filters import Condition, FilterError
 from psychoagent.memory.stores.rows import CONFLICT_FIELDS, row_to_conflict, unit_rows
 from psychoagent.memory.stores.sql import SQLStore, UnitBatch
 from psychoagent.memory.stores.sqlite_checkpoint import BackgroundCheckpointer
-from psychoagent.memory.stores.sqlite_schema import MIGRATIONS, split_sql
+from psychoagent.memory.stores.sqlite_schema import MIGRATIONS
 from psychoagent.text import segment
 from psychoagent.types import ConflictRecord, MemoryUnit
 
@@ -92,14 +92,7 @@ class SQLiteStore(SQLStore):
         transaction that migrates, so processes opening a new file at once migrate it exactly once."""
         with self._lock, self.transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > len(MIGRATIONS):
-                raise RuntimeError(
-                    f"{self.path} has schema version {version}, newer than this psychoagent ({len(MIGRATIONS)})"
-                )
-            for target in range(version, len(MIGRATIONS)):
-                for statement in split_sql(MIGRATIONS[target]):
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {target + 1}")
+            self._upgrade(conn, version, MIGRATIONS, lambda to: conn.execute(f"PRAGMA user_version = {to}"))
 
     def data_version(self) -> int:
         """SQLite's counter of commits made by other connections (processes) since this one opened."""
