@@ -6,7 +6,7 @@ sentence's content and the two share a predicate word besides the subject, the r
 and it changed, even for values no name, number or time marks (jobs, colours, diets). A restatement in other
 words changes its predicate and keeps its value after it ("Marco's instrument is the flute." / "Marco plays the
 flute."); two attributes of one person share no predicate word ("Priya plays the piano." / "Priya's diet is
-gluten-free."). A feature of the pair scorer (`memory.pairs`), not a decision.
+gluten-free."). A feature of the pair scorer (`pairs`), not a decision.
 """
 
 from __future__ import annotations

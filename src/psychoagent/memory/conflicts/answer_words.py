@@ -4,7 +4,7 @@ Of the words and values (numbers, e-mail addresses) a fact has beyond the questi
 its last one in English (the value ends the clause) or any of its values and two-character runs in Chinese. A newer
 fact that drops it and adds words of its own gives another answer to the same question ("What diet does Felix
 follow?": "gluten-free" -> "vegetarian"); one that keeps it adds a detail. Read by the briefing's answer rule
-(`memory.answers`), which knows the question.
+(`answers`), which knows the question.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Literal words of the English cue patterns in `memory.facts` (and of the change rule's marker), for a pre-check that skips their regex search.
+"""Literal words of the English cue patterns in `facts` (and of the change rule's marker), for a pre-check that skips their regex search.
 
 Every match of a case-insensitive cue pattern contains one of its words, lower-cased; an ASCII text holding none of
 them cannot match, and the search (tens of microseconds for these alternations) is skipped. Non-ASCII texts are

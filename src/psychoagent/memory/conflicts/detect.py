@@ -2,14 +2,14 @@
 
 On every write the new unit is compared with a few earlier units of its namespace: the nearest by embedding, the
 latest ones sharing a subject (person, place, organisation, the speaker) and those giving the same rule-based
-slot. Each pair gets the features of `memory.pairs`; a multinomial logistic scorer whose weights ship in
+slot. Each pair gets the features of `pairs`; a multinomial logistic scorer whose weights ship in
 `psychoagent/data/pair_scorer.json` (fitted by `benchmarks/fit_pairs.py` on generated dev scenarios) gives the
 probabilities of update / contradiction / elaboration / unrelated. The best update above its threshold supersedes
 the older unit; a contradiction is recorded with both sides current. A scorer fitted with `fit_pairs --spans`
-(given as `ConflictConfig.scorer_path`) also reads the embedded differing words of each pair (`memory.spans`) at
+(given as `ConflictConfig.scorer_path`) also reads the embedded differing words of each pair (`spans`) at
 write time; recall reads its span block at the training mean. One fitted with `--swaps` reads the e5 vector of the
 value-swapped older sentence (`values.swapped`, write time only; recall reads that block at its mean). With
-e5, the pairs sharing a subject that the scorer is unsure about go to a second stage (`memory.second_stage`,
+e5, the pairs sharing a subject that the scorer is unsure about go to a second stage (`second_stage`,
 masked-predicate similarity; write time only).
 """
 
@@ -84,7 +84,7 @@ class PairScorer:
         if spans and tuple(spans.get("features", ())) != SPAN_FEATURES:
             raise ValueError(f"scorer span features must be {SPAN_FEATURES}, got {spans.get('features')}")
         self.reads_spans = bool(spans)
-        """True for a write-time scorer that also reads the embedded differing words (`memory.spans`)."""
+        """True for a write-time scorer that also reads the embedded differing words (`spans`)."""
         self.span_center = np.asarray(spans["center"], dtype=np.float64) if spans.get("center") else None
         """The mean word vector its span features were fitted with, taken out of every word's vector."""
         swaps = weights.get("swaps") or {}
@@ -241,7 +241,7 @@ def judge(
     for: its dense similarity (normalised with `floor`) and embedding interactions. With a referee, pairs whose
     update or contradiction probability falls in its uncertainty band are decided by it (the scorer's label
     stands where it gives no answer). With `second` (and `embed` and the vectors), the pairs in its band are
-    decided by the second stage (`memory.second_stage`: masked-predicate similarity) before the referee."""
+    decided by the second stage (`second_stage`: masked-predicate similarity) before the referee."""
     candidates = [c for c in candidates if comparable(c.content, content)]
     if not candidates:
         return []

@@ -4,7 +4,7 @@ A sentence is analysed once (cached): its subjects (people, places, organisation
 tagged as proper nouns by jieba, and the speaker: I / my / 我 / 用户), its values (numbers, times, names that are
 not shared), its content words, and cue words (negation, change, correction, source, relative change). The
 comparisons of two sentences that several features need (shared subjects, a repeated old value, a pronoun subject,
-a fact told through a source) live here too; `memory.pairs` turns a pair into the scorer's feature vector.
+a fact told through a source) live here too; `pairs` turns a pair into the scorer's feature vector.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ _RELATIVE_EN = re.compile(
 )
 _RELATIVE_ZH = re.compile(r"又|多了|少了|再|增加|减少|加了|退出|多来|少来")
 _CUES = ("negation", "change", "correction", "source", "relative")
-"""Names in `memory.cues.LITERALS` of the five cue patterns, in the order `analyse` searches them."""
+"""Names in `cues.LITERALS` of the five cue patterns, in the order `analyse` searches them."""
 _STOP_EN = frozenset(
     "the a an and or to of in on at for with from by is are was were be been being has have had his her their "
     "its this that these those will would can could should into than then there here about after before over "
@@ -201,7 +201,7 @@ def analyse(text: str) -> FactView:
 
 
 def _common_opening(text: str, match: re.Match[str]) -> bool:
-    """Whether a capitalised word is the text's first word and a common English word (`memory.wordlist`): its
+    """Whether a capitalised word is the text's first word and a common English word (`wordlist`): its
     capital is the sentence's, not a name's ("Scratch Lyon: Paris is right.", "Support ticket 7: ..."). A word
     that owns something ("Grandpa's flight") or is written in capitals ("IT changed ...") still names a subject."""
     word, end = match.group(0), match.end()

@@ -1,9 +1,9 @@
 """Masked-predicate similarity: does the newer sentence say the same attribute as the older one, in any wording?
 
-The content words only one sentence of a pair has (`memory.spans.content_words`) are replaced by one neutral
+The content words only one sentence of a pair has (`spans.content_words`) are replaced by one neutral
 placeholder in each sentence ("Tom works as a pharmacist." -> "Tom _ as a _."), and the two masked sentences are
 compared by their embeddings: the same attribute worded differently keeps them close, a detail added about
-something else does not. Read by the second-stage scorer (`memory.second_stage`) on the pairs the first one is
+something else does not. Read by the second-stage scorer (`second_stage`) on the pairs the first one is
 unsure about, at write time only.
 """
 

@@ -1,7 +1,7 @@
 """How two fact sentences relate: the features of the update/contradiction scorer.
 
-A pair of sentences (older, newer), each analysed by `memory.facts`, becomes a fixed-length feature vector
-(`FEATURES`); the learned scorer in `memory.detect` turns it into probabilities of update / contradiction /
+A pair of sentences (older, newer), each analysed by `facts`, becomes a fixed-length feature vector
+(`FEATURES`); the learned scorer in `detect` turns it into probabilities of update / contradiction /
 elaboration / unrelated. Cue words are features, never the decision.
 """
 

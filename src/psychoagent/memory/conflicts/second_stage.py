@@ -2,7 +2,7 @@
 
 Only pairs that share a subject and whose first-stage update or contradiction probability falls inside the band
 stored with the weights reach it (write time only; recall keeps the first stage). It reads the first stage's
-probabilities, the subject features of `memory.pairs` and the masked-predicate features of `memory.masked`
+probabilities, the subject features of `pairs` and the masked-predicate features of `masked`
 (two more embedder texts per pair, batched and cached). Weights ship in `psychoagent/data/pair_scorer_masked.json`
 (fitted by `benchmarks/fit_masked.py` on the dev scenarios).
 """

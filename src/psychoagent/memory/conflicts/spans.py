@@ -5,7 +5,7 @@ has are the new value and its wording ("works", "carpenter"). Embedded one word 
 process, cached; at write time only, one batched call for the words of the pairs that reach the scorer), they
 give scalar features of meaning: an old word and a new word of one kind (two jobs, two cities, two weekdays) point
 to a changed value, new words that all echo the older sentence to a paraphrase, new words of no kind the older
-sentence had to an added detail. Read by the write-time scorer (`memory.detect`); recall's scorer does without.
+sentence had to an added detail. Read by the write-time scorer (`detect`); recall's scorer does without.
 """
 
 from __future__ import annotations

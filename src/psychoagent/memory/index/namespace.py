@@ -1,8 +1,8 @@
 """In-memory columnar index of one namespace: a float32 vector matrix plus the columns filters and scores need.
 
 Exact cosine top-k is a matrix-vector product over unit vectors (3.4 ms at 100k x 384 on a quiet machine here,
-FACTS.md); large namespaces add a faiss IVF index (`memory.ann`). Per-row conversation facts (speaker, times) live
-in `memory.context`.
+FACTS.md); large namespaces add a faiss IVF index (`ann`). Per-row conversation facts (speaker, times) live
+in `conversation`.
 """
 
 from __future__ import annotations
