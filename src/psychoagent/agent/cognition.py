@@ -26,7 +26,7 @@ from psychoagent.quoting import escape
 from psychoagent.types import Affect, Briefing, MemoryUnit
 
 if TYPE_CHECKING:
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory import Memory
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 SECONDS_PER_TICK = 30 * 86400.0

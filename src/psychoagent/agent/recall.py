@@ -20,7 +20,7 @@ from psychoagent.memory.index import NamespaceIndex
 from psychoagent.memory.retrieve import Candidates, RecallContext
 
 if TYPE_CHECKING:
-    from psychoagent.memory.core import Memory
+    from psychoagent.memory import Memory
     from psychoagent.types import Affect, Briefing, MemoryUnit
 
 

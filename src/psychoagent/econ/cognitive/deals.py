@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from psychoagent.econ.intents import HouseholdView
 from psychoagent.econ.mind.negotiation import Party, negotiate
 from psychoagent.econ.mind.schema import ApprovedOrder
-from psychoagent.econ.policies import HouseholdView
 from psychoagent.events import EventType
 from psychoagent.types import Affect
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from psychoagent.agent.cognition import CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
+from psychoagent.econ.baselines import PersonaHeuristicPolicy
 from psychoagent.econ.cognitive import offline_rules  # noqa: F401  (registers the offline model's rules)
 from psychoagent.econ.cognitive.econagent_calls import (
     ModelCallConfig,
@@ -41,9 +42,9 @@ from psychoagent.econ.cognitive.propensity import (
     guard_propensities,
 )
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.intents import HouseholdView, IntentBatch, Outcomes
 from psychoagent.econ.mind.perception import Observation
 from psychoagent.econ.mind.schema import Decision
-from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.rules import progressive_tax
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.events import EventType

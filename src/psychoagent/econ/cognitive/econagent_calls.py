@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from psychoagent.config import ConfigModel
 from psychoagent.econ.cognitive.propensity import Propensities, Reflection
+from psychoagent.econ.intents import HouseholdView
 from psychoagent.econ.mind.schema import OrderSpec
-from psychoagent.econ.policies import HouseholdView
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
 

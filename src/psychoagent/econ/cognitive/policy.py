@@ -22,17 +22,18 @@ from mesa.agent import AgentSet
 from psychoagent.agent.cognition import tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.agents import CognitiveHousehold
+from psychoagent.econ.baselines import PersonaHeuristicPolicy
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.heuristic import heuristic_decision
 from psychoagent.econ.cognitive.population import PopulationMind, formed_payload
 from psychoagent.econ.cognitive.streams import household_generator
 from psychoagent.econ.cognitive.trading import MarketSide
 from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.intents import HouseholdView, IntentBatch, Outcomes
 from psychoagent.econ.mind.guardrails import Guardrails
 from psychoagent.econ.mind.household import Expectation, HouseholdMind
 from psychoagent.econ.mind.perception import Observation, PriceHistory, TickPerception
 from psychoagent.econ.mind.schema import ApprovedOrder, Decision
-from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
 from psychoagent.econ.settings import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.events import EventType
@@ -113,7 +114,7 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
             mem = None
             if embedder is not None and not shared:
                 from psychoagent.config import MemoryConfig
-                from psychoagent.memory.core import Memory
+                from psychoagent.memory import Memory
 
                 mem = Memory(path=None, namespace=f"household:{int(i)}", embedder=embedder, appraiser=None,
                              config=MemoryConfig(recall=self.memory_settings.recall),
@@ -138,7 +139,11 @@ class CognitivePolicy(MarketSide, PersonaHeuristicPolicy):
         for i in map(int, chosen):
             mind, draws = self.agents[i], self.household_rng[i]
             if members is not None:
-                members[i] = CognitiveHousehold.replacing(members[i], mind, draws)
+                old = members[i]
+                new = CognitiveHousehold(old.model, old.index, old.persona, mind, draws)
+                new.unique_id = old.unique_id
+                old.remove()
+                members[i] = new
             else:
                 CognitiveHousehold(model, i, personas[i], mind, draws)
 

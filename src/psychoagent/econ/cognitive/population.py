@@ -50,7 +50,7 @@ class PopulationMind:
     def __init__(self, agents: Mapping[int, CognitiveAgent], embedder: Embedder, cfg: CognitiveConfig,
                  memory: AgentMemoryConfig, seed: int,
                  generators: Mapping[int, np.random.Generator] | None = None) -> None:  # fmt: skip
-        from psychoagent.memory.core import Memory
+        from psychoagent.memory import Memory
 
         self.agents = agents
         self.cfg = cfg

@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 
 from psychoagent.agent.config import CognitiveConfig
+from psychoagent.econ.intents import HouseholdView
 from psychoagent.econ.mind.guardrails import Account, Guardrails, is_risky
 from psychoagent.econ.mind.household import Expectation, HouseholdMind
 from psychoagent.econ.mind.perception import Observation
 from psychoagent.econ.mind.schema import ApprovedOrder, Decision
-from psychoagent.econ.policies import HouseholdView
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.events import EventType
 from psychoagent.persona import Persona

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from psychoagent.econ.baselines import PersonaHeuristicPolicy
 from psychoagent.econ.cognitive.policy import CognitivePolicy
 from psychoagent.econ.distributed.backends import LocalShards, RayShards, Shards, ShardSpec
 from psychoagent.econ.distributed.messages import (
@@ -32,7 +33,7 @@ from psychoagent.econ.distributed.messages import (
     nbytes,
     pack_snapshot,
 )
-from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
+from psychoagent.econ.intents import HouseholdView, IntentBatch, Outcomes
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
 from psychoagent.types import Affect

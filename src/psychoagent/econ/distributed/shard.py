@@ -29,7 +29,7 @@ from psychoagent.econ.distributed.messages import (
     Market,
     unpack_snapshot,
 )
-from psychoagent.econ.policies import HouseholdView, Outcomes
+from psychoagent.econ.intents import HouseholdView, Outcomes
 from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, Persona

@@ -16,7 +16,7 @@ import numpy as np
 from mesa.agent import AgentSet
 
 from psychoagent.agent.cognition import tick_time
-from psychoagent.econ.agents import CognitiveFirm
+from psychoagent.econ.firms.agent import CognitiveFirm
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
@@ -31,8 +31,8 @@ from psychoagent.persona import EvolutionEngine, OutcomeEvent
 from psychoagent.types import Affect
 
 if TYPE_CHECKING:
-    from psychoagent.econ.agents import Firm
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
+    from psychoagent.econ.firms.agent import Firm
 
 
 QUARTER_STAKE = 0.05
@@ -47,7 +47,7 @@ def label(name: str) -> str:
 class CognitiveFirms:
     """The cognitive minds of the model's firms (one `FirmState` each) and the quarterly decision loop."""
 
-    def __init__(self, model: EconomyModel, cfg: FirmsConfig) -> None:
+    def __init__(self, model: Economy, cfg: FirmsConfig) -> None:
         self.model = model
         self.cfg = cfg
         self.engine = EvolutionEngine()
@@ -68,7 +68,7 @@ class CognitiveFirms:
             capacity = max(cfg.capacity_headroom * hours * workforce * f.cfg.productivity, 1e-9)
             mem = None
             if embedder is not None:
-                from psychoagent.memory.core import Memory
+                from psychoagent.memory import Memory
 
                 mem = Memory(path=None, namespace=f"firm:{f.name}", embedder=embedder, appraiser=None,
                              affect_config=event_memory())  # fmt: skip
@@ -243,7 +243,7 @@ class CognitiveFirms:
         gap = None
         if f.cfg.input_sector is not None:
             k = self.model.sector_names.index(f.cfg.input_sector)
-            series = [h[f"price_{f.cfg.input_sector}"] for h in self.model._history[-6:]]
+            series = [h[f"price_{f.cfg.input_sector}"] for h in self.model.history[-6:]]
             avg = float(np.mean(series)) if series else 0.0
             gap = self.model.firms[k].price / avg - 1.0 if avg > 0 else 0.0
         lesson, n = recalled_lesson(t, s, self.cfg.lesson_months)
@@ -271,7 +271,9 @@ class CognitiveFirms:
         if self.cfg.mode == "llm":
             from psychoagent.econ.firms.prompt import ask_model
 
-            decisions, sources = ask_model(self, seen, [s for _, s in firms])
+            if self.client is None:
+                self.use_llm(self.spec)
+            decisions, sources = ask_model(self.client, self.cfg, seen, [s for _, s in firms])
         else:
             decisions = [
                 heuristic_decision(p, s.persona, self.cfg) for p, (_, s) in zip(seen, firms, strict=True)
