@@ -37,13 +37,18 @@ class VectorPolicy:
     name = "vector"
 
     def decide(self, snapshot: Snapshot, state: AgentState) -> Intent:
-        sectors = tuple(snapshot.wages) or (state.sector,)
-        if state.sector not in sectors:
-            sectors = (*sectors, state.sector)
-        return self.decide_batch(snapshot, HouseholdView.of([state], sectors))[0]
+        return self.decide_batch(snapshot, alone(snapshot, state))[0]
 
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
         raise NotImplementedError
+
+
+def alone(snapshot: Snapshot, state: AgentState) -> HouseholdView:
+    """A view of one household (to run a vectorised policy on it): the snapshot's sectors, and its own."""
+    sectors = tuple(snapshot.wages) or (state.sector,)
+    if state.sector not in sectors:
+        sectors = (*sectors, state.sector)
+    return HouseholdView.of([state], sectors)
 
 
 class CompositePolicy(VectorPolicy):

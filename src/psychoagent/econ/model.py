@@ -22,11 +22,11 @@ import mesa
 import numpy as np
 
 from psychoagent.agent.bus import EventBus
-from psychoagent.econ.agents import CognitiveFirm, Firm, Household
+from psychoagent.econ.agents import CognitiveFirm, CognitiveHousehold, Firm, Household
 from psychoagent.econ.bank import Bank
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.contracts import Binds, Learner, Policy
+from psychoagent.econ.contracts import Binds, Enrols, Learner, Policy
 from psychoagent.econ.firms.board import CognitiveFirms
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.households import TRAIT_COLUMNS, make_households
@@ -99,8 +99,12 @@ class EconomyModel(mesa.Model):
         self.households, personas = make_households(
             cfg.households, cfg.household, cfg.sectors, wages, self.rng
         )
-        self.members: list[Household] = [Household(self, i, p) for i, p in enumerate(personas)]
-        """Household i's Mesa agent (a cognitive policy replaces those it thinks for by `CognitiveHousehold`s)."""
+        minds = self.policy.enrol(self.rng, personas) if isinstance(self.policy, Enrols) else {}
+        self.members: list[Household] = [
+            CognitiveHousehold(self, i, p, *minds[i]) if i in minds else Household(self, i, p)
+            for i, p in enumerate(personas)
+        ]
+        """Household i's Mesa agent: a `CognitiveHousehold` (with its mind) for each household the policy enrols."""
         self.personas = tuple(personas)
         hh = self.households
         for f in self.firms:

@@ -45,7 +45,8 @@ def label(name: str) -> str:
 
 
 class CognitiveFirms:
-    """The cognitive minds of the model's firms (one `FirmState` each) and the quarterly decision loop."""
+    """The quarterly decision loop of the model's cognitive firms; each firm's state (`FirmState`) is its agent's
+    `mind`, set here when the model is built."""
 
     def __init__(self, model: Economy, cfg: FirmsConfig) -> None:
         self.model = model
@@ -62,8 +63,8 @@ class CognitiveFirms:
             from psychoagent.embed import get_embedder
 
             embedder = get_embedder("hash")
-        self.states: dict[int, FirmState] = {}
         for f in model.firms:
+            assert isinstance(f, CognitiveFirm), "cognitive firm modes build every firm as a CognitiveFirm"
             workforce = int(np.count_nonzero(hh.sector == f.index))
             capacity = max(cfg.capacity_headroom * hours * workforce * f.cfg.productivity, 1e-9)
             mem = None
@@ -73,15 +74,17 @@ class CognitiveFirms:
                 mem = Memory(path=None, namespace=f"firm:{f.name}", embedder=embedder, appraiser=None,
                              affect_config=event_memory())  # fmt: skip
             persona = firm_persona(cfg.personas.get(f.name, cfg.default_persona))
-            self.states[f.index] = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price,
-                                             wage=f.wage)  # fmt: skip
-            if isinstance(f, CognitiveFirm):
-                f.mind = self.states[f.index]
+            f.mind = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price, wage=f.wage)
 
     @property
     def agents(self) -> AgentSet:
         """The model's cognitive firms as a Mesa AgentSet, in sector order (what the loops below step)."""
         return self.model.agents_by_type[CognitiveFirm]
+
+    @property
+    def states(self) -> dict[int, FirmState]:
+        """Each cognitive firm's state (its agent's `mind`) by sector index, in sector order."""
+        return {f.index: f.mind for f in self.agents if f.mind is not None}
 
     def use_llm(self, spec: str | None) -> None:
         """Choose the model firms ask in `llm` mode ('offline', 'local', 'local:PATH', 'env' or a URL)."""
