@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from psychoagent.econ.config import SimulationConfig
 from psychoagent.econ.run import simulate
 from psychoagent.econ.scenario import parse_scenario
-from psychoagent.econ.settings import SimulationConfig
 from psychoagent.persona.config import EvolutionConfig
 
 TUNED = (

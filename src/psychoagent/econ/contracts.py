@@ -21,12 +21,11 @@ if TYPE_CHECKING:
     from mesa import DataCollector
 
     from psychoagent.agent.bus import EventBus
-    from psychoagent.econ.config import EconomyConfig
+    from psychoagent.econ.config import EconomyConfig, SimulationConfig
     from psychoagent.econ.firms.agent import Firm
     from psychoagent.econ.households import HouseholdArrays
     from psychoagent.econ.intents import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
     from psychoagent.econ.orders import Order, Receipt
-    from psychoagent.econ.settings import SimulationConfig
     from psychoagent.econ.shocks import Levers
     from psychoagent.econ.snapshot import Snapshot
 

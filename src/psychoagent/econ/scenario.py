@@ -11,8 +11,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.settings import AgentMemoryConfig, SimulationConfig
+from psychoagent.econ.config import AgentMemoryConfig, EconomyConfig, SimulationConfig
 from psychoagent.econ.shocks import Shock
 from psychoagent.persona.config import EvolutionConfig
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from psychoagent.econ.config import SimulationConfig
 from psychoagent.econ.contracts import Configurable
 from psychoagent.econ.policies import make_policy, policy_names
 from psychoagent.econ.scenario import Scenario
-from psychoagent.econ.settings import SimulationConfig
 
 
 @dataclass(frozen=True)

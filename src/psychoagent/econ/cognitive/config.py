@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from psychoagent.config import ConfigModel
+from psychoagent.config import ConfigModel, Count, NonNegative, PositiveShare, Share
 
 
 class EconAgentConfig(ConfigModel):
@@ -18,10 +18,8 @@ class EconAgentConfig(ConfigModel):
         le=0.5,
         description="propensities are multiples of 0.02 (EconAgent's prompt, Li et al. 2024)",
     )
-    decide_every: int = Field(
-        1,
-        ge=1,
-        description="months between a household's decisions (EconAgent: every month, staggered by id)",
+    decide_every: Count = Field(
+        1, description="months between a household's decisions (EconAgent: every month, staggered by id)"
     )
     group: bool = Field(
         True,
@@ -34,37 +32,32 @@ class EconAgentConfig(ConfigModel):
         (1.0, 3.0, 6.0),
         description="grouping: savings in months of pay are cut at these edges (no buffer, some, ample, rich)",
     )
-    reflect_every: int = Field(3, ge=1, description="months between reflections (EconAgent: quarterly)")
-    history_months: int = Field(3, ge=1, description="last months' outcomes shown in the profile")
-    max_change: float = Field(
-        0.3, gt=0, le=1, description="inertia: one decision moves a propensity by at most this much"
+    reflect_every: Count = Field(3, description="months between reflections (EconAgent: quarterly)")
+    history_months: Count = Field(3, description="last months' outcomes shown in the profile")
+    max_change: PositiveShare = Field(
+        0.3, description="inertia: one decision moves a propensity by at most this much"
     )
-    consume_risk_slope: float = Field(
-        0.5, ge=0, description="persona adjustment: consumption x (1 + this x (risk - baseline risk))"
+    consume_risk_slope: NonNegative = Field(
+        0.5, description="persona adjustment: consumption x (1 + this x (risk - baseline risk))"
     )
-    buffer_months: float = Field(
-        1.0, ge=0, description="subsistence: savings below this many months of potential income ..."
+    buffer_months: NonNegative = Field(
+        1.0, description="subsistence: savings below this many months of potential income ..."
     )
-    min_work: float = Field(0.5, ge=0, le=1, description="... keep the work propensity at least this high")
-    income_surprise: float = Field(
+    min_work: Share = Field(0.5, description="... keep the work propensity at least this high")
+    income_surprise: NonNegative = Field(
         0.25,
-        ge=0,
         description="a month's income this far (relative) from its recent average is an outcome for the persona",
     )
-    income_memory: float = Field(
-        0.3,
-        gt=0,
-        le=1,
-        description="EWMA weight of a month's income in the expected income (adaptive, ~2 months)",
+    income_memory: PositiveShare = Field(
+        0.3, description="EWMA weight of a month's income in the expected income (adaptive, ~2 months)"
     )
 
 
 class ModelCallConfig(ConfigModel):
     """Cost knobs of econagent's calls to a language model (the offline model ignores them), each with its reason."""
 
-    reuse_months: int = Field(
+    reuse_months: Count = Field(
         3,
-        ge=1,
         description=(
             "an answer is reused by alike households (risk band, savings band, job status) for this many months, "
             "counting the month it was given; 1: ask every month. 3 = EconAgent's quarter (its reflection cadence): "

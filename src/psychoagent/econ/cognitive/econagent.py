@@ -29,8 +29,7 @@ from psychoagent.econ.cognitive.llm_policy import Fuser
 from psychoagent.econ.cognitive.policy import CognitivePolicy
 from psychoagent.econ.cognitive.reflect import Reflect
 from psychoagent.econ.cognitive.seat import AsksModel, ModelSeat
-from psychoagent.econ.config import PolicyConfig
-from psychoagent.econ.settings import AgentMemoryConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
 from psychoagent.persona import EvolutionEngine
 
 

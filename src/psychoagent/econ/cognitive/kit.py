@@ -18,13 +18,13 @@ from mesa.agent import AgentSet
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.agents import CognitiveHousehold
 from psychoagent.econ.cognitive.population import PopulationMind
+from psychoagent.econ.config import AgentMemoryConfig
 from psychoagent.econ.contracts import MarketAccess, Marketplace
 from psychoagent.econ.intents import HouseholdView
 from psychoagent.econ.mind.guardrails import Account, Guardrails
 from psychoagent.econ.mind.perception import PriceHistory
 from psychoagent.econ.mind.schema import ApprovedOrder
 from psychoagent.econ.orders import Order
-from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine
 from psychoagent.types import Affect

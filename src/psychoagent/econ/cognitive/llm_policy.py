@@ -22,10 +22,9 @@ from psychoagent.econ.cognitive.kit import Kit
 from psychoagent.econ.cognitive.month import Deciding, Month
 from psychoagent.econ.cognitive.policy import CognitivePolicy
 from psychoagent.econ.cognitive.seat import AsksModel, ModelSeat
-from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
 from psychoagent.econ.mind.perception import Observation
 from psychoagent.econ.mind.schema import Decision
-from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.llm.offline import data_line
 from psychoagent.persona import EvolutionEngine, Persona

@@ -31,10 +31,9 @@ from psychoagent.econ.cognitive.perceive import Perceive, Recall
 from psychoagent.econ.cognitive.population import PopulationMind
 from psychoagent.econ.cognitive.reflect import Reflect
 from psychoagent.econ.cognitive.streams import household_generator
-from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig, SimulationConfig
 from psychoagent.econ.intents import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
 from psychoagent.econ.mind.household import HouseholdMind
-from psychoagent.econ.settings import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, Persona
 

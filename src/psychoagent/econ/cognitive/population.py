@@ -17,7 +17,7 @@ import numpy as np
 from psychoagent.agent.cognition import SECONDS_PER_TICK, CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.streams import HouseholdDraws
-from psychoagent.econ.settings import AgentMemoryConfig
+from psychoagent.econ.config import AgentMemoryConfig
 from psychoagent.embed import Embedder
 from psychoagent.memory.population import Batch, PopulationMemory, Recalled
 from psychoagent.memory.population_recall import Request, recall_many

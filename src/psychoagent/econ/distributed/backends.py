@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
 from psychoagent.econ.distributed.shard import HouseholdShard
-from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.persona import EvolutionEngine, Persona
 
 

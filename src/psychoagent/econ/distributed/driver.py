@@ -24,6 +24,7 @@ from psychoagent.econ.cognitive.act import Act
 from psychoagent.econ.cognitive.kit import Kit
 from psychoagent.econ.cognitive.month import Month
 from psychoagent.econ.cognitive.policy import CognitivePolicy, draw_households
+from psychoagent.econ.config import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.contracts import Shards
 from psychoagent.econ.distributed.backends import LocalShards, RayShards, ShardSpec
 from psychoagent.econ.distributed.messages import (
@@ -39,7 +40,6 @@ from psychoagent.econ.distributed.messages import (
     pack_snapshot,
 )
 from psychoagent.econ.intents import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
-from psychoagent.econ.settings import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, Persona
 from psychoagent.types import Affect

@@ -24,10 +24,9 @@ from psychoagent.econ.agents import CognitiveHousehold
 from psychoagent.econ.cognitive.kit import Kit
 from psychoagent.econ.cognitive.month import Month
 from psychoagent.econ.cognitive.policy import CognitivePolicy
-from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
 from psychoagent.econ.distributed import messages as msg
 from psychoagent.econ.intents import HouseholdView, Outcomes
-from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, Persona
 

@@ -16,6 +16,7 @@ import numpy as np
 from mesa.agent import AgentSet
 
 from psychoagent.agent.cognition import tick_time
+from psychoagent.econ.config import event_memory
 from psychoagent.econ.firms.agent import CognitiveFirm
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
@@ -24,7 +25,6 @@ from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
 from psychoagent.econ.firms.lesson import recalled_lesson
 from psychoagent.econ.firms.state import FirmState, Month, Plant
-from psychoagent.econ.settings import event_memory
 from psychoagent.econ.snapshot import NewsItem
 from psychoagent.events import EventType
 from psychoagent.persona import EvolutionEngine, OutcomeEvent
