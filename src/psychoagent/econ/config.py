@@ -1,12 +1,11 @@
-"""Every coefficient of the economy, with its default, a one-line reason and, where one exists, its source, and the
-one root of a run's settings (`SimulationConfig`: the economy, the cognitive agents' loop, their persona evolution
-and their memories).
+"""The economy's config: every coefficient with its default, a one-line reason and, where one exists, its source;
+the one root of a run's settings (`SimulationConfig`: the economy, the cognitive agents' loop, their persona
+evolution and their memories); the bounds on a run's size and the size of a local Ray cluster.
 
-The markets' coefficients are in `econ.markets.config`, the cognitive firms' in `econ.firms.config`, econagent's
-in `econ.cognitive.config` and the cognitive loop's in `psychoagent.agent.config`; `EconomyConfig` and
-`SimulationConfig` hold them as one tree. A scenario file overrides any part (`economy`, `cognitive`, `evolution`,
-`memory` tables); `config.json` records them as the run used them, and the evaluation's switches and sweeps are
-looked up in this one tree.
+The subpackages keep theirs in their own config module (`econ.markets.config`, `econ.firms.config`,
+`econ.cognitive.config`), the cognitive loop in `psychoagent.agent.config`; `SimulationConfig` holds them as one
+tree. A scenario file overrides any part (`economy`, `cognitive`, `evolution`, `memory` tables); `config.json`
+records them as the run used them, and the evaluation's switches and sweeps are looked up in this one tree.
 
 Sources: Li et al. 2024, "EconAgent" (ACL 2024, arXiv 2310.10436) for the macro core; Taylor 1993, "Discretion
 versus policy rules in practice" for the central bank; IRS 2019 single-filer brackets for taxes; US
@@ -404,3 +403,16 @@ class LocalClusterConfig(ConfigModel):
             "of a shared machine"
         ),
     )
+
+
+class RunLimits(ConfigModel):
+    """Bounds on a run's size that are checked before anything is written."""
+
+    max_agents: int = Field(
+        100_000,
+        description=(
+            "agents.csv holds one row per household per month: 100k households x 240 months is 24M rows, "
+            "about what one machine's memory holds for the metrics and the report"
+        ),
+    )
+    max_ticks: int = Field(12_000, description="a thousand years of months; far past any scenario's horizon")

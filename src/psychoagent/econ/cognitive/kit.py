@@ -18,7 +18,7 @@ from mesa.agent import AgentSet
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.agents import CognitiveHousehold
 from psychoagent.econ.cognitive.population import PopulationMind
-from psychoagent.econ.config import AgentMemoryConfig
+from psychoagent.econ.config import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.contracts import MarketAccess, Marketplace
 from psychoagent.econ.intents import HouseholdView
 from psychoagent.econ.mind.guardrails import Account, Guardrails
@@ -156,3 +156,33 @@ class Kit:
                 agent.note(t, f"The market refused my order: {rej.detail}",
                            Affect(valence=-1, arousal=2, reason="market rejection"), kind_of="refusal")  # fmt: skip
             self.count("market.rejected")
+
+
+class KitSettings:
+    """The `Configurable` face of a policy whose steps share a `Kit`: its cognitive, evolution and memory
+    settings, `configure` to replace them before the model is built, and the counts of what happened."""
+
+    kit: Kit
+
+    @property
+    def cognitive(self) -> CognitiveConfig:
+        return self.kit.cognitive
+
+    @property
+    def engine(self) -> EvolutionEngine:
+        return self.kit.engine
+
+    @property
+    def memory_settings(self) -> AgentMemoryConfig:
+        return self.kit.memory_settings
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How often each event, decision type and fallback occurred."""
+        return self.kit.counts
+
+    def configure(self, settings: SimulationConfig) -> None:
+        """Run with the settings' cognitive loop, persona evolution and memories (a scenario's `cognitive`,
+        `evolution` and `memory` tables)."""
+        self.kit.settle(settings.cognitive, EvolutionEngine(settings.evolution))
+        self.kit.memory_settings = settings.memory

@@ -25,13 +25,13 @@ from psychoagent.agent.loop import STEPS, Loop
 from psychoagent.econ.baselines import PersonaHeuristicPolicy, alone
 from psychoagent.econ.cognitive.act import Act, Guard
 from psychoagent.econ.cognitive.heuristic import HeuristicDecide
-from psychoagent.econ.cognitive.kit import Kit
+from psychoagent.econ.cognitive.kit import Kit, KitSettings
 from psychoagent.econ.cognitive.month import Month
 from psychoagent.econ.cognitive.perceive import Perceive, Recall
 from psychoagent.econ.cognitive.population import PopulationMind
 from psychoagent.econ.cognitive.reflect import Reflect
 from psychoagent.econ.cognitive.streams import household_generator
-from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig, SimulationConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
 from psychoagent.econ.intents import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
 from psychoagent.econ.mind.household import HouseholdMind
 from psychoagent.econ.snapshot import Snapshot
@@ -61,7 +61,7 @@ def draw_households(
     return policy_rng, chosen, base, int(policy_rng.integers(2**32))
 
 
-class CognitivePolicy:
+class CognitivePolicy(KitSettings):
     """The cognitive decider: the persona rule for work and spending, and the household loop for trading."""
 
     name = "cognitive"
@@ -76,30 +76,6 @@ class CognitivePolicy:
         )
         self.loop = household_loop(self.kit, decide, reflect)
         self.model: Any = None
-
-    # -- settings (Configurable) -----------------------------------------------------------------------------
-    @property
-    def cognitive(self) -> CognitiveConfig:
-        return self.kit.cognitive
-
-    @property
-    def engine(self) -> EvolutionEngine:
-        return self.kit.engine
-
-    @property
-    def memory_settings(self) -> AgentMemoryConfig:
-        return self.kit.memory_settings
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """How often each event, decision type and fallback occurred."""
-        return self.kit.counts
-
-    def configure(self, settings: SimulationConfig) -> None:
-        """Run with the settings' cognitive loop, persona evolution and memories (a scenario's `cognitive`,
-        `evolution` and `memory` tables)."""
-        self.kit.settle(settings.cognitive, EvolutionEngine(settings.evolution))
-        self.kit.memory_settings = settings.memory
 
     # -- the households (Enrols, Binds) ----------------------------------------------------------------------
     def enrol(self, rng: np.random.Generator, personas: Sequence[Persona]) -> dict[int, tuple[HouseholdMind, np.random.Generator]]:  # fmt: skip

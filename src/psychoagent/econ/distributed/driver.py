@@ -18,13 +18,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.baselines import PersonaHeuristicPolicy, alone
 from psychoagent.econ.cognitive.act import Act
-from psychoagent.econ.cognitive.kit import Kit
+from psychoagent.econ.cognitive.kit import Kit, KitSettings
 from psychoagent.econ.cognitive.month import Month
 from psychoagent.econ.cognitive.policy import CognitivePolicy, draw_households
-from psychoagent.econ.config import AgentMemoryConfig, SimulationConfig
 from psychoagent.econ.contracts import Shards
 from psychoagent.econ.distributed.backends import LocalShards, RayShards, ShardSpec
 from psychoagent.econ.distributed.messages import (
@@ -41,7 +39,7 @@ from psychoagent.econ.distributed.messages import (
 )
 from psychoagent.econ.intents import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
 from psychoagent.econ.snapshot import Snapshot
-from psychoagent.persona import EvolutionEngine, Persona
+from psychoagent.persona import Persona
 from psychoagent.types import Affect
 
 
@@ -85,7 +83,7 @@ def _household(event: Event) -> int:
     return int(event[3].rpartition(":")[2])
 
 
-class ShardedCognitivePolicy:
+class ShardedCognitivePolicy(KitSettings):
     """`cognitive` with its households in `shards` shards (`backend` 'local': in this process, 'ray': actors).
 
     The shards run the loop's steps up to `guard` for their households; the driver runs `act` (steel deals between
@@ -116,30 +114,9 @@ class ShardedCognitivePolicy:
         self._traded: set[int] = set()
 
     @property
-    def cognitive(self) -> CognitiveConfig:
-        return self.kit.cognitive
-
-    @property
-    def engine(self) -> EvolutionEngine:
-        return self.kit.engine
-
-    @property
-    def memory_settings(self) -> AgentMemoryConfig:
-        return self.kit.memory_settings
-
-    @property
-    def counts(self) -> dict[str, int]:
-        return self.kit.counts
-
-    @property
     def remote(self) -> dict[int, RemoteHousehold]:
         """The households as the driver holds them (their minds are in the shards)."""
         return self.kit.remote or {}
-
-    def configure(self, settings: SimulationConfig) -> None:
-        """Run with the settings' cognitive loop, persona evolution and memories (before the shards start)."""
-        self.kit.settle(settings.cognitive, EvolutionEngine(settings.evolution))
-        self.kit.memory_settings = settings.memory
 
     def enrol(self, rng: np.random.Generator, personas: Sequence[Persona]) -> dict[int, Any]:
         """Draw what one process draws and split the cognitive households into contiguous parts; their minds

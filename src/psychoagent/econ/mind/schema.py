@@ -81,17 +81,3 @@ class ApprovedOrder(BaseModel):
     expected_return: float = 0.0
     high_risk: bool = False
     notes: tuple[str, ...] = ()
-
-
-class Fill(BaseModel):
-    """What the market did with an approved order."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    agent: int
-    side: Side
-    instrument: str
-    quantity: float = Field(..., ge=0)
-    price: float = Field(..., ge=0)
-    requested: float = Field(..., ge=0)
-    venue: str = "market"
