@@ -127,3 +127,23 @@ def test_same_seed_writes_byte_identical_run_files(tmp_path: Any) -> None:
     for f in files:
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
     assert b'"memory.formed"' in (tmp_path / "a" / "events.jsonl").read_bytes()
+
+
+def test_a_swapped_decide_step_decides_for_the_households() -> None:
+    """The loop's decide step is replaceable: one that always waits leaves the guardrails nothing to check."""
+    from psychoagent.econ.cognitive.month import Month
+    from psychoagent.econ.mind.schema import Decision
+
+    def wait(month: Month) -> None:
+        for d in month.deciding:
+            d.decision = Decision(type="WAIT", reason="waiting on purpose")
+
+    policy = CognitivePolicy()
+    policy.loop = policy.loop.replace(decide=wait)
+    _, events = run(policy, ticks=4)
+    seen = types(events)
+    assert policy.counts["decision.WAIT"] > 0 and set(
+        k for k in policy.counts if k.startswith("decision.")
+    ) == {"decision.WAIT"}
+    assert seen["guardrail.rejected"] == seen["guardrail.adjusted"] == seen["guardrail.vetoed"] == 0
+    assert seen["memory.formed"] > 0  # the other steps still run

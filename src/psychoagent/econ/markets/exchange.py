@@ -193,15 +193,9 @@ class Markets:
             dealer_net += self._round(t, r, by_inst)
             by_inst = {k: [rest for rest in v if rest.remaining > 1e-12] for k, v in by_inst.items()}  # fmt: skip
         self._rebate(self.fees - fees0)
-        for rest in book:
-            if rest.remaining > 1e-12:
-                self._report(
-                    t,
-                    self.cfg.rounds - 1,
-                    rest,
-                    0.0,
-                    float(self.state.price[self.col[rest.ticket.order.instrument]]),
-                )
+        last = self.cfg.rounds - 1
+        for rest in (rest for rest in book if rest.remaining > 1e-12):  # what is left expires
+            self._report(t, last, rest, 0.0, float(self.state.price[self.col[rest.ticket.order.instrument]]))
         if steel is not None:
             steel.sold += dealer_net
             steel.demand += max(dealer_net, 0.0)
@@ -222,9 +216,8 @@ class Markets:
             prices[self.col[BOND]] = self.cfg.bonds.face
         return prices
 
-    def _bonds_held(self) -> float:
-        k = self.col.get(BOND)
-        return 0.0 if k is None else float(self.units[:, k].sum())
+    def _bonds_held(self) -> float:  # what the treasury reads as bonds outstanding
+        return 0.0 if BOND not in self.col else float(self.units[:, self.col[BOND]].sum())
 
     def _steel_firm(self) -> Firm | None:
         if STEEL not in self.col:
