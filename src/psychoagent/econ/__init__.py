@@ -4,7 +4,7 @@ read the model through `contracts.Economy` and never import it.
 
     model.py        EconomyModel: owns every agent (households and firms, plain and cognitive) and runs a month
     month.py        the month's central steps: labour and production, incomes and taxes, the goods market
-    agents.py       Household and CognitiveHousehold Mesa agents (firms re-exported from firms/agent.py)
+    agents.py       Household and CognitiveHousehold Mesa agents (firms re-exported from firm.py)
     households.py   the household population as arrays: skills, sectors, balances, personas
     contracts.py    the protocols: what a policy declares, what the model's parts read of the economy
     intents.py      a decision's data: AgentState, HouseholdView, Intent, IntentBatch, Outcomes
@@ -17,7 +17,7 @@ read the model through `contracts.Economy` and never import it.
     config.py       EconomyConfig and the run's SimulationConfig, RunLimits, LocalClusterConfig
     scenario.py     scenario files (overrides and shocks); run.py: one run on disk
     markets/        steel, stocks and a bond in call auctions (exchange, clearing, intake, settlement, bonds)
-    firms/          the sector firm as a Mesa agent and the cognitive firms' quarterly loop
+    firms/          the cognitive firms: persona, memory, plants and their quarterly loop
     mind/           a household's mind: perception, beliefs, expectations, decision schema, guardrails, talks
     cognitive/      the cognitive deciders: the household loop's steps and the cognitive, llm, econagent policies
     distributed/    cognitive households in shards (in process or Ray actors), the same run files

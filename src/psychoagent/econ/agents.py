@@ -3,7 +3,7 @@
 `Household` points into the model's household arrays (`econ.households`) and carries a Persona; a
 `CognitiveHousehold` also carries a mind (memory, beliefs, open expectations) and its own generator, and is what
 `model.agents_by_type[CognitiveHousehold]` returns for the cognitive policies. Firms (`Firm`, `CognitiveFirm`
-with `--firms cognitive|llm`) live in `econ.firms.agent` and are re-exported here. The month steps cognitive
+with `--firms cognitive|llm`) live in `econ.firm` and are re-exported here. The month steps cognitive
 agents with AgentSet verbs in index order (`select`, `do`, `map`): every phase's events are journaled in household
 order, so `shuffle_do` would change the run files.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import mesa
 import numpy as np
 
-from psychoagent.econ.firms.agent import CognitiveFirm, Firm
+from psychoagent.econ.firm import CognitiveFirm, Firm
 from psychoagent.persona import Persona
 from psychoagent.types import Affect, MemoryUnit
 

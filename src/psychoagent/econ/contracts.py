@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from psychoagent.agent.bus import EventBus
     from psychoagent.econ.config import EconomyConfig, SimulationConfig
-    from psychoagent.econ.firms.agent import Firm
+    from psychoagent.econ.firm import Firm
     from psychoagent.econ.households import HouseholdArrays
     from psychoagent.econ.intents import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
     from psychoagent.econ.orders import Order, Receipt

@@ -1,3 +1,3 @@
-"""The sector firms: the representative firm of a sector as a Mesa agent (`agent.py`: demand-gap prices, wages and
-hiring), and cognitive firms: persona, memory and the perceive -> brief -> decide -> guard -> act -> evolve loop,
-each quarter (`EconomyConfig.firms.mode = "cognitive"` or `"llm"`; `"rule"` keeps the demand-gap firms)."""
+"""Cognitive firms: persona, memory and the perceive -> brief -> decide -> guard -> act -> evolve loop, each
+quarter (`EconomyConfig.firms.mode = "cognitive"` or `"llm"`; `"rule"` keeps the demand-gap firms). The firm itself,
+a Mesa agent, is `econ.firm`; its state here (`state.FirmState`) is the agent's `mind`."""

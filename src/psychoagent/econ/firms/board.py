@@ -17,7 +17,7 @@ from mesa.agent import AgentSet
 
 from psychoagent.agent.cognition import tick_time
 from psychoagent.econ.config import event_memory
-from psychoagent.econ.firms.agent import CognitiveFirm
+from psychoagent.econ.firm import CognitiveFirm
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
@@ -32,7 +32,7 @@ from psychoagent.types import Affect
 
 if TYPE_CHECKING:
     from psychoagent.econ.contracts import Economy
-    from psychoagent.econ.firms.agent import Firm
+    from psychoagent.econ.firm import Firm
 
 
 QUARTER_STAKE = 0.05

@@ -13,13 +13,13 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from psychoagent.econ.firms.config import FirmsConfig
-from psychoagent.econ.mind.schema import CRITICAL
 from psychoagent.llm.offline import register_schema_rule
+from psychoagent.llm.schema import CRITICAL
 from psychoagent.persona import Persona
 
-CriticalShare = Annotated[float, Field(ge=0.0, le=1.0, json_schema_extra=CRITICAL)]
+CriticalShare = Annotated[float, Field(ge=0.0, le=1.0, json_schema_extra={CRITICAL: True})]
 """A share of capacity or cash a model decides: out of range is refused, never clamped."""
-CriticalChange = Annotated[float, Field(ge=-0.5, le=0.5, json_schema_extra=CRITICAL)]
+CriticalChange = Annotated[float, Field(ge=-0.5, le=0.5, json_schema_extra={CRITICAL: True})]
 """A relative price or wage change a model decides, at most 50 % either way."""
 
 
@@ -43,7 +43,7 @@ class FirmDecision(BaseModel):
         ge=0.0,
         le=6.0,
         description="months of input (steel) to buy ahead now",
-        json_schema_extra=CRITICAL,
+        json_schema_extra={CRITICAL: True},
     )
     expected_growth: float = Field(
         0.0, ge=-1.0, le=1.0, description="expected demand growth over the next quarter, e.g. 0.03"

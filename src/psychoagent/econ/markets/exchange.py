@@ -35,7 +35,7 @@ from psychoagent.events import EventType
 
 if TYPE_CHECKING:
     from psychoagent.econ.contracts import Economy
-    from psychoagent.econ.firms.agent import Firm
+    from psychoagent.econ.firm import Firm
 
 ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return", "value",
                  "bid_quantity", "ask_quantity", "chartist_share", "yield")  # fmt: skip

@@ -6,9 +6,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from psychoagent.llm.schema import CRITICAL as CRITICAL_KEY
+
 DecisionType = Literal["ANALYZE", "DECIDE", "NEGOTIATE", "WAIT"]
-CRITICAL: dict[str, Any] = {"x-decision-critical": True}
-"""psychoagent.llm.schema.CRITICAL: a model's out-of-range value here is refused (then the fallback), never clamped."""
+CRITICAL: dict[str, Any] = {CRITICAL_KEY: True}
+"""`psychoagent.llm.schema.CRITICAL`: a model's out-of-range value here is refused (then the fallback), never clamped."""
 Side = Literal["BUY", "SELL"]
 
 
