@@ -67,7 +67,7 @@ class Binds(Protocol):
 @runtime_checkable
 class Enrols(Protocol):
     """A policy with cognitive households: when the model creates its households it asks the policy which of
-    them think (drawn from the model's generator, before anything else draws) and the mind and own generator of
+    them think (drawn from the model's generator right after the households) and the mind and own generator of
     each; the model registers those as `CognitiveHousehold` agents. An empty answer keeps plain households (a
     sharded policy's minds live in its shards)."""
 

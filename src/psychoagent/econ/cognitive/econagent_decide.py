@@ -80,6 +80,7 @@ class AskForPropensities:
                                     np.where(known, ledger.consume, rule.consume), rule.save)  # fmt: skip
 
     def decide(self, month: Month, rule: IntentBatch) -> None:
+        """The deciding households' answers (the persona rule's numbers where an answer fell back), guarded."""
         kit, ledger, econ, view, tick = self.kit, self.ledger, self.ledger.econ, month.view, month.tick
         deciding = month.deciding
         self.seat.ready()

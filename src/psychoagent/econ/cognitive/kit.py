@@ -77,6 +77,7 @@ class Kit:
 
     # -- the journal ---------------------------------------------------------------------------------------------
     def count(self, key: str, n: int = 1) -> None:
+        """Add `n` to the count of `key` (an event type, a decision type, a fallback)."""
         self.counts[key] = self.counts.get(key, 0) + n
 
     def emit(self, tick: int, type_: str, payload: dict[str, Any], source: str) -> None:
@@ -88,6 +89,7 @@ class Kit:
     # -- the market side -----------------------------------------------------------------------------------------
     @property
     def markets(self) -> MarketAccess | None:
+        """The bound model's markets (None before binding)."""
         return getattr(self.host, "markets", None)
 
     def instruments(self) -> list[str]:
@@ -120,6 +122,7 @@ class Kit:
         return out
 
     def holdings(self, i: int) -> dict[str, float]:
+        """Units household i holds of each listed instrument (none without markets)."""
         m = self.markets
         return dict(m.holdings(i)) if m is not None else {}
 

@@ -119,6 +119,7 @@ class CognitivePolicy(KitSettings):
 
     # -- the month (Policy, Learner) -------------------------------------------------------------------------
     def decide(self, snapshot: Snapshot, state: AgentState) -> Intent:
+        """`decide_batch` on a view of this one household."""
         return self.decide_batch(snapshot, alone(snapshot, state))[0]
 
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:

@@ -145,6 +145,7 @@ class ShardedCognitivePolicy(KitSettings):
 
     # -- the tick --------------------------------------------------------------------------------------------
     def decide(self, snapshot: Snapshot, state: AgentState) -> Intent:
+        """`decide_batch` on a view of this one household."""
         return self.decide_batch(snapshot, alone(snapshot, state))[0]
 
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
