@@ -26,7 +26,7 @@ PER_BATCH = 200
 _WRITER = """
 import sys
 from psychoagent import Memory
-from psychoagent.config import MemoryConfig, StoreConfig
+from psychoagent.memory.config import MemoryConfig, StoreConfig
 rows = int(sys.argv[2])
 config = MemoryConfig(store=StoreConfig(background_checkpoint_rows=rows)) if rows else None
 mem = Memory(sys.argv[1], namespace="w", embedder="hash", appraiser=None, config=config)

@@ -41,7 +41,7 @@ def run(shards: int, agents: int, ticks: int, seed: int) -> dict[str, Any]:
     for _ in range(ticks):
         model.step()
     seconds = time.perf_counter() - start
-    out: dict[str, Any] = {"seconds": seconds, "macro": [dict(m) for m in model._history]}
+    out: dict[str, Any] = {"seconds": seconds, "macro": [dict(m) for m in model.history]}
     if shards:
         out["traffic"] = list(policy.traffic)
         out["shards"] = policy.shards.call("stats", [None] * len(policy.parts))

@@ -107,7 +107,7 @@ def shocks(
                          households=households)  # fmt: skip
         m.run(ticks)
         m.close()
-        return pd.DataFrame(m._history[1:])
+        return pd.DataFrame(m.history[1:])
 
     def cases(name: str) -> list[tuple[str, Scenario]]:
         sc = load_scenario(name)

@@ -41,10 +41,10 @@ def test_cognitive_run_publishes_memories_decisions_and_evolution() -> None:
         if e.type in ("guardrail.rejected", "guardrail.vetoed"):
             assert e.payload["reason"]
     policy = model.policy
-    assert isinstance(policy, CognitivePolicy) and policy.mind is not None
-    agent = next(iter(policy.agents.values()))
+    assert isinstance(policy, CognitivePolicy) and policy.kit.population is not None
+    agent = next(iter(policy.kit.minds().values()))
     assert agent.memory is None and agent.remembers  # its memories are rows of the population memory
-    assert policy.mind.memory.count[policy.mind.memory.slot[agent.index]] > 0
+    assert policy.kit.population.memory.count[policy.kit.population.memory.slot[agent.index]] > 0
     assert len(agent.working.items) <= agent.cfg.recall.working_capacity
 
 
@@ -52,8 +52,8 @@ def test_private_memories_still_run() -> None:
     """`memory_backend='private'` keeps one full `Memory` per household (the single-agent pipeline)."""
     model, events = run(CognitivePolicy(cognitive=CognitiveConfig(memory_backend="private")), ticks=6)
     policy = model.policy
-    assert isinstance(policy, CognitivePolicy) and policy.mind is None
-    agent = next(iter(policy.agents.values()))
+    assert isinstance(policy, CognitivePolicy) and policy.kit.population is None
+    agent = next(iter(policy.kit.minds().values()))
     assert agent.memory is not None and len(agent.memory) > 0
     assert types(events)["memory.formed"] > 0
 
@@ -80,13 +80,13 @@ def test_ablations_switch_parts_off() -> None:
     assert seen["guardrail.vetoed"] == seen["guardrail.adjusted"] == 0
     stages = {e.payload["stage"] for e in events if e.type == "guardrail.rejected"}
     assert stages <= {"parse", "feasibility"}  # only what the market could not execute anyway
-    assert all(a.memory is None for a in model.policy.agents.values())  # type: ignore[attr-defined]
+    assert all(a.memory is None for a in model.policy.kit.minds().values())  # type: ignore[attr-defined]
 
 
 def test_subset_of_cognitive_households() -> None:
     cfg = CognitiveConfig(share=0.25, decide_every=2)
     model, _ = run(CognitivePolicy(cognitive=cfg), ticks=2, households=20)
-    assert len(model.policy.agents) == 5  # type: ignore[attr-defined]
+    assert len(model.policy.kit.minds()) == 5  # type: ignore[attr-defined]
 
 
 def test_simulate_command_with_cognitive_and_llm_policies(tmp_path: Any) -> None:
@@ -127,3 +127,23 @@ def test_same_seed_writes_byte_identical_run_files(tmp_path: Any) -> None:
     for f in files:
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
     assert b'"memory.formed"' in (tmp_path / "a" / "events.jsonl").read_bytes()
+
+
+def test_a_swapped_decide_step_decides_for_the_households() -> None:
+    """The loop's decide step is replaceable: one that always waits leaves the guardrails nothing to check."""
+    from psychoagent.econ.cognitive.month import Month
+    from psychoagent.econ.mind.schema import Decision
+
+    def wait(month: Month) -> None:
+        for d in month.deciding:
+            d.decision = Decision(type="WAIT", reason="waiting on purpose")
+
+    policy = CognitivePolicy()
+    policy.loop = policy.loop.replace(decide=wait)
+    _, events = run(policy, ticks=4)
+    seen = types(events)
+    assert policy.counts["decision.WAIT"] > 0 and set(
+        k for k in policy.counts if k.startswith("decision.")
+    ) == {"decision.WAIT"}
+    assert seen["guardrail.rejected"] == seen["guardrail.adjusted"] == seen["guardrail.vetoed"] == 0
+    assert seen["memory.formed"] > 0  # the other steps still run

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from psychoagent.agent.bus import EventBus
+from psychoagent.econ.cognitive.config import EconAgentConfig, ModelCallConfig
 from psychoagent.econ.cognitive.econagent import EconAgentPolicy
-from psychoagent.econ.cognitive.econagent_calls import ModelCallConfig
-from psychoagent.econ.cognitive.propensity import EconAgentConfig, guard_propensities
+from psychoagent.econ.cognitive.propensity import guard_propensities
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.run import simulate
 from psychoagent.llm import LLMClient, OfflineBackend
@@ -34,12 +34,14 @@ def test_offline_run_has_decisions_orders_guardrails_memory_and_persona_events()
     assert seen["market.order_filled"] > 0 and policy.counts.get("decision.DECIDE", 0) > 0
     assert seen["guardrail.adjusted"] + seen["guardrail.rejected"] > 0
     assert seen["memory.formed"] > 0 and seen["persona.evolved"] > 0
-    reflections = [b for a in policy.agents.values() for (_, rel), b in a.semantic.beliefs.items()
+    reflections = [b for a in policy.kit.minds().values() for (_, rel), b in a.semantic.beliefs.items()
                    if rel == "reflects:quarter" and b.text]  # fmt: skip
     assert reflections  # quarterly reflection kept as semantic memory
     usage = policy.usage()["purposes"]
     assert usage["decision"]["calls"] == 120 and usage["reflection"]["calls"] > 0
-    assert np.allclose(model.households.work_prob, policy.work)  # the model's answers reached the economy
+    assert np.allclose(
+        model.households.work_prob, policy.ledger.work
+    )  # the model's answers reached the economy
 
 
 def test_the_model_decides_and_a_bad_answer_falls_back_to_the_rule() -> None:
@@ -54,7 +56,7 @@ def test_the_model_decides_and_a_bad_answer_falls_back_to_the_rule() -> None:
     model, _, _ = run(policy, ticks=2)
     stats = policy.usage()["purposes"]["decision"]
     assert stats["outcomes"]["fallback"] > 0
-    answered = np.isclose(policy.consume, 0.9 * np.clip(1 + 0.5 * (np.array(
+    answered = np.isclose(policy.ledger.consume, 0.9 * np.clip(1 + 0.5 * (np.array(
         [p.risk_preference - p.baseline.risk_preference for p in model.personas])), 0.5, 1.5), atol=0.02)  # fmt: skip
     assert answered.any() and not answered.all()  # answers where valid, the persona rule where not
 
@@ -111,7 +113,7 @@ def test_a_language_model_reads_the_profile_in_words_without_the_data_line() -> 
     assert "transfers" in prompt and "interest" in prompt and "savings" in prompt
     assert "Last months (income/spent): " in prompt and "none yet" not in prompt  # last months' outcomes
     assert np.allclose(
-        policy.consume[np.isfinite(policy.consume)], 0.3, atol=0.2
+        policy.ledger.consume[np.isfinite(policy.ledger.consume)], 0.3, atol=0.2
     )  # the answer, persona-adjusted
     assert seen["belief.formed"] > 0
 
@@ -136,9 +138,11 @@ def test_only_a_job_lost_or_found_moves_the_persona_through_labour() -> None:
     policy = EconAgentPolicy(client=LLMClient(OfflineBackend()))
     model, _, _ = run(policy, ticks=1, n=5)
     persona = model.personas[0]
-    policy.expected_income.clear()
-    assert policy._income_outcome(2, 0, 3000.0, 9000.0, True, persona) is None  # sets the expectation
+    policy.ledger.expected_income.clear()
+    assert (
+        policy.reflect_step.income_outcome(2, 0, 3000.0, 9000.0, True, persona) is None
+    )  # sets the expectation
     # no change of job status (the caller passes wanted=False): a 60 % swing in pay is no surprise
-    assert policy._income_outcome(3, 0, 1200.0, 9000.0, False, persona) is None
-    lost = policy._income_outcome(4, 0, 0.0, 9000.0, True, persona)  # job lost while wanting work
+    assert policy.reflect_step.income_outcome(3, 0, 1200.0, 9000.0, False, persona) is None
+    lost = policy.reflect_step.income_outcome(4, 0, 0.0, 9000.0, True, persona)  # job lost while wanting work
     assert lost is not None and lost.optimism < persona.optimism

@@ -11,8 +11,9 @@ import pytest
 from pydantic import ValidationError
 
 from psychoagent.agent.bus import EventBus
+from psychoagent.econ.cognitive.config import ModelCallConfig
 from psychoagent.econ.cognitive.econagent import EconAgentPolicy
-from psychoagent.econ.cognitive.econagent_calls import ModelCallConfig, as_propensities, model_answer
+from psychoagent.econ.cognitive.econagent_calls import as_propensities, model_answer
 from psychoagent.econ.model import EconomyModel
 from psychoagent.llm import LLMClient, OfflineBackend
 from psychoagent.llm.base import Completion

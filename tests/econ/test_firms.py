@@ -164,10 +164,10 @@ def test_firm_actions_are_events_and_households_perceive_them(monkeypatch: pytes
     news = [e for e in events if e.type == "news.published" and e.source.startswith("firm:")]
     assert news and all("producer" in e.payload["headline"] for e in news)
     assert min(e.tick for e in news) == 4  # decided in month 3, read in month 4
-    mind = model.policy.mind  # type: ignore[attr-defined]
+    mind = model.policy.kit.population  # type: ignore[attr-defined]
     heard = [h.unit.content for h in mind.public.recall("producer new plant capacity supply", k=5)]
     assert any("Steel producer" in text for text in heard), heard
-    beliefs = [b.text for a in model.policy.agents.values() for b in a.semantic.beliefs.values()]  # type: ignore[attr-defined]
+    beliefs = [b.text for a in model.policy.kit.minds().values() for b in a.semantic.beliefs.values()]  # type: ignore[attr-defined]
     steel = [text for text in beliefs if "Steel producer" in text]
     assert steel and all("lower steel prices more likely" in text for text in steel), steel[:3]
 

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from psychoagent.econ.agents import Firm, sector_attachment
+from psychoagent.econ.agents import Firm
 from psychoagent.econ.config import EconomyConfig, MarketConfig, SectorConfig
+from psychoagent.econ.households import sector_attachment
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import IntentBatch, VectorPolicy
 
@@ -107,7 +108,7 @@ def test_last_months_workers_keep_their_jobs_and_newcomers_find_at_the_job_findi
 def test_a_quiet_persona_economy_sits_near_the_natural_rate() -> None:
     model = EconomyModel(seed=11, households=100, policy="persona")
     model.run(96)
-    u = np.mean([m["unemployment"] for m in model._history[37:]])
+    u = np.mean([m["unemployment"] for m in model.history[37:]])
     # one seed, years 4-8 (the 5-seed, 20-year calibration is in docs/results.md); before the labour market was
     # calibrated this sat at 0.13-0.25
     assert 0.02 < u < 0.12

@@ -80,7 +80,7 @@ def test_a_share_of_cognitive_households_keeps_ids_and_agents_csv() -> None:
     assert [a.unique_id for a in m.members] == [a.unique_id for a in rule.members]
     thinking = m.agents_by_type[CognitiveHousehold]
     assert len(thinking) == 5 and len(m.agents_by_type[Household]) == 5
-    assert sorted(thinking.get("index")) == sorted(policy.agents)
+    assert sorted(thinking.get("index")) == sorted(policy.kit.minds())
     m.run(3)
     frame = agents_frame(m)
     assert len(frame) == 30

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from psychoagent.econ.config import SimulationConfig
 from psychoagent.econ.run import simulate
 from psychoagent.econ.scenario import parse_scenario
-from psychoagent.econ.settings import SimulationConfig
 from psychoagent.persona.config import EvolutionConfig
 
 TUNED = (
@@ -68,7 +68,7 @@ def test_a_scenario_memory_table_starts_from_a_recipe_and_reaches_the_households
         SimulationConfig().memory.affect.conflicts.detect_changes is False
     )  # event memories: numbers are news
     run = simulate(tmp_path / "run", agents=10, ticks=2, seed=1, policy="cognitive", scenario=scen)
-    mind = run.policy.mind  # type: ignore[attr-defined]
+    mind = run.policy.kit.population  # type: ignore[attr-defined]
     assert mind.recall_cfg == recall and mind.public.affect_config == scen.settings().memory.affect
     config = json.loads((tmp_path / "run" / "config.json").read_text(encoding="utf-8"))
     assert (
@@ -77,7 +77,7 @@ def test_a_scenario_memory_table_starts_from_a_recipe_and_reaches_the_households
     )
     private = parse_scenario(MEMORY + '[cognitive]\nmemory_backend = "private"\n', "toml")
     run = simulate(tmp_path / "private", agents=10, ticks=1, seed=1, policy="cognitive", scenario=private)
-    household = next(iter(run.policy.agents.values()))  # type: ignore[attr-defined]
+    household = next(iter(run.policy.kit.minds().values()))  # type: ignore[attr-defined]
     assert household.memory.config.recall == recall
 
 

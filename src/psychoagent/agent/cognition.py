@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from psychoagent.agent.config import CognitiveConfig
+from psychoagent.agent.contracts import Knowledge, Observed
 from psychoagent.agent.recall import (
     PersonaStage,
     RecallResult,
@@ -26,7 +27,7 @@ from psychoagent.quoting import escape
 from psychoagent.types import Affect, Briefing, MemoryUnit
 
 if TYPE_CHECKING:
-    from psychoagent.memory.api import Memory
+    from psychoagent.memory import Memory
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 SECONDS_PER_TICK = 30 * 86400.0
@@ -40,23 +41,6 @@ def tick_time(tick: int) -> datetime:
 
 Recalled = tuple[list[WorkingItem], list[Any], Briefing | None]
 """A recall kept for a situation: working items, episodes and the `Memory.brief` behind them (or None)."""
-
-
-class Observed(Protocol):
-    """What the agent perceives: anything with a one-line text (the economy's `Observation`)."""
-
-    @property
-    def text(self) -> str: ...
-
-
-class Knowledge(Protocol):
-    """An agent's beliefs: a graph it can traverse from entities, and periodic reflection into new beliefs."""
-
-    def seed_priors(self, when: datetime) -> None: ...
-
-    def neighbours(self, entities: Sequence[str], depth: int) -> dict[str, int]: ...
-
-    def reflect(self, when: datetime, min_evidence: int) -> list[str]: ...
 
 
 def briefing_of(text: str, working: list[WorkingItem], episodes: list[Any], found: Briefing | None,

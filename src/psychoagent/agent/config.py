@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from psychoagent.config import ConfigModel
+from psychoagent.config import ConfigModel, Count, NonNegative, NonNegativeInt, Positive, PositiveShare, Share
 
 
 class AblationConfig(ConfigModel):
@@ -28,13 +28,9 @@ class PerceptionConfig(ConfigModel):
     """How raw prices become observations."""
 
     history: int = Field(36, ge=2, description="ticks of public prices kept (3 years of months)")
-    average_window: int = Field(
-        3, ge=1, description="the 'recent average' a price is compared with (3 months)"
-    )
-    notable_move: float = Field(0.03, ge=0, description="a move beyond 3 % per period is worth a sentence")
-    belief_weight: float = Field(
-        0.5, ge=0, le=1, description="how much a remembered belief shifts the outlook"
-    )
+    average_window: Count = Field(3, description="the 'recent average' a price is compared with (3 months)")
+    notable_move: NonNegative = Field(0.03, description="a move beyond 3 % per period is worth a sentence")
+    belief_weight: Share = Field(0.5, description="how much a remembered belief shifts the outlook")
 
 
 class RecallSettings(ConfigModel):
@@ -47,33 +43,31 @@ class RecallSettings(ConfigModel):
         2, ge=0, le=4, description="hops of graph traversal from the situation's entities"
     )
     working_capacity: int = Field(7, ge=1, le=20, description="bounded working memory (Miller 1956: 7 +/- 2)")
-    persona_weight: float = Field(
-        0.5, ge=0, le=1, description="risky success x (1 + w (2 risk - 1)); failure x (1 - w (2 risk - 1))"
+    persona_weight: Share = Field(
+        0.5, description="risky success x (1 + w (2 risk - 1)); failure x (1 - w (2 risk - 1))"
     )
     briefing_words: int = Field(200, ge=40, le=400, description="briefing length cap (seed 2.2.2: 200 words)")
     reuse_briefing: bool = Field(
         True, description="reuse the previous tick's briefing when the situation has not changed (seed 4.3)"
     )
-    summary_cache: int = Field(512, ge=0, description="cached texts of frequently used semantic knowledge")
+    summary_cache: NonNegativeInt = Field(
+        512, description="cached texts of frequently used semantic knowledge"
+    )
     llm_briefing: bool = Field(
         False, description="LLM policy: fuse the template briefing with the model (purpose 'fusion'), cached"
     )
-    refresh_every: int = Field(
-        3,
-        ge=1,
-        description="recall is redone at least every 3 ticks; in between the last fused recall is used",
+    refresh_every: Count = Field(
+        3, description="recall is redone at least every 3 ticks; in between the last fused recall is used"
     )
-    window: int = Field(
+    window: NonNegativeInt = Field(
         0,
-        ge=0,
         description="population memory: when > 0, a recall scans only each household's `window` latest memories "
         "plus `kept_own` older ones of its own, so its cost stops growing with the run; 0 (default) scans the "
         "whole history. 240 saved 15 % of a recall at month 240 but raised the Gini on bull_turning_bear "
         "(docs/benchmarks.md)",
     )
-    kept_own: int = Field(
+    kept_own: NonNegativeInt = Field(
         240,
-        ge=0,
         description="population memory: a household's own memories (trades, outcomes, refusals, talks) older "
         "than the window that recall still scans, latest first (about 20 years of its trading)",
     )
@@ -82,11 +76,10 @@ class RecallSettings(ConfigModel):
 class ReflectionConfig(ConfigModel):
     """Periodic abstraction of episodes into semantic beliefs (graph edges + semantic units)."""
 
-    every: int = Field(6, ge=1, description="reflect every 6 ticks (twice a year)")
-    min_evidence: int = Field(2, ge=1, description="a belief needs at least this many episodes behind it")
-    consolidate_every: int = Field(
+    every: Count = Field(6, description="reflect every 6 ticks (twice a year)")
+    min_evidence: Count = Field(2, description="a belief needs at least this many episodes behind it")
+    consolidate_every: NonNegativeInt = Field(
         0,
-        ge=0,
         description=(
             "re-tier and summarise the store every N ticks (0: off); it reads the whole store (~0.1 s per agent), "
             "and the bounded working memory of each decision does not need it"
@@ -97,60 +90,51 @@ class ReflectionConfig(ConfigModel):
 class GuardrailConfig(ConfigModel):
     """Rule validator (seed 4.1, second layer) and persona-consistency adjustment (seed 3.2 step 3)."""
 
-    max_trade_share: float = Field(
-        0.3, gt=0, le=1, description="one order may not commit more than 30 % of total assets"
+    max_trade_share: PositiveShare = Field(
+        0.3, description="one order may not commit more than 30 % of total assets"
     )
-    high_risk_share: float = Field(
-        0.1, gt=0, le=1, description="an order committing over 10 % of assets to a risky asset is high-risk"
+    high_risk_share: PositiveShare = Field(
+        0.1, description="an order committing over 10 % of assets to a risky asset is high-risk"
     )
-    max_consecutive_high_risk: int = Field(
-        2, ge=1, description="no three consecutive high-risk operations of the same type (seed 4.1)"
+    max_consecutive_high_risk: Count = Field(
+        2, description="no three consecutive high-risk operations of the same type (seed 4.1)"
     )
-    fire_sale_drop: float = Field(
-        0.08,
-        gt=0,
-        le=1,
-        description="a fall of 8 % or more in the last period makes a large sale a fire sale",
+    fire_sale_drop: PositiveShare = Field(
+        0.08, description="a fall of 8 % or more in the last period makes a large sale a fire sale"
     )
-    fire_sale_share: float = Field(
-        0.5,
-        gt=0,
-        le=1,
-        description="after such a fall at most 50 % of a holding may be sold at once (no panic)",
+    fire_sale_share: PositiveShare = Field(
+        0.5, description="after such a fall at most 50 % of a holding may be sold at once (no panic)"
     )
-    max_position_share: float = Field(
-        0.6, gt=0, le=1, description="holdings of one instrument may not exceed 60 % of total assets"
+    max_position_share: PositiveShare = Field(
+        0.6, description="holdings of one instrument may not exceed 60 % of total assets"
     )
-    min_cash_months: float = Field(
-        1.0, ge=0, description="an order may not leave less than one month of income as cash"
+    min_cash_months: NonNegative = Field(
+        1.0, description="an order may not leave less than one month of income as cash"
     )
-    persona_budget_slope: float = Field(
+    persona_budget_slope: NonNegative = Field(
         1.0,
-        ge=0,
         description="budget x (1 + slope x (risk - baseline risk)), clipped: 20 % -> 15 % after a 0.25 fall",
     )
-    persona_budget_floor: float = Field(0.25, ge=0, le=1, description="the adjustment never cuts below 25 %")
+    persona_budget_floor: Share = Field(0.25, description="the adjustment never cuts below 25 %")
 
 
 class LookaheadConfig(ConfigModel):
     """Sandbox look-ahead (seed 4.1, third layer): simulate k ticks with and without the action."""
 
     enabled: bool = Field(True, description="run the sandbox for large orders")
-    trigger_share: float = Field(
-        0.1, ge=0, le=1, description="only orders committing more than 10 % of assets are simulated"
+    trigger_share: Share = Field(
+        0.1, description="only orders committing more than 10 % of assets are simulated"
     )
-    ticks: int = Field(6, ge=1, description="simulate 6 ticks ahead")
+    ticks: Count = Field(6, description="simulate 6 ticks ahead")
     paths: int = Field(64, ge=8, description="Monte Carlo price paths per check")
-    min_volatility: float = Field(
-        0.05, gt=0, description="per-tick volatility floor so a calm history does not hide risk"
+    min_volatility: Positive = Field(
+        0.05, description="per-tick volatility floor so a calm history does not hide risk"
     )
-    max_bankruptcy: float = Field(
-        0.05, ge=0, le=1, description="veto when wealth falls below the floor on more than 5 % of paths"
+    max_bankruptcy: Share = Field(
+        0.05, description="veto when wealth falls below the floor on more than 5 % of paths"
     )
-    max_loss: float = Field(
+    max_loss: PositiveShare = Field(
         0.1,
-        gt=0,
-        le=1,
         description=(
             "veto when the portfolio's 5 % bad-case loss passes 10 % x (0.5 + risk preference) of wealth "
             "(7 % for a cautious 0.2, 14 % for a speculator 0.9) and the order makes it worse"
@@ -165,21 +149,17 @@ class NegotiationConfig(ConfigModel):
     """Bilateral steel deals between two agents (seed 2.2.1 example, 3.3)."""
 
     rounds: int = Field(4, ge=1, le=20, description="offers and counter-offers before talks break")
-    quantity: float = Field(5.0, gt=0, description="units of steel in a deal")
-    opening_margin: float = Field(
-        0.12, ge=0, le=1, description="seller opens 12 % above and buyer 12 % below the market price"
+    quantity: Positive = Field(5.0, description="units of steel in a deal")
+    opening_margin: Share = Field(
+        0.12, description="seller opens 12 % above and buyer 12 % below the market price"
     )
-    concession: float = Field(
-        0.35, ge=0, le=1, description="share of the gap conceded per round at neutral persona"
+    concession: Share = Field(0.35, description="share of the gap conceded per round at neutral persona")
+    walk_away: Share = Field(0.08, description="a party accepts within 8 % of its reservation price")
+    reputation_weight: Share = Field(
+        0.5, description="how much a counterpart's remembered behaviour moves one's opening"
     )
-    walk_away: float = Field(
-        0.08, ge=0, le=1, description="a party accepts within 8 % of its reservation price"
-    )
-    reputation_weight: float = Field(
-        0.5, ge=0, le=1, description="how much a counterpart's remembered behaviour moves one's opening"
-    )
-    probability: float = Field(
-        0.08, ge=0, le=1, description="chance per tick that a cognitive agent seeks a bilateral deal"
+    probability: Share = Field(
+        0.08, description="chance per tick that a cognitive agent seeks a bilateral deal"
     )
 
 
@@ -194,59 +174,48 @@ class LLMGroupingConfig(ConfigModel):
         ),
     )
     risk_bands: int = Field(5, ge=1, le=20, description="risk preference is cut into this many equal bands")
-    optimism_band: float = Field(
-        0.1, ge=0, le=1, description="optimism beyond +-0.1 counts as optimistic / pessimistic, else neutral"
+    optimism_band: Share = Field(
+        0.1, description="optimism beyond +-0.1 counts as optimistic / pessimistic, else neutral"
     )
 
 
 class CognitiveConfig(ConfigModel):
     """Everything the cognitive policy needs; `psychoagent simulate --policy cognitive` uses the defaults."""
 
-    share: float = Field(
-        1.0,
-        gt=0,
-        le=1,
-        description="share of households that are full cognitive agents (the rest: persona rule)",
+    share: PositiveShare = Field(
+        1.0, description="share of households that are full cognitive agents (the rest: persona rule)"
     )
-    decide_every: int = Field(
-        1, ge=1, description="a cognitive agent makes a trading decision every N ticks (staggered by id)"
+    decide_every: Count = Field(
+        1, description="a cognitive agent makes a trading decision every N ticks (staggered by id)"
     )
     instruments: tuple[str, ...] = Field(
         (), description="instruments the agents may trade; empty: everything the markets quote"
     )
-    trade_share: float = Field(
-        0.2, gt=0, le=1, description="budget share of a confident decision before persona and guardrails"
+    trade_share: PositiveShare = Field(
+        0.2, description="budget share of a confident decision before persona and guardrails"
     )
-    min_edge: float = Field(
-        0.02, ge=0, description="expected return below 2 % per horizon: no trade (fees and noise eat less)"
+    min_edge: NonNegative = Field(
+        0.02, description="expected return below 2 % per horizon: no trade (fees and noise eat less)"
     )
-    horizon: int = Field(3, ge=1, description="ticks after which a decision's expectation is scored")
-    max_expected: float = Field(
-        0.15,
-        gt=0,
-        le=1,
-        description="stated expectations are capped at +-15 % per horizon (no extrapolated manias)",
+    horizon: Count = Field(3, description="ticks after which a decision's expectation is scored")
+    max_expected: PositiveShare = Field(
+        0.15, description="stated expectations are capped at +-15 % per horizon (no extrapolated manias)"
     )
-    decay_every: int = Field(
-        6, ge=1, description="traits drift back toward their baseline in 6-tick steps when no outcome arrives"
+    decay_every: Count = Field(
+        6, description="traits drift back toward their baseline in 6-tick steps when no outcome arrives"
     )
-    trend_weight: float = Field(
-        0.5, ge=0, le=1, description="expectation = trend x (risk-tilted weight) + mean reversion x rest"
+    trend_weight: Share = Field(
+        0.5, description="expectation = trend x (risk-tilted weight) + mean reversion x rest"
     )
-    memory_weight: float = Field(
-        0.6, ge=0, le=1, description="weight of recalled outcomes versus the rule-based outlook"
+    memory_weight: Share = Field(0.6, description="weight of recalled outcomes versus the rule-based outlook")
+    news_memories: NonNegativeInt = Field(
+        1, description="news items per tick stored as episodes (most salient first)"
     )
-    news_memories: int = Field(
-        1, ge=0, description="news items per tick stored as episodes (most salient first)"
+    news_min_sentiment: Share = Field(
+        0.3, description="news below this |sentiment| is routine and not stored (keeps memory lean)"
     )
-    news_min_sentiment: float = Field(
-        0.3,
-        ge=0,
-        le=1,
-        description="news below this |sentiment| is routine and not stored (keeps memory lean)",
-    )
-    crowd_threshold: float = Field(
-        0.5, ge=0, le=1, description="others' order flow beyond this imbalance is remembered (herding input)"
+    crowd_threshold: Share = Field(
+        0.5, description="others' order flow beyond this imbalance is remembered (herding input)"
     )
     journal_memories: bool = Field(True, description="publish one memory.formed event per agent per tick")
     memory_backend: Literal["population", "private"] = Field(

@@ -17,10 +17,10 @@ import numpy as np
 
 from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.index.namespace import NamespaceIndex
-from psychoagent.memory.recall.retrieve import Candidates, RecallContext
+from psychoagent.memory.recall.candidates import Candidates, RecallContext
 
 if TYPE_CHECKING:
-    from psychoagent.memory.api import Memory
+    from psychoagent.memory import Memory
     from psychoagent.types import Affect, Briefing, MemoryUnit
 
 

@@ -2,58 +2,25 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from psychoagent.cli.errors import fail, validation_message
+from psychoagent.cli import common
+from psychoagent.cli.errors import fail
 from psychoagent.econ.policies import policy_names
-from psychoagent.econ.run import LIMITS
-from psychoagent.econ.scenario import builtin_scenarios
-from psychoagent.llm.config import TIMEOUT_ENV
 
-SCENARIO_HELP = f"built-in scenario ({', '.join(builtin_scenarios())}) or a .toml/.yaml file"
 RUN_FAILED = 1
 """Exit code of a run that went through but cannot be trusted (too many model fallbacks) or could not start."""
-
-
-def scenario_arg(value: str) -> Any:
-    """The scenario named by --scenario; exit 2 with the file, the field and what is allowed when it is bad."""
-    from pydantic import ValidationError
-
-    from psychoagent.econ.scenario import Scenario, load_scenario
-
-    path = Path(value)
-    if path.suffix in (".toml", ".yaml", ".yml") and not path.is_file():
-        fail(f"--scenario {value}: no such file (or use a built-in name: {', '.join(builtin_scenarios())})")
-    try:
-        return load_scenario(value)
-    except ValueError as exc:
-        cause = exc.__cause__
-        if isinstance(cause, ValidationError):
-            message = validation_message(cause, f"--scenario {value}")
-            if any(e["type"] == "extra_forbidden" and len(e["loc"]) == 1 for e in cause.errors()):
-                message += f"; allowed fields: {', '.join(Scenario.model_fields)}"
-            fail(message)
-        fail(f"--scenario {exc}")
-
-
-def set_llm_timeout(timeout: float | None) -> None:
-    """Make --llm-timeout the per-call timeout of every model client of this process and its workers."""
-    if timeout is not None:
-        if timeout <= 0:
-            fail(f"--llm-timeout must be more than 0 seconds, got {timeout}")
-        os.environ[TIMEOUT_ENV] = str(timeout)
 
 
 def simulate_command(
     out: Path = typer.Option(
         ..., "--out", help="run folder for config.json, macro.csv, agents.csv, events.jsonl (new or empty)"
     ),
-    agents: int = typer.Option(100, "--agents", min=1, max=LIMITS.max_agents, help="number of households"),
-    ticks: int = typer.Option(0, "--ticks", min=0, help="months to simulate (0: the scenario's, else 240)"),
+    agents: int = common.agents_option("number of households"),
+    ticks: int = common.ticks_option("months to simulate (0: the scenario's, else 240)"),
     seed: int = typer.Option(42, "--seed", min=0, help="seed of the model's random generator (0 or more)"),
     policy: str = typer.Option(
         "cognitive",
@@ -63,22 +30,15 @@ def simulate_command(
             f"and evolve their personas; persona and composite are the rule baselines): {', '.join(policy_names())}"
         ),
     ),
-    scenario: str = typer.Option("baseline", "--scenario", help=SCENARIO_HELP),
-    llm: str = typer.Option(
-        "", "--llm", help="URL of an OpenAI-compatible server or 'local' (stored for LLM policies)"
-    ),
+    scenario: str = common.scenario_option(),
+    llm: str = common.llm_option("URL of an OpenAI-compatible server or 'local' (stored for LLM policies)"),
     firms: str = typer.Option(
         "",
         "--firms",
         help="how firms decide: rule (demand-gap rule), cognitive (persona, memory, guardrails, each quarter) "
         "or llm (the same loop, decisions from the --llm model); default: the scenario's, else rule",
     ),
-    llm_timeout: float | None = typer.Option(
-        None,
-        "--llm-timeout",
-        envvar=TIMEOUT_ENV,
-        help="seconds per model call before it is retried (default 60)",
-    ),
+    llm_timeout: float | None = common.llm_timeout_option(),
     max_fallback_share: float = typer.Option(
         0.2,
         "--max-fallback-share",
@@ -92,8 +52,8 @@ def simulate_command(
     report: bool = typer.Option(
         False, "--report", help="then write metrics.json and report.html; print its path"
     ),
-    backend: str = typer.Option(
-        "local", "--backend", help="where the shards of cognitive households run: local (this process) or ray"
+    backend: str = common.backend_option(
+        "where the shards of cognitive households run: local (this process) or ray"
     ),
     shards: int = typer.Option(
         1,
@@ -101,9 +61,7 @@ def simulate_command(
         min=1,
         help="split the cognitive households into N shards (same run files as one process; docs/scaling.md)",
     ),
-    address: str = typer.Option(
-        "", "--address", help="with --backend ray: the cluster's address (default: start a local cluster)"
-    ),
+    address: str = common.address_option(),
 ) -> None:
     """Simulate the economy and write the run files."""
     from rich.console import Console
@@ -112,12 +70,12 @@ def simulate_command(
     from psychoagent.econ.run import check_llm, check_out, check_size, simulate, uses_llm
     from psychoagent.llm.base import LLMError
 
-    set_llm_timeout(llm_timeout)
+    common.set_llm_timeout(llm_timeout)
     from psychoagent.econ.firms.config import FIRM_MODES
 
     if firms and firms not in FIRM_MODES:
         fail(f"--firms must be one of {', '.join(FIRM_MODES)}, got {firms!r}")
-    scen = scenario_arg(scenario)
+    scen = common.scenario_arg(scenario)
     n_ticks = ticks or scen.ticks or 240
     try:
         check_size(agents, n_ticks, seed)

@@ -8,11 +8,9 @@ from pathlib import Path
 
 import typer
 
-from psychoagent.cli.econ import SCENARIO_HELP, scenario_arg, set_llm_timeout
+from psychoagent.cli import common
 from psychoagent.cli.errors import fail
-from psychoagent.econ.run import LIMITS
 from psychoagent.eval.variants import VARIANTS
-from psychoagent.llm.config import TIMEOUT_ENV
 
 
 def metrics_command(
@@ -47,14 +45,14 @@ def experiment_command(
         5, "--seeds", min=1, help="number of seeds; every variant runs on the same ones"
     ),
     seed_start: int = typer.Option(1, "--seed-start", min=0, help="first seed (seeds are consecutive)"),
-    scenario: str = typer.Option("baseline", "--scenario", help=SCENARIO_HELP),
+    scenario: str = common.scenario_option(),
     variants: str = typer.Option(
         "full,no-memory,static-persona,no-affect,composite",
         "--variants",
         help=f"comma-separated variant names: {', '.join(VARIANTS)}",
     ),
-    agents: int = typer.Option(100, "--agents", min=1, max=LIMITS.max_agents, help="households per run"),
-    ticks: int = typer.Option(0, "--ticks", min=0, help="months per run (0: the scenario's, else 240)"),
+    agents: int = common.agents_option("households per run"),
+    ticks: int = common.ticks_option("months per run (0: the scenario's, else 240)"),
     sweep: list[str] = typer.Option(
         [], "--sweep", help="param=v1,v2 (an economy setting; repeat for a grid)"
     ),
@@ -64,19 +62,10 @@ def experiment_command(
         min=1,
         help="runs in parallel (process pool; with --backend ray, the local cluster's CPUs)",
     ),
-    backend: str = typer.Option(
-        "local", "--backend", help="local (process pool) or ray (one Ray task per run)"
-    ),
-    address: str = typer.Option(
-        "", "--address", help="with --backend ray: the cluster's address (default: start a local cluster)"
-    ),
-    llm: str = typer.Option("", "--llm", help="URL of an OpenAI-compatible server or 'local' (LLM variants)"),
-    llm_timeout: float | None = typer.Option(
-        None,
-        "--llm-timeout",
-        envvar=TIMEOUT_ENV,
-        help="seconds per model call before it is retried (default 60)",
-    ),
+    backend: str = common.backend_option("local (process pool) or ray (one Ray task per run)"),
+    address: str = common.address_option(),
+    llm: str = common.llm_option("URL of an OpenAI-compatible server or 'local' (LLM variants)"),
+    llm_timeout: float | None = common.llm_timeout_option(),
     report: bool = typer.Option(True, "--report/--no-report", help="write report.html into the directory"),
     resume: bool = typer.Option(False, "--resume", help="reuse finished identical runs already in --out"),
     collect: bool = typer.Option(
@@ -110,8 +99,8 @@ def experiment_command(
             typer.echo(f"report: {write_report(out)}")
         return
     names = [v.strip() for v in variants.split(",") if v.strip()]
-    set_llm_timeout(llm_timeout)
-    scen = scenario_arg(scenario)
+    common.set_llm_timeout(llm_timeout)
+    scen = common.scenario_arg(scenario)
     if out.exists() and not out.is_dir():
         fail(f"--out {out} is a file; give a folder for the experiment")
     try:

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
 
 
 class Bank:
     """Books the interest borrowers owe month by month and settles it with depositors at each credit date."""
 
-    def __init__(self, model: EconomyModel) -> None:
+    def __init__(self, model: Economy) -> None:
         self.model = model
         self.owed = np.zeros(len(model.firms))
         """Interest each firm has accrued since the last credit date."""

@@ -9,11 +9,12 @@ import numpy as np
 import pandas as pd
 from mesa import DataCollector
 
-from psychoagent.econ.agents import ALLOC_COLUMNS, TRAIT_COLUMNS, CognitiveHousehold, Household
+from psychoagent.econ.agents import CognitiveHousehold, Household
+from psychoagent.econ.households import ALLOC_COLUMNS, TRAIT_COLUMNS
 from psychoagent.econ.markets import ASSET_COLUMNS
 
 if TYPE_CHECKING:
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
 
 AGENT_COLUMNS = (
     "sector", "persona", "wealth", "cash", "deposits", "income", "wage_income", "worked", "consumption",
@@ -22,7 +23,7 @@ AGENT_COLUMNS = (
 """Columns of agents.csv after `tick` and `agent_id` (money per month; traits from the household's persona)."""
 
 
-def agent_rows(model: EconomyModel) -> list[tuple[Any, ...]]:
+def agent_rows(model: Economy) -> list[tuple[Any, ...]]:
     """One tuple per household (in AGENT_COLUMNS order), built with whole-array conversions for speed."""
     hh = model.households
     cols: list[list[Any]] = [
@@ -34,7 +35,7 @@ def agent_rows(model: EconomyModel) -> list[tuple[Any, ...]]:
     return list(zip(*cols, strict=True))
 
 
-def make_collector(model: EconomyModel) -> DataCollector:
+def make_collector(model: Economy) -> DataCollector:
     """Model reporters for every indicator; a reporter for rule and cognitive households returning the
     household's row tuple."""
     keys = [k for k in model.metrics if k != "tick"]
@@ -46,14 +47,14 @@ def make_collector(model: EconomyModel) -> DataCollector:
     return DataCollector(model_reporters=reporters, agenttype_reporters=agent)
 
 
-def macro_frame(model: EconomyModel) -> pd.DataFrame:
+def macro_frame(model: Economy) -> pd.DataFrame:
     """macro.csv as a frame: one row per tick, `tick` first."""
     df = model.datacollector.get_model_vars_dataframe().reset_index(drop=True)
     df.insert(0, "tick", np.arange(1, len(df) + 1))
     return df
 
 
-def agents_frame(model: EconomyModel) -> pd.DataFrame:
+def agents_frame(model: Economy) -> pd.DataFrame:
     """agents.csv as a frame: one row per household per tick."""
     if not model.config.record_agents:
         return pd.DataFrame(columns=["tick", "agent_id", *AGENT_COLUMNS])
@@ -71,12 +72,12 @@ def agents_frame(model: EconomyModel) -> pd.DataFrame:
     return body
 
 
-def assets_frame(model: EconomyModel) -> pd.DataFrame:
+def assets_frame(model: Economy) -> pd.DataFrame:
     """assets.csv as a frame: one row per instrument per trading round (ASSET_COLUMNS)."""
     return pd.DataFrame(model.markets.records, columns=list(ASSET_COLUMNS))
 
 
-def write_tables(model: EconomyModel, out: Path) -> None:
+def write_tables(model: Economy, out: Path) -> None:
     """Write macro.csv, agents.csv and assets.csv into `out` (floats with 10 significant digits)."""
     out.mkdir(parents=True, exist_ok=True)
     macro_frame(model).to_csv(out / "macro.csv", index=False, float_format="%.10g")

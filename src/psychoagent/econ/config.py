@@ -1,4 +1,11 @@
-"""Every coefficient of the economy, with its default, a one-line reason and, where one exists, its source.
+"""The economy's config: every coefficient with its default, a one-line reason and, where one exists, its source;
+the one root of a run's settings (`SimulationConfig`: the economy, the cognitive agents' loop, their persona
+evolution and their memories); the bounds on a run's size and the size of a local Ray cluster.
+
+The subpackages keep theirs in their own config module (`econ.markets.config`, `econ.firms.config`,
+`econ.cognitive.config`), the cognitive loop in `psychoagent.agent.config`; `SimulationConfig` holds them as one
+tree. A scenario file overrides any part (`economy`, `cognitive`, `evolution`, `memory` tables); `config.json`
+records them as the run used them, and the evaluation's switches and sweeps are looked up in this one tree.
 
 Sources: Li et al. 2024, "EconAgent" (ACL 2024, arXiv 2310.10436) for the macro core; Taylor 1993, "Discretion
 versus policy rules in practice" for the central bank; IRS 2019 single-filer brackets for taxes; US
@@ -11,9 +18,20 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from psychoagent.config import ConfigModel
+from psychoagent.agent.config import CognitiveConfig
+from psychoagent.config import (
+    ConfigModel,
+    Count,
+    NonNegative,
+    NonNegativeInt,
+    Positive,
+    PositiveShare,
+    Share,
+)
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.markets.config import TradingConfig
+from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, RecallConfig
+from psychoagent.persona.config import EvolutionConfig
 
 
 class HouseholdConfig(ConfigModel):
@@ -25,11 +43,9 @@ class HouseholdConfig(ConfigModel):
         ge=1.0,
         description="skills are clipped to [1, cap] so one draw cannot dominate (EconAgent clips)",
     )
-    hours: float = Field(168.0, gt=0, description="hours of a working month (EconAgent: 168 = 21 days x 8 h)")
-    initial_wealth_months: float = Field(
-        2.0,
-        ge=0,
-        description="starting deposits = this many months of potential wage: avoids a zero-wealth start",
+    hours: Positive = Field(168.0, description="hours of a working month (EconAgent: 168 = 21 days x 8 h)")
+    initial_wealth_months: NonNegative = Field(
+        2.0, description="starting deposits = this many months of potential wage: avoids a zero-wealth start"
     )
     personas: dict[str, float] = Field(
         default_factory=lambda: {
@@ -54,15 +70,15 @@ class SectorConfig(ConfigModel):
 
     name: str
     final: bool = Field(True, description="sold to households (True) or only used as an input (False)")
-    budget_share: float = Field(0.0, ge=0, le=1, description="share of household spending on this good")
-    labour_share: float = Field(gt=0, le=1, description="share of households attached to this sector's firm")
-    productivity: float = Field(
-        1.0, gt=0, description="units per hour worked (EconAgent: 1 unit per hour, no skill weighting)"
+    budget_share: Share = Field(0.0, description="share of household spending on this good")
+    labour_share: PositiveShare = Field(description="share of households attached to this sector's firm")
+    productivity: Positive = Field(
+        1.0, description="units per hour worked (EconAgent: 1 unit per hour, no skill weighting)"
     )
     input_sector: str | None = Field(None, description="sector whose good is needed as an input")
-    input_per_unit: float = Field(0.0, ge=0, description="units of input good per unit of output")
-    markup: float = Field(
-        0.05, ge=0, description="initial price = unit cost x (1 + markup); phi rule thereafter"
+    input_per_unit: NonNegative = Field(0.0, description="units of input good per unit of output")
+    markup: NonNegative = Field(
+        0.05, description="initial price = unit cost x (1 + markup); phi rule thereafter"
     )
 
 
@@ -83,14 +99,14 @@ def _default_sectors() -> list[SectorConfig]:
 class MarketConfig(ConfigModel):
     """Price, wage and hiring adjustment by the demand gap phi = (demand - supply) / max(demand, supply)."""
 
-    initial_wage: float = Field(
-        20.0, gt=0, description="hourly wage of skill 1: monthly pay then spans the 10-24 % tax brackets"
+    initial_wage: Positive = Field(
+        20.0, description="hourly wage of skill 1: monthly pay then spans the 10-24 % tax brackets"
     )
-    wage_step: float = Field(0.05, ge=0, description="wage *= 1 + U(0, wage_step * phi) (EconAgent)")
-    price_step: float = Field(0.10, ge=0, description="price *= 1 + U(0, price_step * phi) (EconAgent)")
-    price_floor: float = Field(1.0, gt=0, description="prices never fall below this (EconAgent floors at 1)")
-    wage_floor: float = Field(
-        1.0, gt=0, description="hourly wage never falls below this (EconAgent floors at 1)"
+    wage_step: NonNegative = Field(0.05, description="wage *= 1 + U(0, wage_step * phi) (EconAgent)")
+    price_step: NonNegative = Field(0.10, description="price *= 1 + U(0, price_step * phi) (EconAgent)")
+    price_floor: Positive = Field(1.0, description="prices never fall below this (EconAgent floors at 1)")
+    wage_floor: Positive = Field(
+        1.0, description="hourly wage never falls below this (EconAgent floors at 1)"
     )
     hiring: Literal["demand", "gap"] = Field(
         "demand",
@@ -100,31 +116,25 @@ class MarketConfig(ConfigModel):
             "offer rate drifts with phi (hiring_step), which averaged 0.8 and left 5-15 % involuntarily idle"
         ),
     )
-    demand_memory: float = Field(
+    demand_memory: PositiveShare = Field(
         0.5,
-        gt=0,
-        le=1,
         description="demand: weight of last month's demand in the expected demand (adaptive expectations)",
     )
-    job_finding_rate: float = Field(
+    job_finding_rate: Share = Field(
         0.45,
-        ge=0,
-        le=1,
         description=(
             "chance a willing household that did not work last month finds one of the open jobs this month "
             "(US monthly job-finding probability 0.45, Shimer 2005); last month's workers keep theirs first"
         ),
     )
-    hiring_step: float = Field(
-        0.1, ge=0, le=1, description="gap: job-offer rate += hiring_step * phi: firms hire on excess demand"
+    hiring_step: Share = Field(
+        0.1, description="gap: job-offer rate += hiring_step * phi: firms hire on excess demand"
     )
-    min_offer_rate: float = Field(
-        0.5, ge=0, le=1, description="firms always offer at least this share of their workforce jobs"
+    min_offer_rate: Share = Field(
+        0.5, description="firms always offer at least this share of their workforce jobs"
     )
-    dividend_rate: float = Field(
-        0.5, ge=0, le=1, description="share of cash above the reserve paid out monthly"
-    )
-    reserve_months: float = Field(1.0, ge=0, description="firms keep this many months of wage bill as cash")
+    dividend_rate: Share = Field(0.5, description="share of cash above the reserve paid out monthly")
+    reserve_months: NonNegative = Field(1.0, description="firms keep this many months of wage bill as cash")
 
 
 class BankConfig(ConfigModel):
@@ -132,14 +142,14 @@ class BankConfig(ConfigModel):
 
     natural_rate: float = Field(0.01, description="real natural rate r_n (EconAgent)")
     inflation_target: float = Field(0.02, description="pi_target (Taylor 1993; EconAgent)")
-    natural_unemployment: float = Field(0.04, ge=0, le=1, description="u_n (EconAgent)")
+    natural_unemployment: Share = Field(0.04, description="u_n (EconAgent)")
     inflation_weight: float = Field(0.5, description="weight on (pi - pi_target) (Taylor 1993)")
     unemployment_weight: float = Field(0.5, description="weight on (u_n - u) (EconAgent's Okun form)")
-    initial_rate: float = Field(
-        0.03, ge=0, description="rate in force before the first decision: r at target"
+    initial_rate: NonNegative = Field(
+        0.03, description="rate in force before the first decision: r at target"
     )
-    review_months: int = Field(12, ge=1, description="the rule is applied yearly (EconAgent)")
-    interest_months: int = Field(12, ge=1, description="deposit interest credited yearly (EconAgent)")
+    review_months: Count = Field(12, description="the rule is applied yearly (EconAgent)")
+    interest_months: Count = Field(12, description="deposit interest credited yearly (EconAgent)")
     interest: Literal["created", "paid"] = Field(
         "created",
         description=(
@@ -150,10 +160,8 @@ class BankConfig(ConfigModel):
             "rate moves money from borrowers to savers and money is conserved"
         ),
     )
-    deposit_beta: float = Field(
+    deposit_beta: Share = Field(
         0.4,
-        ge=0,
-        le=1,
         description=(
             "paid: deposits earn at most this x the policy rate (what the loans earn above it is the bank's "
             "equity): US deposit rates rise about 0.4 point per point of the federal funds rate (Drechsler, Savov "
@@ -182,7 +190,7 @@ class TaxConfig(ConfigModel):
         US_2019_EDGES, description="lower bracket edges per year (US 2019)"
     )
     rates: tuple[float, ...] = Field(US_2019_RATES, description="marginal rates of the brackets (US 2019)")
-    periods_per_year: int = Field(12, ge=1, description="edges are divided by this: monthly brackets")
+    periods_per_year: Count = Field(12, description="edges are divided by this: monthly brackets")
     redistribute: bool = Field(True, description="all revenue returned as an equal lump sum (budget neutral)")
 
     @model_validator(mode="after")
@@ -200,20 +208,16 @@ class BenefitConfig(ConfigModel):
     """Unemployment insurance, an automatic stabiliser: benefits to the involuntarily unemployed from a payroll
     contribution; in a slump the scheme runs a deficit (bonds finance it), in a boom a surplus."""
 
-    replacement: float = Field(
+    replacement: Share = Field(
         0.45,
-        ge=0,
-        le=1,
         description=(
             "benefit = this x the month's pay of a household that wanted work and was not hired (US state UI "
             "replaces about 45 % of prior wages, US Department of Labor replacement ratios 2000-2019); a month "
             "off by choice earns none, as a quit does not qualify; 0 switches insurance off"
         ),
     )
-    contribution: float = Field(
+    contribution: Share = Field(
         0.019,
-        ge=0,
-        le=1,
         description=(
             "payroll contribution on wages: replacement x u_n / (1 - u_n) = 0.45 x 0.04 / 0.96, so the scheme "
             "balances at the natural rate of unemployment (u_n = 0.04, EconAgent) and only the cycle moves it"
@@ -224,39 +228,31 @@ class BenefitConfig(ConfigModel):
 class PolicyConfig(ConfigModel):
     """Coefficients of the rule policies (composite baseline and persona heuristic)."""
 
-    composite_exponent: float = Field(
+    composite_exponent: Positive = Field(
         0.1,
-        gt=0,
         description="composite: c = (P / (wealth + pay))^e, work = (income / (wealth (1 + r)))^e (EconAgent)",
     )
-    composite_buffer_share: float = Field(
+    composite_buffer_share: Share = Field(
         0.5,
-        ge=0,
-        le=1,
         description="composite: share of households on the CATS buffer rule, the rest on c = (P / (w + y))^e "
         "(EconAgent's code draws one of the two per agent uniformly)",
     )
-    composite_buffer_months: float = Field(
-        1.0,
-        ge=0,
-        description="composite: CATS target buffer h, in months of income (EconAgent's code: h = 1)",
+    composite_buffer_months: NonNegative = Field(
+        1.0, description="composite: CATS target buffer h, in months of income (EconAgent's code: h = 1)"
     )
-    composite_step: float = Field(
-        0.02, gt=0, le=1, description="composite: consumption is rounded down to this step (EconAgent's code)"
+    composite_step: PositiveShare = Field(
+        0.02, description="composite: consumption is rounded down to this step (EconAgent's code)"
     )
-    consume_base: float = Field(
-        0.35, ge=0, le=1, description="persona: spending share of a neutral household"
+    consume_base: Share = Field(0.35, description="persona: spending share of a neutral household")
+    consume_alloc: NonNegative = Field(0.6, description="persona: + this x (allocation.consume - 0.4)")
+    consume_optimism: NonNegative = Field(
+        0.15, description="persona: + this x mood (optimism + news), in [-1, 1]"
     )
-    consume_alloc: float = Field(0.6, ge=0, description="persona: + this x (allocation.consume - 0.4)")
-    consume_optimism: float = Field(
-        0.15, ge=0, description="persona: + this x mood (optimism + news), in [-1, 1]"
+    consume_inflation: NonNegative = Field(
+        0.1, description="persona: + this x (inflation - target): buy ahead"
     )
-    consume_inflation: float = Field(
-        0.1, ge=0, description="persona: + this x (inflation - target): buy ahead"
-    )
-    consume_rate: float = Field(
+    consume_rate: NonNegative = Field(
         0.5,
-        ge=0,
         description=(
             "persona: spending target x (1 - this x rate_horizon x (r - r_n - pi_target)): intertemporal "
             "substitution, the consumption Euler equation (a rate above neutral moves spending to later); 0.5 = "
@@ -264,49 +260,42 @@ class PolicyConfig(ConfigModel):
             "(Havranek 2015 meta-analysis: 0.3-0.5); 0 switches the channel off"
         ),
     )
-    rate_horizon: float = Field(
+    rate_horizon: Positive = Field(
         1.0,
-        gt=0,
         description=(
             "persona: years a rate gap is expected to last (the central bank reviews its rate yearly): the Euler "
             "equation sums the gap over them"
         ),
     )
-    consume_unemployment: float = Field(
-        0.3, ge=0, description="persona: - this x (1 - risk) x (u - u_n): precautionary saving"
+    consume_unemployment: NonNegative = Field(
+        0.3, description="persona: - this x (1 - risk) x (u - u_n): precautionary saving"
     )
-    work_base: float = Field(
+    work_base: Share = Field(
         0.97,
-        ge=0,
-        le=1,
         description=(
             "persona: work propensity of a household with its buffer; a month off is a quit that needs a new "
             "job (job_finding_rate), so 1 - work ~ the US monthly quit rate of about 2 % (JOLTS 2001-2019)"
         ),
     )
-    work_need: float = Field(
-        0.03, ge=0, description="persona: + this x shortfall of the savings buffer (no savings: always looks)"
+    work_need: NonNegative = Field(
+        0.03, description="persona: + this x shortfall of the savings buffer (no savings: always looks)"
     )
-    buffer_months: float = Field(
-        3.0, ge=0, description="persona: buffer = (this + 9 x allocation.save) months"
+    buffer_months: NonNegative = Field(
+        3.0, description="persona: buffer = (this + 9 x allocation.save) months"
     )
-    work_optimism: float = Field(
-        0.02, ge=0, description="persona: - this x mood: optimists quit more readily (within the quit rate)"
+    work_optimism: NonNegative = Field(
+        0.02, description="persona: - this x mood: optimists quit more readily (within the quit rate)"
     )
-    social_weight: float = Field(
-        0.5, ge=0, le=1, description="persona: social_tendency x this = herding weight"
-    )
-    news_weight: float = Field(
-        0.5, ge=0, le=1, description="persona: weight of today's news sentiment in mood"
-    )
-    min_learning: float = Field(0.05, gt=0, le=1, description="persona: smallest adjustment speed per month")
+    social_weight: Share = Field(0.5, description="persona: social_tendency x this = herding weight")
+    news_weight: Share = Field(0.5, description="persona: weight of today's news sentiment in mood")
+    min_learning: PositiveShare = Field(0.05, description="persona: smallest adjustment speed per month")
     consume_range: tuple[float, float] = Field((0.05, 0.95), description="bounds of the spending share")
 
 
 class EconomyConfig(ConfigModel):
     """All parameters of one economy; scenarios override parts of it."""
 
-    households: int = Field(100, ge=1, description="number of households (EconAgent: 100)")
+    households: Count = Field(100, description="number of households (EconAgent: 100)")
     sectors: list[SectorConfig] = Field(default_factory=_default_sectors)
     household: HouseholdConfig = Field(default_factory=HouseholdConfig)
     market: MarketConfig = Field(default_factory=MarketConfig)
@@ -322,8 +311,8 @@ class EconomyConfig(ConfigModel):
     firms: FirmsConfig = Field(
         default_factory=FirmsConfig, description="how firms decide (mode rule | cognitive | llm)"
     )
-    news_threshold: float = Field(
-        0.01, ge=0, description="the statistics office reports a monthly move in prices or jobs beyond this"
+    news_threshold: NonNegative = Field(
+        0.01, description="the statistics office reports a monthly move in prices or jobs beyond this"
     )
     household_events: bool = Field(
         False, description="publish one action.result event per household per tick (large journals)"
@@ -358,3 +347,71 @@ class EconomyConfig(ConfigModel):
                 raise ValueError("sector inputs form a cycle; production needs an order")
             order.extend(ready)
         return order
+
+
+def event_memory() -> AffectiveMemoryConfig:
+    """Affect settings of memories of numeric market events: a later price is news, not a correction of an
+    earlier one, so change detection is off and only rule-based slot clashes (same slot, different value) link
+    them, as the economy was calibrated."""
+    return AffectiveMemoryConfig(conflicts=ConflictConfig(detect_changes=False))
+
+
+class AgentMemoryConfig(ConfigModel):
+    """How the cognitive households' memories recall and appraise (a scenario's `[memory]` table; its `recipe`
+    key starts `recall` from a named recipe of `psychoagent.memory.config.recipes`)."""
+
+    recall: RecallConfig = Field(
+        default_factory=RecallConfig,
+        description="recall weights of the households' memories (population recall reads the ones it has)",
+    )
+    affect: AffectiveMemoryConfig = Field(
+        default_factory=event_memory,
+        description="conflicts, modulation, decay and fusion of the households' memories (change detection off)",
+    )
+
+
+class SimulationConfig(ConfigModel):
+    """Everything a run is configured by, apart from the run's size and seed (arguments of `simulate`)."""
+
+    economy: EconomyConfig = Field(default_factory=EconomyConfig, description="the macro economy and markets")
+    cognitive: CognitiveConfig = Field(
+        default_factory=CognitiveConfig,
+        description="the cognitive households' loop (memory, recall, guardrails, look-ahead, negotiation, ablations)",
+    )
+    evolution: EvolutionConfig = Field(
+        default_factory=EvolutionConfig, description="how the cognitive households' personas evolve"
+    )
+    memory: AgentMemoryConfig = Field(
+        default_factory=AgentMemoryConfig,
+        description="how the cognitive households' memories recall and appraise",
+    )
+
+
+class LocalClusterConfig(ConfigModel):
+    """Size of the Ray cluster started in-process when no --address is given."""
+
+    max_cpus: NonNegativeInt = Field(
+        0, description="CPUs the local cluster may use (0: all of this machine's, os.cpu_count())"
+    )
+    object_store_mb: int = Field(
+        256,
+        ge=80,
+        description=(
+            "shared-memory object store: a tick's messages are about 0.9 kB per household (9 MB at 10,000; "
+            "docs/scaling.md) and are freed once read, while Ray's default (30 % of RAM) would reserve gigabytes "
+            "of a shared machine"
+        ),
+    )
+
+
+class RunLimits(ConfigModel):
+    """Bounds on a run's size that are checked before anything is written."""
+
+    max_agents: int = Field(
+        100_000,
+        description=(
+            "agents.csv holds one row per household per month: 100k households x 240 months is 24M rows, "
+            "about what one machine's memory holds for the metrics and the report"
+        ),
+    )
+    max_ticks: int = Field(12_000, description="a thousand years of months; far past any scenario's horizon")

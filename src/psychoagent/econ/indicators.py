@@ -9,7 +9,7 @@ import numpy as np
 from psychoagent.econ.rules import gini
 
 if TYPE_CHECKING:
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
 
 SECTOR_FIELDS = ("price", "wage", "inventory", "produced", "sold", "demand", "shortage", "phi", "offers")
 
@@ -23,7 +23,7 @@ class Indicators:
     output at tick-0 prices.
     """
 
-    def __init__(self, model: EconomyModel) -> None:
+    def __init__(self, model: Economy) -> None:
         self.model = model
 
     def price_level(self, prices: np.ndarray | None = None) -> float:
@@ -62,7 +62,7 @@ class Indicators:
     def compute(self, t: int, flows: dict[str, np.ndarray]) -> dict[str, float]:
         """Indicators after tick `t`; `flows` holds this tick's per-household arrays (wages, tax, ...)."""
         m = self.model
-        hist = m._history
+        hist = m.history
         hh = m.households
         p_level = self.price_level()
         wage = self.mean_wage()

@@ -22,18 +22,20 @@ import mesa
 import numpy as np
 
 from psychoagent.agent.bus import EventBus
-from psychoagent.econ.agents import TRAIT_COLUMNS, CognitiveFirm, Firm, Household, make_households
+from psychoagent.econ.agents import CognitiveFirm, CognitiveHousehold, Firm, Household
 from psychoagent.econ.bank import Bank
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.contracts import Binds, Learner, Policy
+from psychoagent.econ.contracts import Binds, Enrols, Learner, Policy
 from psychoagent.econ.firms.board import CognitiveFirms
 from psychoagent.econ.firms.config import FirmsConfig
+from psychoagent.econ.households import TRAIT_COLUMNS, make_households
 from psychoagent.econ.indicators import Indicators
+from psychoagent.econ.intents import HouseholdView, IntentBatch, Outcomes
 from psychoagent.econ.markets import Markets
 from psychoagent.econ.month import goods_market, incomes, labour_and_production
 from psychoagent.econ.news import NewsGenerator
-from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, make_policy
+from psychoagent.econ.policies import make_policy
 from psychoagent.econ.rules import taylor_rate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers
@@ -76,13 +78,14 @@ class EconomyModel(mesa.Model):
         self.bus = bus or EventBus(journal=events_path)
         self.news_generator = NewsGenerator(cfg.news_threshold)
         self.sector_names = tuple(s.name for s in cfg.sectors)
-        self._order = cfg.production_order()
+        self.production_order = cfg.production_order()
+        """Sector indices with every input sector before the sectors that use it."""
         final = np.array([s.budget_share if s.final else 0.0 for s in cfg.sectors])
         self.basket = final / final.sum()
         mean_skill = cfg.household.pareto_shape / (cfg.household.pareto_shape - 1.0)
         self.firms: list[Firm] = []
         prices = np.zeros(len(cfg.sectors))
-        for k in self._order:
+        for k in self.production_order:
             s = cfg.sectors[k]
             cost = mean_skill * cfg.market.initial_wage / s.productivity
             if s.input_sector is not None:
@@ -96,8 +99,12 @@ class EconomyModel(mesa.Model):
         self.households, personas = make_households(
             cfg.households, cfg.household, cfg.sectors, wages, self.rng
         )
-        self.members: list[Household] = [Household(self, i, p) for i, p in enumerate(personas)]
-        """Household i's Mesa agent (a cognitive policy replaces those it thinks for by `CognitiveHousehold`s)."""
+        minds = self.policy.enrol(self.rng, personas) if isinstance(self.policy, Enrols) else {}
+        self.members: list[Household] = [
+            CognitiveHousehold(self, i, p, *minds[i]) if i in minds else Household(self, i, p)
+            for i, p in enumerate(personas)
+        ]
+        """Household i's Mesa agent: a `CognitiveHousehold` (with its mind) for each household the policy enrols."""
         self.personas = tuple(personas)
         hh = self.households
         for f in self.firms:
@@ -114,7 +121,8 @@ class EconomyModel(mesa.Model):
         self.levers = Levers()
         self.indicators = Indicators(self)
         self.metrics: dict[str, float] = self.indicators.initial()
-        self._history: list[dict[str, float]] = [dict(self.metrics)]
+        self.history: list[dict[str, float]] = [dict(self.metrics)]
+        """The indicator rows of every month so far (tick 0 first)."""
         self._news: tuple[NewsItem, ...] = ()
         self._snapshot: Snapshot | None = None
         self.agent_table: list[tuple[object, ...]] = []
@@ -122,7 +130,7 @@ class EconomyModel(mesa.Model):
         self.firm_board = CognitiveFirms(self, cfg.firms) if cfg.firms.mode != "rule" else None
         if self.firm_board is not None:
             self.metrics.update(self.firm_board.columns())
-            self._history[-1].update(self.firm_board.columns())
+            self.history[-1].update(self.firm_board.columns())
         self.datacollector = make_collector(self)
         # policies that trade or keep per-agent state get the model once it is complete
         if isinstance(self.policy, Binds):
@@ -212,7 +220,7 @@ class EconomyModel(mesa.Model):
         self.metrics = self.indicators.compute(t, flows)
         if self.firm_board is not None:
             self.metrics.update(self.firm_board.columns())
-        self._history.append(dict(self.metrics))
+        self.history.append(dict(self.metrics))
         self._central_bank(t)
         self.bus.emit(t, EventType.ENV_UPDATED, dict(self.metrics), "model")
         if isinstance(self.policy, Learner):
@@ -242,8 +250,8 @@ class EconomyModel(mesa.Model):
                 items.append(s.news(t))
             elif s.ends_at() == t:
                 items.append(s.news(t, ending=True))
-        before = self._history[-2] if len(self._history) > 1 else self._history[-1]
-        items += self.news_generator.generate(t, self._history[-1], before)
+        before = self.history[-2] if len(self.history) > 1 else self.history[-1]
+        items += self.news_generator.generate(t, self.history[-1], before)
         if self.firm_board is not None:
             items += self.firm_board.news(t)
         for item in items:
@@ -297,8 +305,8 @@ class EconomyModel(mesa.Model):
         if t % bank.review_months:
             return
         n = bank.review_months
-        months = self._history[-n:]
-        prev = self._history[-2 * n : -n] if len(self._history) > 2 * n else self._history[:1]
+        months = self.history[-n:]
+        prev = self.history[-2 * n : -n] if len(self.history) > 2 * n else self.history[:1]
         inflation = float(
             np.mean([m["price_level"] for m in months]) / np.mean([m["price_level"] for m in prev])
         )

@@ -1,7 +1,7 @@
 """The central steps of a month, after the households' intents are known: the labour market and production
 (inputs bought along the supply chain), incomes (wages, dividends, deposit interest from the bank, bond coupons) with taxes and
 lump-sum transfers, and the goods market with random-order rationing and saving. Each is a function of the
-model; `EconomyModel.step` calls them in this order, all randomness from `model.rng`."""
+model (as `Economy`); `EconomyModel.step` calls them in this order, all randomness from `model.rng`."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from psychoagent.econ.policies import IntentBatch
+from psychoagent.econ.intents import IntentBatch
 from psychoagent.econ.rules import clear_goods, progressive_tax, unemployment_insurance
 from psychoagent.events import EventType
 
 if TYPE_CHECKING:
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
 
 
-def labour_and_production(model: EconomyModel, intents: IntentBatch, t: int) -> dict[str, np.ndarray]:
+def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[str, np.ndarray]:
     """Who works (last month's workers first, newcomers by the job-finding rate), what each firm makes and
     buys from its supplier; returns the wage, willingness and involuntary-unemployment arrays."""
     hh, cfg = model.households, model.config
@@ -48,7 +48,7 @@ def labour_and_production(model: EconomyModel, intents: IntentBatch, t: int) -> 
     hh.worked = worked
     wages = np.array([f.wage for f in model.firms])
     pay = np.where(worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
-    for k in model._order:
+    for k in model.production_order:
         f = model.firms[k]
         mask = worked & (hh.sector == k)
         f.wage_bill = float(pay[mask].sum())
@@ -78,7 +78,7 @@ def labour_and_production(model: EconomyModel, intents: IntentBatch, t: int) -> 
     return {"wages": pay, "involuntary": willing & ~worked, "willing": willing, "unhired_pay": unhired}
 
 
-def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
+def incomes(model: Economy, flows: dict[str, np.ndarray], t: int) -> None:
     """Dividends, deposit interest, bond coupons and government spending paid, taxed and redistributed."""
     hh, cfg = model.households, model.config
     dividends = np.zeros(hh.n)
@@ -119,7 +119,7 @@ def incomes(model: EconomyModel, flows: dict[str, np.ndarray], t: int) -> None:
                                        "balance": model.gov_balance}, "government")  # fmt: skip
 
 
-def goods_market(model: EconomyModel, intents: IntentBatch, t: int) -> np.ndarray:
+def goods_market(model: Economy, intents: IntentBatch, t: int) -> np.ndarray:
     """Spending on each final good, rationed in random order; saving splits wealth into cash and deposits.
     Returns each household's budget."""
     hh = model.households

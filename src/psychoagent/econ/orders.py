@@ -1,4 +1,4 @@
-"""Order types of the economy's markets and the interface agents trade through.
+"""Order types of the economy's markets and how agents trade (the protocol is `econ.contracts.MarketAccess`).
 
 Instruments: ``"steel"`` (the commodity, in units of the steel firm's output), ``"stock:<firm>"`` (one share of
 a sector firm, e.g. ``"stock:tech"``) and ``"bond"`` (the government bond, listed unless
@@ -37,9 +37,8 @@ Rules (documented here once; the market config holds the numbers):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Any, Literal, Protocol
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -171,18 +170,3 @@ class Quote(_Frozen):
     net_flow: float = Field(
         description="(buy - sell) / (buy + sell) of the last auction's orders, in [-1, 1]"
     )
-
-
-class MarketAccess(Protocol):
-    """What the agent side relies on (implemented by `psychoagent.econ.markets.Markets`)."""
-
-    @property
-    def instruments(self) -> tuple[str, ...]: ...
-
-    def submit(self, orders: Iterable[Order | Mapping[str, Any]]) -> Receipt: ...
-
-    def fills(self, agent_id: int) -> list[Fill]: ...  # one per auction that filled part of an order
-
-    def quote(self, instrument: str) -> Quote: ...
-
-    def holdings(self, agent_id: int) -> dict[str, float]: ...

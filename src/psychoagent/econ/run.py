@@ -10,9 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from psychoagent.econ.collect import AGENT_COLUMNS, write_tables
+from psychoagent.econ.config import RunLimits
 from psychoagent.econ.contracts import Closes, Configurable, UsesModel
 from psychoagent.econ.gc_pause import fewer_collections
 from psychoagent.econ.markets import ASSET_COLUMNS
@@ -24,19 +23,6 @@ RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.c
 DERIVED_FILES = ("metrics.json", "report.html", "llm_usage.json", "variant.json")
 """Files written from a run's files afterwards: stale once the run is redone, so they go with it."""
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
-
-
-class RunLimits(BaseModel):
-    """Bounds on a run's size that are checked before anything is written."""
-
-    max_agents: int = Field(
-        100_000,
-        description=(
-            "agents.csv holds one row per household per month: 100k households x 240 months is 24M rows, "
-            "about what one machine's memory holds for the metrics and the report"
-        ),
-    )
-    max_ticks: int = Field(12_000, description="a thousand years of months; far past any scenario's horizon")
 
 
 LIMITS = RunLimits()

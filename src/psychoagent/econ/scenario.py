@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.settings import AgentMemoryConfig, SimulationConfig
+from psychoagent.econ.config import AgentMemoryConfig, EconomyConfig, SimulationConfig
 from psychoagent.econ.shocks import Shock
 from psychoagent.persona.config import EvolutionConfig
 
@@ -80,7 +80,7 @@ class Scenario(BaseModel):
     def apply(self, base: EconomyConfig | None = None) -> EconomyConfig:
         """`base` (default config when None) with this scenario's overrides deep-merged in and validated."""
         data = (base or EconomyConfig()).model_dump()
-        return EconomyConfig.model_validate(_merge(data, self.economy))
+        return EconomyConfig.model_validate(deep_merge(data, self.economy))
 
     def check(self, cfg: EconomyConfig) -> None:
         """Raise ValueError when a shock names a sector the economy does not have."""
@@ -94,14 +94,14 @@ class Scenario(BaseModel):
 
 
 def _cognitive_config(over: dict[str, Any], base: CognitiveConfig | None = None) -> CognitiveConfig:
-    return CognitiveConfig.model_validate(_merge((base or CognitiveConfig()).model_dump(), over))
+    return CognitiveConfig.model_validate(deep_merge((base or CognitiveConfig()).model_dump(), over))
 
 
 def _evolution_config(over: dict[str, Any], base: EvolutionConfig | None = None) -> EvolutionConfig:
     rest = dict(over)
     preset = rest.pop("preset", None)
     start = EvolutionConfig.preset(str(preset)) if preset is not None else (base or EvolutionConfig())
-    return EvolutionConfig.model_validate(_merge(start.model_dump(), rest))
+    return EvolutionConfig.model_validate(deep_merge(start.model_dump(), rest))
 
 
 def _memory_config(over: dict[str, Any], base: AgentMemoryConfig | None = None) -> AgentMemoryConfig:
@@ -112,14 +112,15 @@ def _memory_config(over: dict[str, Any], base: AgentMemoryConfig | None = None) 
     start = (base or AgentMemoryConfig()).model_dump()
     if recipe is not None:
         start["recall"] = recall_recipe(str(recipe)).model_dump()
-    return AgentMemoryConfig.model_validate(_merge(start, rest))
+    return AgentMemoryConfig.model_validate(deep_merge(start, rest))
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """`base` with `over` merged in: nested tables merge key by key, anything else in `over` replaces."""
     out = dict(base)
     for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = deep_merge(out[key], value)
         else:
             out[key] = value
     return out

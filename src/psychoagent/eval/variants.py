@@ -20,10 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from psychoagent.econ.config import SimulationConfig
 from psychoagent.econ.contracts import Configurable
 from psychoagent.econ.policies import make_policy, policy_names
-from psychoagent.econ.scenario import Scenario
-from psychoagent.econ.settings import SimulationConfig
+from psychoagent.econ.scenario import Scenario, deep_merge
 
 
 @dataclass(frozen=True)
@@ -137,17 +137,7 @@ def merge_overrides(*parts: Mapping[str, Any]) -> dict[str, Any]:
     """Deep-merge override mappings, later ones winning."""
     out: dict[str, Any] = {}
     for p in parts:
-        out = _merge(out, p)
-    return out
-
-
-def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
+        out = deep_merge(out, p)
     return out
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from psychoagent.econ.cognitive.econagent_calls import quote
 from psychoagent.econ.cognitive.llm_policy import compact, persona_fields
-from psychoagent.econ.policies import HouseholdView
+from psychoagent.econ.intents import HouseholdView
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.llm.offline import data_line
 from psychoagent.persona import Persona

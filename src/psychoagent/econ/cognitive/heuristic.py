@@ -1,5 +1,5 @@
-"""The heuristic cognitive decision: expected outcome of an action from recalled outcomes of similar past
-situations (weighted by their modulated recall scores) blended with a persona-weighted outlook."""
+"""The heuristic cognitive decision, the default decide step: expected outcome of an action from recalled outcomes
+of similar past situations (weighted by their modulated recall scores) blended with a persona-weighted outlook."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from psychoagent.agent.cognition import Briefing
 from psychoagent.agent.config import CognitiveConfig
+from psychoagent.econ.cognitive.kit import Kit
+from psychoagent.econ.cognitive.month import Month
 from psychoagent.econ.mind.perception import Observation
 from psychoagent.econ.mind.schema import Decision
 from psychoagent.persona import Persona
@@ -124,3 +126,20 @@ def heuristic_decision(
             type="WAIT", reason=f"{best} looks good ({exp[best]:+.1%}) but the invest allocation is used"
         )
     return Decision(type="WAIT", reason=f"no edge (best {exp[best]:+.1%})")
+
+
+class HeuristicDecide:
+    """The `cognitive` policy's decide step: `heuristic_decision` for each deciding household, with one draw of
+    the household's own generator (the chance to seek a steel deal)."""
+
+    def __init__(self, kit: Kit) -> None:
+        self.kit = kit
+
+    def __call__(self, month: Month) -> None:
+        kit, view = self.kit, month.view
+        for d in month.deciding:
+            draw = d.draws.random()
+            holdings = kit.holdings(d.index)
+            cash = float(view.cash[d.index] + view.deposits[d.index])
+            d.decision = heuristic_decision(d.observations, d.briefing, d.persona, holdings, month.flows,
+                                            kit.cognitive, float(draw), bool(d.mind.feedback), cash)  # fmt: skip

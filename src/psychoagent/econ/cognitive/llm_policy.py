@@ -1,4 +1,4 @@
-"""`llm`: the cognitive loop with an LLM as the decision core (seed 3.2, 4.1 first layer).
+"""`llm`: the cognitive loop with an LLM as its decide step (seed 3.2, 4.1 first layer).
 
 Each deciding agent's persona, observations, briefing and last guardrail feedback become one prompt; all
 prompts of a tick go to the model as one batch (`LLMClient.structured_many`) with the `Decision` JSON schema.
@@ -12,21 +12,22 @@ fused summary that fails `text_problem` (too long, instructions, imitated prompt
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from psychoagent.agent.cognition import CognitiveAgent
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive import offline_rules  # noqa: F401  (registers the offline model's rules)
+from psychoagent.econ.cognitive.kit import Kit
+from psychoagent.econ.cognitive.month import Deciding, Month
 from psychoagent.econ.cognitive.policy import CognitivePolicy
-from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.cognitive.seat import AsksModel, ModelSeat
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
 from psychoagent.econ.mind.perception import Observation
 from psychoagent.econ.mind.schema import Decision
 from psychoagent.econ.snapshot import Snapshot
-from psychoagent.llm.offline import OfflineBackend, data_line
-from psychoagent.persona import Persona
+from psychoagent.llm.offline import data_line
+from psychoagent.persona import EvolutionEngine, Persona
 from psychoagent.quoting import DATA_NOTE, escape, text_problem
 
 SYSTEM = (
@@ -94,138 +95,135 @@ class Fused(BaseModel):
     text: str = Field(..., min_length=1, max_length=2000)
 
 
-class LLMPolicy(CognitivePolicy):
-    """The cognitive policy whose decisions come from a language model (offline by default)."""
+def group_key(kit: Kit, d: Deciding) -> tuple[Any, ...]:
+    """Households alike enough to share one answer: risk band, optimism sign, what the market shows, what they
+    hold, whether guardrails refused them last time and what their recalled outcomes say."""
+    cfg, persona = kit.cognitive.llm, d.persona
+    risk = min(int(persona.risk_preference * cfg.risk_bands), cfg.risk_bands - 1)
+    mood = (persona.optimism > cfg.optimism_band) - (persona.optimism < -cfg.optimism_band)
+    market = tuple(o.signal for o in d.observations if o.subject != "macro")
+    held = tuple(sorted(k for k, v in kit.holdings(d.index).items() if v > 0))
+    lesson = sum(float(u.metadata.get("actual", 0.0)) for u, _, _ in getattr(d.briefing, "episodes", ()))
+    return (risk, mood, market, held, bool(d.mind.feedback), (lesson > 0) - (lesson < 0))
 
-    name = "llm"
 
-    def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None,
-                 client: Any = None) -> None:  # fmt: skip
-        super().__init__(cfg, cognitive)
-        self.client = client
-        self.spec = "offline"
+def carry(kit: Kit, instrument: str, snap: Snapshot, horizon: int) -> float:
+    """Income an asset pays above deposits over the horizon (a bond's yield minus the deposit rate)."""
+    m = kit.markets
+    y = m.yield_of(instrument) if m is not None else None
+    return 0.0 if y is None else float((y - snap.interest_rate) * horizon / 12.0)
+
+
+def assets(kit: Kit, snap: Snapshot, i: int, obs: Sequence[Observation]) -> dict[str, dict[str, float]]:
+    """Each observed instrument's price, change, gap to its average, trend, volatility, holding and carry."""
+    held, horizon = kit.holdings(i), kit.cognitive.horizon
+    return {o.subject: {"price": o.price, "change": o.change, "gap": float(o.fields.get("gap", 0.0)),
+                        "trend": o.trend, "volatility": o.volatility, "held": held.get(o.subject, 0.0),
+                        "carry": carry(kit, o.subject, snap, horizon)}
+            for o in obs if o.subject != "macro"}  # fmt: skip
+
+
+def trade_data(kit: Kit, snap: Snapshot, i: int, persona: Persona, obs: Sequence[Observation],
+               cash: float) -> dict[str, Any]:  # fmt: skip
+    """The facts of a trade decision as the offline model reads them (persona, cash, assets)."""
+    horizon = kit.cognitive.horizon
+    return compact({"tick": snap.tick, "horizon": horizon, "persona": persona_fields(persona),
+                    "household": {"cash": cash}, "assets": assets(kit, snap, i, obs)})  # fmt: skip
+
+
+class Fuser:
+    """The model's fusion of template briefings (`CognitiveConfig.recall.llm_briefing`), one batch per month;
+    fused texts are cached by template across households (oldest dropped past FUSED_CACHE)."""
+
+    def __init__(self, kit: Kit, seat: ModelSeat) -> None:
+        self.kit = kit
+        self.seat = seat
         self.fused: dict[str, str] = {}
-        """Fused briefings by template text, shared by all households (oldest dropped past FUSED_CACHE)."""
 
-    def use_llm(
-        self, spec: str | None, cache_mode: str = "off", cache_path: str | Path | None = None
-    ) -> None:
-        """Choose the model ('offline', 'local', 'local:PATH', 'env' or a URL) and its response cache."""
-        from psychoagent.llm import CacheConfig, LLMConfig, get_model
-
-        config = LLMConfig.from_env()
-        if cache_mode != "off":
-            config = config.model_copy(
-                update={"cache": CacheConfig(mode=cache_mode, path=str(cache_path or "llm_cache.db"))}
-            )
-        self.spec = spec or "offline"
-        self.client = get_model(self.spec, config)
-
-    def decide_many(self, tick: int, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]],
-                    flows: Mapping[str, float]) -> list[Decision]:  # fmt: skip
-        """One model call per group of alike households (`CognitiveConfig.llm`), all calls of a tick in one batch;
-        every member gets its group's decision, which its own persona adjustment and guardrails then shape."""
-        if not contexts:
-            return []
-        if self.client is None:
-            self.use_llm(self.spec)
-        view = self.model.view()
-        groups: dict[Any, list[int]] = {}
-        for pos, context in enumerate(contexts):
-            groups.setdefault(self.group_key(context) if self.cognitive.llm.group else pos, []).append(pos)
-        leaders = [contexts[members[0]] for members in groups.values()]
-        texts = self._fuse(leaders) if self.cognitive.recall.llm_briefing else [c[4].text for c in leaders]
-        snap = self.model.snapshot()
-        prompts = [
-            prompt_for(persona, obs, text, self._holdings(i), float(view.wealth[i]),
-                       self.instruments(), self.cognitive.horizon,
-                       self._trade_data(snap, i, persona, obs, float(view.wealth[i])) if self._offline() else None)
-            for (i, _agent, persona, obs, _), text in zip(leaders, texts, strict=True)
-        ]  # fmt: skip
-        answers: list[Decision] = self.client.structured_many(
-            prompts, Decision, purpose="decision",
-            fallback=lambda reason: Decision(type="WAIT", reason=f"fallback: {reason}"[:200]),
-        )  # fmt: skip
-        self._count("llm.calls", len(prompts))
-        self._count("llm.grouped", len(contexts) - len(prompts))
-        out: list[Decision] = [answers[0]] * len(contexts)
-        for answer, members in zip(answers, groups.values(), strict=True):
-            for pos in members:
-                out[pos] = answer
-        return out
-
-    def _trade_data(self, snap: Snapshot, i: int, persona: Persona, obs: Sequence[Observation],
-                    cash: float) -> dict[str, Any]:  # fmt: skip
-        """The facts of a trade decision as the offline model reads them (persona, cash, assets)."""
-        horizon = self.cognitive.horizon
-        return compact({"tick": snap.tick, "horizon": horizon, "persona": persona_fields(persona),
-                        "household": {"cash": cash}, "assets": self._assets(snap, i, obs)})  # fmt: skip
-
-    def _assets(self, snap: Snapshot, i: int, obs: Sequence[Observation]) -> dict[str, dict[str, float]]:
-        """Each observed instrument's price, change, gap to its average, trend, volatility, holding and carry."""
-        held, horizon = self._holdings(i), self.cognitive.horizon
-        return {o.subject: {"price": o.price, "change": o.change, "gap": float(o.fields.get("gap", 0.0)),
-                            "trend": o.trend, "volatility": o.volatility, "held": held.get(o.subject, 0.0),
-                            "carry": self._carry(o.subject, snap, horizon)}
-                for o in obs if o.subject != "macro"}  # fmt: skip
-
-    def _offline(self) -> bool:
-        return isinstance(getattr(self.client, "backend", None), OfflineBackend)
-
-    def _carry(self, instrument: str, snap: Snapshot, horizon: int) -> float:
-        """Income an asset pays above deposits over the horizon (a bond's yield minus the deposit rate)."""
-        yield_of = getattr(self.markets, "yield_of", None)
-        y = yield_of(instrument) if callable(yield_of) else None
-        return 0.0 if y is None else float((y - snap.interest_rate) * horizon / 12.0)
-
-    def group_key(
-        self, context: tuple[int, CognitiveAgent, Persona, list[Observation], Any]
-    ) -> tuple[Any, ...]:
-        """Households alike enough to share one answer: risk band, optimism sign, what the market shows, what
-        they hold, whether guardrails refused them last time and what their recalled outcomes say."""
-        i, agent, persona, obs, briefing = context
-        cfg = self.cognitive.llm
-        risk = min(int(persona.risk_preference * cfg.risk_bands), cfg.risk_bands - 1)
-        mood = (persona.optimism > cfg.optimism_band) - (persona.optimism < -cfg.optimism_band)
-        market = tuple(o.signal for o in obs if o.subject != "macro")
-        held = tuple(sorted(k for k, v in self._holdings(i).items() if v > 0))
-        lesson = sum(float(u.metadata.get("actual", 0.0)) for u, _, _ in getattr(briefing, "episodes", ()))
-        return (risk, mood, market, held, bool(agent.feedback), (lesson > 0) - (lesson < 0))
-
-    def _fuse(
-        self, contexts: Sequence[tuple[int, CognitiveAgent, Persona, list[Observation], Any]]
-    ) -> list[str]:
-        """Model-fused briefings, one batch per tick; identical templates are fused once (agent summary cache)."""
-        words = self.cognitive.recall.briefing_words
+    def __call__(self, deciding: Sequence[Deciding]) -> list[str]:
+        """Model-fused briefings; identical templates are fused once (agent summary cache)."""
+        words = self.kit.cognitive.recall.briefing_words
         todo: dict[str, list[dict[str, str]]] = {}
-        for _, agent, _, _, briefing in contexts:
-            if (briefing.text,) not in agent.summaries and briefing.text not in self.fused:
-                todo.setdefault(briefing.text, [{"role": "system", "content": FUSION.format(words=words)},
-                                                {"role": "user", "content": f"{DATA_NOTE}\nBackground: "
-                                                                            f"{escape(briefing.text)}"}])  # fmt: skip
+        for d in deciding:
+            text = d.briefing.text if d.briefing is not None else ""
+            if (text,) not in d.mind.summaries and text not in self.fused:
+                todo.setdefault(text, [{"role": "system", "content": FUSION.format(words=words)},
+                                       {"role": "user", "content": f"{DATA_NOTE}\nBackground: {escape(text)}"}])  # fmt: skip
         keys = list(todo)
-        fused = self.client.structured_many(
+        fused = self.seat.ready().structured_many(
             [todo[k] for k in keys], Fused, purpose="fusion", fallback=lambda reason: Fused(text="-")
         ) if keys else []  # fmt: skip
-        done = {k: (f.text if f.text != "-" and self._acceptable(f.text, words) else k)
+        done = {k: (f.text if f.text != "-" and self.acceptable(f.text, words) else k)
                 for k, f in zip(keys, fused, strict=True)}  # fmt: skip
         self.fused.update(done)
         while len(self.fused) > FUSED_CACHE:
             self.fused.pop(next(iter(self.fused)))
         done = {**self.fused, **done}
         out = []
-        for _, agent, _, _, briefing in contexts:
-            text = agent.summaries.get((briefing.text,), lambda b=briefing: done.get(b.text, b.text))
-            out.append(" ".join(text.split()[:words]))
+        for d in deciding:
+            text = d.briefing.text if d.briefing is not None else ""
+            found = d.mind.summaries.get((text,), lambda t=text: done.get(t, t))
+            out.append(" ".join(found.split()[:words]))
         return out
 
-    def _acceptable(self, summary: str, words: int) -> bool:
+    def acceptable(self, summary: str, words: int) -> bool:
         """True when a fused summary passes `text_problem`; a refusal is counted and the template used instead."""
         if text_problem(summary, words=words, markers=PROMPT_MARKERS):
-            self._count("fusion.refused", 1)
+            self.kit.count("fusion.refused", 1)
             return False
         return True
 
-    def usage(self) -> dict[str, Any]:
-        """The client's accounting (calls, tokens, outcomes per purpose, cache statistics)."""
-        return self.client.stats() if self.client is not None else {}
+
+class AskForTrades:
+    """The `llm` policy's decide step: one model call per group of alike households (`CognitiveConfig.llm`), all
+    calls of a month in one batch; every member gets its group's decision, which its own persona adjustment and
+    guardrails then shape."""
+
+    def __init__(self, kit: Kit, seat: ModelSeat, fuse: Fuser) -> None:
+        self.kit = kit
+        self.seat = seat
+        self.fuse = fuse
+
+    def __call__(self, month: Month) -> None:
+        deciding, kit = month.deciding, self.kit
+        if not deciding:
+            return
+        client = self.seat.ready()
+        view, snap = month.view, month.snapshot
+        assert snap is not None
+        groups: dict[Any, list[int]] = {}
+        for pos, d in enumerate(deciding):
+            groups.setdefault(group_key(kit, d) if kit.cognitive.llm.group else pos, []).append(pos)
+        leaders = [deciding[members[0]] for members in groups.values()]
+        texts = (self.fuse(leaders) if kit.cognitive.recall.llm_briefing
+                 else [d.briefing.text if d.briefing is not None else "" for d in leaders])  # fmt: skip
+        offline = self.seat.offline()
+        prompts = [
+            prompt_for(d.persona, d.observations, text, kit.holdings(d.index), float(view.wealth[d.index]),
+                       kit.instruments(), kit.cognitive.horizon,
+                       trade_data(kit, snap, d.index, d.persona, d.observations, float(view.wealth[d.index]))
+                       if offline else None)
+            for d, text in zip(leaders, texts, strict=True)
+        ]  # fmt: skip
+        answers: list[Decision] = client.structured_many(
+            prompts, Decision, purpose="decision",
+            fallback=lambda reason: Decision(type="WAIT", reason=f"fallback: {reason}"[:200]),
+        )  # fmt: skip
+        kit.count("llm.calls", len(prompts))
+        kit.count("llm.grouped", len(deciding) - len(prompts))
+        for answer, members in zip(answers, groups.values(), strict=True):
+            for pos in members:
+                deciding[pos].decision = answer
+
+
+class LLMPolicy(AsksModel, CognitivePolicy):
+    """The cognitive policy whose decide step asks a language model (offline by default)."""
+
+    name = "llm"
+
+    def __init__(self, cfg: PolicyConfig | None = None, cognitive: CognitiveConfig | None = None,
+                 client: Any = None) -> None:  # fmt: skip
+        kit = Kit(cognitive or CognitiveConfig(), EvolutionEngine(), AgentMemoryConfig())
+        self.seat = ModelSeat(client)
+        self.fuse = Fuser(kit, self.seat)
+        super().__init__(cfg, kit=kit, decide=AskForTrades(kit, self.seat, self.fuse))

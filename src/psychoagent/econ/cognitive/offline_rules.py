@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from psychoagent.econ.baselines import PersonaHeuristicPolicy
 from psychoagent.econ.cognitive.propensity import quantise
-from psychoagent.econ.policies import AgentState, PersonaHeuristicPolicy
+from psychoagent.econ.intents import AgentState
 from psychoagent.econ.snapshot import NewsItem, Snapshot
 from psychoagent.llm.offline import register_schema_rule
 from psychoagent.persona import Persona

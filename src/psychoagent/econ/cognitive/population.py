@@ -9,7 +9,7 @@ between them (a new inflation figure updates the last one) are detected once and
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,10 +17,9 @@ import numpy as np
 from psychoagent.agent.cognition import SECONDS_PER_TICK, CognitiveAgent, tick_time
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.streams import HouseholdDraws
-from psychoagent.econ.settings import AgentMemoryConfig
+from psychoagent.econ.config import AgentMemoryConfig
 from psychoagent.embed import Embedder
-from psychoagent.memory.population import Batch, PopulationMemory, Recalled
-from psychoagent.memory.population.recall import Request, recall_many
+from psychoagent.memory.population import Batch, PopulationMemory, Recalled, Request, recall_many
 from psychoagent.persona import Persona
 from psychoagent.types import Affect
 
@@ -44,20 +43,19 @@ def formed_payload(units: Sequence[tuple[str, Affect, str]], ids: Sequence[str])
 
 
 class PopulationMind:
-    """Population memory of the cognitive households of one run, with their moods (the affect of the tick's
-    most striking memory, as `CognitiveAgent.encode` sets it)."""
+    """Population memory of the cognitive households of one run (their indices `ids`), with their moods (the
+    affect of the tick's most striking memory, as `CognitiveAgent.encode` sets it)."""
 
-    def __init__(self, agents: Mapping[int, CognitiveAgent], embedder: Embedder, cfg: CognitiveConfig,
+    def __init__(self, ids: Sequence[int], embedder: Embedder, cfg: CognitiveConfig,
                  memory: AgentMemoryConfig, seed: int,
                  generators: Mapping[int, np.random.Generator] | None = None) -> None:  # fmt: skip
-        from psychoagent.memory.api import Memory
+        from psychoagent.memory import Memory
 
-        self.agents = agents
         self.cfg = cfg
         self.affect = memory.affect
         self.recall_cfg = memory.recall
         self.embedder = embedder
-        self.memory = PopulationMemory(list(agents), embedder, SECONDS_PER_TICK)
+        self.memory = PopulationMemory(list(ids), embedder, SECONDS_PER_TICK)
         self.public = Memory(path=None, namespace="public", embedder=embedder, appraiser=None,
                              affect_config=memory.affect)  # fmt: skip
         self.rng = np.random.default_rng(seed)
@@ -83,12 +81,12 @@ class PopulationMind:
         self._public.append((text, a, kind_of))
         return a
 
-    def encode(self, tick: int) -> dict[int, dict[str, Any]]:
-        """Store every household's queued events and this tick's public ones; set the moods. Returns, per
-        household that formed memories, the `memory.formed` payload."""
+    def encode(self, tick: int, minds: Iterable[tuple[int, CognitiveAgent]]) -> dict[int, dict[str, Any]]:
+        """Store the queued events of every household (index, mind) and this tick's public ones; set the moods.
+        Returns, per household that formed memories, the `memory.formed` payload."""
         batch = Batch()
         own: dict[int, list[tuple[str, Affect, str]]] = {}
-        for i, agent in self.agents.items():
+        for i, agent in minds:
             items, agent.pending = agent.pending, []
             for it in items:
                 a, meta = it["affect"], it["metadata"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from psychoagent.config import ConfigModel
+from psychoagent.econ.cognitive.config import EconAgentConfig
 from psychoagent.econ.mind.schema import OrderSpec
 
 
@@ -40,56 +40,6 @@ class Reflection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(..., min_length=1, max_length=600, description="the lesson in one or two sentences")
-
-
-class EconAgentConfig(ConfigModel):
-    """Coefficients of the econagent policy, each with its reason or source."""
-
-    step: float = Field(
-        0.02,
-        gt=0,
-        le=0.5,
-        description="propensities are multiples of 0.02 (EconAgent's prompt, Li et al. 2024)",
-    )
-    decide_every: int = Field(
-        1,
-        ge=1,
-        description="months between a household's decisions (EconAgent: every month, staggered by id)",
-    )
-    group: bool = Field(
-        True,
-        description=(
-            "a language model answers once per group of alike households (persona band, savings band, last month, "
-            "market view); each member's own guardrails then shape it. The offline model answers every household"
-        ),
-    )
-    savings_bands: tuple[float, ...] = Field(
-        (1.0, 3.0, 6.0),
-        description="grouping: savings in months of pay are cut at these edges (no buffer, some, ample, rich)",
-    )
-    reflect_every: int = Field(3, ge=1, description="months between reflections (EconAgent: quarterly)")
-    history_months: int = Field(3, ge=1, description="last months' outcomes shown in the profile")
-    max_change: float = Field(
-        0.3, gt=0, le=1, description="inertia: one decision moves a propensity by at most this much"
-    )
-    consume_risk_slope: float = Field(
-        0.5, ge=0, description="persona adjustment: consumption x (1 + this x (risk - baseline risk))"
-    )
-    buffer_months: float = Field(
-        1.0, ge=0, description="subsistence: savings below this many months of potential income ..."
-    )
-    min_work: float = Field(0.5, ge=0, le=1, description="... keep the work propensity at least this high")
-    income_surprise: float = Field(
-        0.25,
-        ge=0,
-        description="a month's income this far (relative) from its recent average is an outcome for the persona",
-    )
-    income_memory: float = Field(
-        0.3,
-        gt=0,
-        le=1,
-        description="EWMA weight of a month's income in the expected income (adaptive, ~2 months)",
-    )
 
 
 @dataclass(frozen=True)

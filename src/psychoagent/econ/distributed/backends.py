@@ -1,17 +1,16 @@
 """Where shards live: in this process (`LocalShards`, for tests and one machine) or in Ray actors
-(`RayShards`, one per shard, on a local or remote cluster). Both call one method on every shard with its
-own request and return the replies in shard order."""
+(`RayShards`, one per shard, on a local or remote cluster). Both implement `econ.contracts.Shards`: one method
+called on every shard with its own request, the replies in shard order."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from psychoagent.agent.config import CognitiveConfig
-from psychoagent.econ.config import PolicyConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
 from psychoagent.econ.distributed.shard import HouseholdShard
-from psychoagent.econ.settings import AgentMemoryConfig
 from psychoagent.persona import EvolutionEngine, Persona
 
 
@@ -28,12 +27,6 @@ class ShardSpec:
     base: int
     mind_seed: int
     memory: AgentMemoryConfig = field(default_factory=AgentMemoryConfig)
-
-
-class Shards(Protocol):
-    def call(self, method: str, requests: Sequence[Any]) -> list[Any]: ...
-
-    def close(self) -> None: ...
 
 
 class LocalShards:

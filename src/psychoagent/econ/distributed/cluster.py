@@ -6,32 +6,13 @@ import logging
 import os
 from typing import Any
 
-from pydantic import Field
-
-from psychoagent.config import ConfigModel
+from psychoagent.econ.config import LocalClusterConfig
 
 RAY_EXTRA = "--backend ray needs the 'ray' extra: pip install 'psychoagent[ray]'"
 
 
 class MissingExtra(ValueError):
     """An optional dependency a requested feature needs is not installed (the message names the extra)."""
-
-
-class LocalClusterConfig(ConfigModel):
-    """Size of the Ray cluster started in-process when no --address is given."""
-
-    max_cpus: int = Field(
-        0, ge=0, description="CPUs the local cluster may use (0: all of this machine's, os.cpu_count())"
-    )
-    object_store_mb: int = Field(
-        256,
-        ge=80,
-        description=(
-            "shared-memory object store: a tick's messages are about 0.9 kB per household (9 MB at 10,000; "
-            "docs/scaling.md) and are freed once read, while Ray's default (30 % of RAM) would reserve gigabytes "
-            "of a shared machine"
-        ),
-    )
 
 
 def import_ray() -> Any:

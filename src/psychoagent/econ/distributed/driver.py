@@ -18,8 +18,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from psychoagent.econ.cognitive.policy import CognitivePolicy
-from psychoagent.econ.distributed.backends import LocalShards, RayShards, Shards, ShardSpec
+from psychoagent.econ.baselines import PersonaHeuristicPolicy, alone
+from psychoagent.econ.cognitive.act import Act
+from psychoagent.econ.cognitive.kit import Kit, KitSettings
+from psychoagent.econ.cognitive.month import Month
+from psychoagent.econ.cognitive.policy import CognitivePolicy, draw_households
+from psychoagent.econ.contracts import Shards
+from psychoagent.econ.distributed.backends import LocalShards, RayShards, ShardSpec
 from psychoagent.econ.distributed.messages import (
     Central,
     DecideReply,
@@ -32,7 +37,7 @@ from psychoagent.econ.distributed.messages import (
     nbytes,
     pack_snapshot,
 )
-from psychoagent.econ.policies import HouseholdView, IntentBatch, Outcomes, PersonaHeuristicPolicy
+from psychoagent.econ.intents import AgentState, HouseholdView, Intent, IntentBatch, Outcomes
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import Persona
 from psychoagent.types import Affect
@@ -78,8 +83,13 @@ def _household(event: Event) -> int:
     return int(event[3].rpartition(":")[2])
 
 
-class ShardedCognitivePolicy(CognitivePolicy):
-    """`cognitive` with its households in `shards` shards (`backend` 'local': in this process, 'ray': actors)."""
+class ShardedCognitivePolicy(KitSettings):
+    """`cognitive` with its households in `shards` shards (`backend` 'local': in this process, 'ray': actors).
+
+    The shards run the loop's steps up to `guard` for their households; the driver runs `act` (steel deals between
+    households of any shards, and the submission) with the model's markets, then the shards `reflect`."""
+
+    name = "cognitive"
 
     def __init__(self, base: CognitivePolicy, shards: int = 2, backend: str = "local",
                  address: str | None = None, measure: bool = False) -> None:  # fmt: skip
@@ -89,11 +99,15 @@ class ShardedCognitivePolicy(CognitivePolicy):
             )
         if shards < 1:
             raise ValueError(f"--shards must be 1 or more, got {shards}")
-        super().__init__(base.cfg, base.cognitive, base.memory_settings)
-        self.engine = base.engine
+        self.cfg = base.cfg
+        self.rule = PersonaHeuristicPolicy(self.cfg)
+        self.kit = Kit(base.cognitive, base.engine, base.memory_settings)
+        self.act = Act(self.kit)
+        self.model: Any = None
         self.n_shards, self.backend, self.address = shards, backend, address
         self.shards: Shards | None = None
         self.parts: list[np.ndarray] = []
+        self.seeds = (0, 0)
         self.measure = measure
         self.traffic: list[dict[str, Any]] = []
         """With `measure`: per tick, bytes sent to and received from the shards and seconds spent in them."""
@@ -102,14 +116,22 @@ class ShardedCognitivePolicy(CognitivePolicy):
     @property
     def remote(self) -> dict[int, RemoteHousehold]:
         """The households as the driver holds them (their minds are in the shards)."""
-        return cast(dict[int, RemoteHousehold], self.agents)
+        return self.kit.remote or {}
+
+    def enrol(self, rng: np.random.Generator, personas: Sequence[Persona]) -> dict[int, Any]:
+        """Draw what one process draws and split the cognitive households into contiguous parts; their minds
+        live in the shards, so the model keeps plain households for them (an empty answer)."""
+        self.kit.rng, chosen, base, mind_seed = draw_households(rng, self.kit.cognitive.share, len(personas))
+        self.seeds = (base, mind_seed)
+        self.kit.remote = {int(i): RemoteHousehold(int(i)) for i in chosen}
+        self.parts = [p for p in np.array_split(np.asarray(chosen, dtype=np.int64), self.n_shards) if len(p)]
+        return {}
 
     def bind(self, model: Any) -> None:
-        """Draw what one process draws, split the cognitive households into contiguous parts, start a shard each."""
+        """Start a shard for each part of the households."""
         self.model = model
-        chosen, base, mind_seed = self.draw_seeds(model)
-        self.agents = cast(Any, {int(i): RemoteHousehold(int(i)) for i in chosen})
-        self.parts = [p for p in np.array_split(np.asarray(chosen, dtype=np.int64), self.n_shards) if len(p)]
+        self.kit.host = model
+        base, mind_seed = self.seeds
         specs = [ShardSpec(self.cfg, self.cognitive, self.engine, p.tolist(), [model.personas[i] for i in p],
                            len(model.personas), base, mind_seed, self.memory_settings)
                  for p in self.parts]  # fmt: skip
@@ -122,13 +144,17 @@ class ShardedCognitivePolicy(CognitivePolicy):
             self.shards = None
 
     # -- the tick --------------------------------------------------------------------------------------------
+    def decide(self, snapshot: Snapshot, state: AgentState) -> Intent:
+        """`decide_batch` on a view of this one household."""
+        return self.decide_batch(snapshot, alone(snapshot, state))[0]
+
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
-        intents = PersonaHeuristicPolicy.decide_batch(self, snapshot, view)
-        if self.model is None or not self.agents:
+        intents = self.rule.decide_batch(snapshot, view)
+        if self.model is None or not self.remote:
             return intents
-        t = snapshot.tick
-        prices = self.prices(snapshot)
-        self._tick_limits = self._limits()
+        t, kit = snapshot.tick, self.kit
+        prices = kit.prices(snapshot)
+        kit.read_limits()
         packed = pack_snapshot(snapshot)
         reqs = [DecideRequest(t, packed, self._market(p, view), view.potential_income[p], view.consume_share[p])
                 for p in self.parts]  # fmt: skip
@@ -137,31 +163,31 @@ class ShardedCognitivePolicy(CognitivePolicy):
         self._relay([r.guarded for r in replies])
         for r in replies:
             self._merge(r.counts, r.logs)
-        orders = list(heapq.merge(*(r.orders for r in replies), key=lambda o: o.agent))
-        negotiators = list(heapq.merge(*(r.negotiators for r in replies)))
-        orders += self._negotiate(t, negotiators, view, prices)
-        self._submit(t, orders, prices)
-        self._traded = {o.agent for o in orders}
+        month = Month(t, snapshot, view, intents, prices=prices)
+        month.orders = list(heapq.merge(*(r.orders for r in replies), key=lambda o: o.agent))
+        month.negotiators = list(heapq.merge(*(r.negotiators for r in replies)))
+        self.act(month)
+        self._traded = {o.agent for o in month.orders}
         return intents
 
     def feedback(self, outcomes: Outcomes, view: HouseholdView) -> Mapping[int, Persona] | None:
-        t = outcomes.tick
-        if self.model is None or not self.agents:
+        t, kit = outcomes.tick, self.kit
+        if self.model is None or not self.remote:
             return None
-        m = self.markets
+        m = kit.markets
         reqs = []
         for p in self.parts:
             central: dict[int, Central] = {}
             for i in p.tolist():
                 h = self.remote[i]
-                c = Central(h.notes, h.feedback, h.semantic.new(), [o for o, _ in self.submitted.get(i, [])])
+                c = Central(h.notes, h.feedback, h.semantic.new(), [o for o, _ in kit.submitted.get(i, [])])
                 if c.notes or c.feedback or c.reputation or c.negotiated:
                     central[i] = c
                 h.notes, h.feedback = [], []
             fills = {i: [(f.instrument, str(f.side), f.quantity, f.price) for f in m.fills(i)]
                      for i in p.tolist() if i in self._traded} if m is not None else {}  # fmt: skip
             reqs.append(FeedbackRequest(t, self._market(p, view), central, fills))
-        self.submitted = {}
+        kit.submitted = {}
         replies = cast(list[FeedbackReply], self._call(t, "feedback", reqs))
         self._relay([r.events for r in replies])
         updates: dict[int, Persona] = {}
@@ -173,7 +199,7 @@ class ShardedCognitivePolicy(CognitivePolicy):
     # -- plumbing --------------------------------------------------------------------------------------------
     def _market(self, part: np.ndarray, view: HouseholdView) -> Market:
         """The markets' public data and the accounts of the households in `part`."""
-        m = self.markets
+        m: Any = getattr(self.model, "markets", None)  # the model's `Markets` (its holdings matrix included)
         instruments = tuple(m.instruments) if m is not None else ()
         quotes = {}
         for name in instruments:
@@ -183,7 +209,7 @@ class ShardedCognitivePolicy(CognitivePolicy):
                 continue
             quotes[name] = (float(q.price), float(q.net_flow))
         units = np.asarray(m.units)[part] if m is not None and instruments else np.zeros((len(part), 0))
-        caps, fee = self._tick_limits
+        caps, fee = self.kit.limits
         return Market(instruments, quotes, dict(caps), fee, units, np.asarray(view.cash)[part],
                       np.asarray(view.deposits)[part])  # fmt: skip
 
@@ -204,7 +230,7 @@ class ShardedCognitivePolicy(CognitivePolicy):
 
     def _merge(self, counts: Mapping[str, int], logs: Sequence[tuple[int, str, str]]) -> None:
         for key, n in counts.items():
-            self._count(key, n)
+            self.kit.count(key, n)
         for level, name, message in logs:
             logging.getLogger(name).log(level, "%s", message)
 

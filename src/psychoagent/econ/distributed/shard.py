@@ -1,9 +1,11 @@
 """One shard of a sharded run: the cognitive agents of some of the households (memory, persona, working state),
-run by the cognitive policy's own code and fed by the driver's messages instead of a model.
+run by the cognitive policy's own steps and fed by the driver's messages instead of a model.
 
-The shard's `CognitivePolicy` sees a stand-in model: the markets as the last message showed them (quotes, caps,
-fee, its households' holdings and fills) and a bus that records what the households publish, so the driver
-can put the events of all shards into the journal in the one-process order.
+The shard's model is a Mesa model whose agents are its `CognitiveHousehold`s; its `CognitivePolicy` sees it as a
+stand-in economy: the markets as the last message showed them (quotes, caps, fee, its households' holdings and
+fills) and a bus that records what the households publish, so the driver can put the events of all shards into
+the journal in the one-process order. A month runs the loop's steps perceive -> recall -> decide -> guard here, act
+on the driver, and reflect here.
 """
 
 from __future__ import annotations
@@ -18,19 +20,13 @@ import mesa
 import numpy as np
 
 from psychoagent.agent.config import CognitiveConfig
+from psychoagent.econ.agents import CognitiveHousehold
+from psychoagent.econ.cognitive.kit import Kit
+from psychoagent.econ.cognitive.month import Month
 from psychoagent.econ.cognitive.policy import CognitivePolicy
-from psychoagent.econ.config import PolicyConfig
-from psychoagent.econ.distributed.messages import (
-    DecideReply,
-    DecideRequest,
-    Event,
-    FeedbackReply,
-    FeedbackRequest,
-    Market,
-    unpack_snapshot,
-)
-from psychoagent.econ.policies import HouseholdView, Outcomes
-from psychoagent.econ.settings import AgentMemoryConfig
+from psychoagent.econ.config import AgentMemoryConfig, PolicyConfig
+from psychoagent.econ.distributed import messages as msg
+from psychoagent.econ.intents import HouseholdView, Outcomes
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.persona import EvolutionEngine, Persona
 
@@ -53,35 +49,30 @@ class Fill:
     price: float
 
 
-@dataclass(frozen=True)
-class FeeConfig:
-    """The markets' fee rate, where the policy reads it (`markets.cfg.fee_rate`)."""
-
-    fee_rate: float
-
-
 class ShardMarkets:
     """The markets as the shard's households last saw them in a message."""
 
     def __init__(self, rows: Mapping[int, int]) -> None:
         self.rows = rows
-        self.market = Market(
+        self.market = msg.Market(
             (), {}, {}, 0.0, np.zeros((len(rows), 0)), np.zeros(len(rows)), np.zeros(len(rows))
         )
-        self.cfg = FeeConfig(0.0)
         self._fills: dict[int, list[Fill]] = {}
 
     def load(
-        self, market: Market, fills: Mapping[int, Sequence[tuple[str, str, float, float]]] | None = None
+        self, market: msg.Market, fills: Mapping[int, Sequence[tuple[str, str, float, float]]] | None = None
     ) -> None:
         self.market = market
-        self.cfg = FeeConfig(market.fee_rate)
         if fills is not None:
             self._fills = {i: [Fill(*f) for f in fs] for i, fs in fills.items()}
 
     @property
     def instruments(self) -> tuple[str, ...]:
         return self.market.instruments
+
+    @property
+    def fee_rate(self) -> float:
+        return self.market.fee_rate
 
     def quote(self, instrument: str) -> Quote:
         found = self.market.quotes.get(instrument)
@@ -99,24 +90,28 @@ class ShardMarkets:
     def fills(self, agent_id: int) -> list[Fill]:
         return list(self._fills.get(agent_id, []))
 
+    def yield_of(self, instrument: str) -> float | None:
+        """No yields in a shard (the policies that read them run in one process)."""
+        return None
+
 
 class RecordingBus:
     """Keeps what the households publish until the driver collects it."""
 
     def __init__(self) -> None:
-        self.events: list[Event] = []
+        self.events: list[msg.Event] = []
 
     def emit(self, tick: int, type_: str, payload: dict[str, Any], source: str) -> None:
         self.events.append((tick, type_, payload, source))
 
-    def take(self) -> list[Event]:
+    def take(self) -> list[msg.Event]:
         out, self.events = self.events, []
         return out
 
 
 class ShardModel(mesa.Model):
-    """The part of `EconomyModel` the cognitive policy reads, filled from messages: a Mesa model whose agents
-    are the shard's `CognitiveHousehold`s (the driver's model keeps plain `Household` agents for them)."""
+    """The part of `EconomyModel` the cognitive policy reads (a `Marketplace`), filled from messages: a Mesa model
+    whose agents are the shard's `CognitiveHousehold`s (the driver's model keeps plain `Household` agents)."""
 
     def __init__(self, n: int, rows: Mapping[int, int]) -> None:
         super().__init__(seed=0)  # nothing in a shard draws from the model's generators
@@ -166,54 +161,57 @@ class HouseholdShard:
         self.n = n
         self.personas = dict(zip(self.rows, personas, strict=True))
         self.model = ShardModel(n, self.rows)
-        self.policy = CognitivePolicy(cfg, cognitive, memory)
-        self.policy.engine = engine
-        self.policy.model = self.model
-        self.policy.populate(list(self.rows), self.personas, base, mind_seed)
+        self.policy = CognitivePolicy(cfg, kit=Kit(cognitive, engine, memory or AgentMemoryConfig()))
+        for i, (mind, draws) in self.policy.minds_for(
+            list(self.rows), self.personas, base, mind_seed
+        ).items():
+            CognitiveHousehold(self.model, i, self.personas[i], mind, draws)
+        self.policy.bind(self.model)
         self.forward_logs = forward_logs
-        if not public_logs and self.policy.mind is not None:
-            self.policy.mind.public.monitor.logs = False  # every shard holds the same public memory: one logs
+        population = self.policy.kit.population
+        if not public_logs and population is not None:
+            population.public.monitor.logs = False  # every shard holds the same public memory: one logs
         self._zeros = np.zeros(n)
 
-    def decide(self, req: DecideRequest) -> DecideReply:
-        """Remember, perceive, brief, decide and guard; the orders and deal seekers go back to the driver."""
+    def decide(self, req: msg.DecideRequest) -> msg.DecideReply:
+        """Perceive, recall, decide and guard; the orders and deal seekers go back to the driver."""
         with self._logs() as logs:
-            t, pol = req.tick, self.policy
-            snapshot = unpack_snapshot(req.snapshot)
+            snapshot = msg.unpack_snapshot(req.snapshot)
             self.model.last = snapshot
             self._load(req.market)
-            view = self._view(req.potential_income, req.consume_share)
-            prices = pol.prices(snapshot)
-            flows = pol.remember(t, snapshot, prices)
+            month = Month(req.tick, snapshot, self._view(req.potential_income, req.consume_share))
+            loop = self.policy.loop
+            loop.run(month, "perceive")
             formed = self.model.bus.take()
-            orders, negotiators = pol.decide_households(t, snapshot, view, prices, flows)
+            loop.run(month, "recall", "decide", "guard")
             guarded = self.model.bus.take()
-        return DecideReply(formed, guarded, orders, negotiators, self._counts(), logs)
+        return msg.DecideReply(formed, guarded, month.orders, month.negotiators, self._counts(), logs)
 
-    def feedback(self, req: FeedbackRequest) -> FeedbackReply:
-        """Apply the central steps' results, then fills, scoring, persona evolution and reflection."""
+    def feedback(self, req: msg.FeedbackRequest) -> msg.FeedbackReply:
+        """Apply the central steps' results, then the reflect step: fills, scoring, persona evolution, reflection."""
         with self._logs() as logs:
-            pol = self.policy
+            pol, kit = self.policy, self.policy.kit
             self._load(req.market, req.fills)
+            minds = kit.minds()
             for i, c in sorted(req.central.items()):
-                agent = pol.agents[i]
+                agent = minds[i]
                 for tick, text, affect, meta in c.notes:
                     agent.note(tick, text, affect, **meta)
                 agent.feedback.extend(c.feedback)
                 for other, value in c.reputation:
                     agent.semantic.reputation[other].append(value)
-                pol.submitted.setdefault(i, []).extend((o, "negotiated") for o in c.negotiated)
+                kit.submitted.setdefault(i, []).extend((o, "negotiated") for o in c.negotiated)
             empty = np.zeros(0)
             outcomes = Outcomes(
                 req.tick, empty.astype(bool), empty.astype(bool), empty, empty, empty, empty, empty, {}
             )
             updates = dict(pol.feedback(outcomes, self._view(None, None)) or {})
             self.personas.update(updates)
-            pol.households.select(lambda h: h.index in updates).do(
+            kit.households().select(lambda h: h.index in updates).do(
                 lambda h: setattr(h, "persona", updates[h.index])
             )
             events = self.model.bus.take()
-        return FeedbackReply(updates, events, self._counts(), logs)
+        return msg.FeedbackReply(updates, events, self._counts(), logs)
 
     def stats(self, _: object = None) -> dict[str, float]:
         """Households held and the peak resident memory of this shard's process (MB), for capacity planning."""
@@ -223,7 +221,7 @@ class HouseholdShard:
                 "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}  # fmt: skip
 
     def _load(
-        self, market: Market, fills: Mapping[int, Sequence[tuple[str, str, float, float]]] | None = None
+        self, market: msg.Market, fills: Mapping[int, Sequence[tuple[str, str, float, float]]] | None = None
     ) -> None:
         self.model.markets.load(market, fills)
         hh = self.model.households
@@ -245,7 +243,7 @@ class HouseholdShard:
                              allocation=np.zeros((self.n, 4)), personas=personas)  # fmt: skip
 
     def _counts(self) -> dict[str, int]:
-        out, self.policy.counts = self.policy.counts, {}
+        out, self.policy.kit.counts = self.policy.kit.counts, {}
         return out
 
     @contextmanager

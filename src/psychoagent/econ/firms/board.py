@@ -16,7 +16,8 @@ import numpy as np
 from mesa.agent import AgentSet
 
 from psychoagent.agent.cognition import tick_time
-from psychoagent.econ.agents import CognitiveFirm
+from psychoagent.econ.config import event_memory
+from psychoagent.econ.firm import CognitiveFirm
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
@@ -24,15 +25,14 @@ from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
 from psychoagent.econ.firms.lesson import recalled_lesson
 from psychoagent.econ.firms.state import FirmState, Month, Plant
-from psychoagent.econ.settings import event_memory
 from psychoagent.econ.snapshot import NewsItem
 from psychoagent.events import EventType
 from psychoagent.persona import EvolutionEngine, OutcomeEvent
 from psychoagent.types import Affect
 
 if TYPE_CHECKING:
-    from psychoagent.econ.agents import Firm
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
+    from psychoagent.econ.firm import Firm
 
 
 QUARTER_STAKE = 0.05
@@ -45,9 +45,10 @@ def label(name: str) -> str:
 
 
 class CognitiveFirms:
-    """The cognitive minds of the model's firms (one `FirmState` each) and the quarterly decision loop."""
+    """The quarterly decision loop of the model's cognitive firms; each firm's state (`FirmState`) is its agent's
+    `mind`, set here when the model is built."""
 
-    def __init__(self, model: EconomyModel, cfg: FirmsConfig) -> None:
+    def __init__(self, model: Economy, cfg: FirmsConfig) -> None:
         self.model = model
         self.cfg = cfg
         self.engine = EvolutionEngine()
@@ -62,26 +63,28 @@ class CognitiveFirms:
             from psychoagent.embed import get_embedder
 
             embedder = get_embedder("hash")
-        self.states: dict[int, FirmState] = {}
         for f in model.firms:
+            assert isinstance(f, CognitiveFirm), "cognitive firm modes build every firm as a CognitiveFirm"
             workforce = int(np.count_nonzero(hh.sector == f.index))
             capacity = max(cfg.capacity_headroom * hours * workforce * f.cfg.productivity, 1e-9)
             mem = None
             if embedder is not None:
-                from psychoagent.memory.api import Memory
+                from psychoagent.memory import Memory
 
                 mem = Memory(path=None, namespace=f"firm:{f.name}", embedder=embedder, appraiser=None,
                              affect_config=event_memory())  # fmt: skip
             persona = firm_persona(cfg.personas.get(f.name, cfg.default_persona))
-            self.states[f.index] = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price,
-                                             wage=f.wage)  # fmt: skip
-            if isinstance(f, CognitiveFirm):
-                f.mind = self.states[f.index]
+            f.mind = FirmState(f.index, f.name, persona, capacity, capacity, mem, price=f.price, wage=f.wage)
 
     @property
     def agents(self) -> AgentSet:
         """The model's cognitive firms as a Mesa AgentSet, in sector order (what the loops below step)."""
         return self.model.agents_by_type[CognitiveFirm]
+
+    @property
+    def states(self) -> dict[int, FirmState]:
+        """Each cognitive firm's state (its agent's `mind`) by sector index, in sector order."""
+        return {f.index: f.mind for f in self.agents if f.mind is not None}
 
     def use_llm(self, spec: str | None) -> None:
         """Choose the model firms ask in `llm` mode ('offline', 'local', 'local:PATH', 'env' or a URL)."""
@@ -243,7 +246,7 @@ class CognitiveFirms:
         gap = None
         if f.cfg.input_sector is not None:
             k = self.model.sector_names.index(f.cfg.input_sector)
-            series = [h[f"price_{f.cfg.input_sector}"] for h in self.model._history[-6:]]
+            series = [h[f"price_{f.cfg.input_sector}"] for h in self.model.history[-6:]]
             avg = float(np.mean(series)) if series else 0.0
             gap = self.model.firms[k].price / avg - 1.0 if avg > 0 else 0.0
         lesson, n = recalled_lesson(t, s, self.cfg.lesson_months)
@@ -271,7 +274,9 @@ class CognitiveFirms:
         if self.cfg.mode == "llm":
             from psychoagent.econ.firms.prompt import ask_model
 
-            decisions, sources = ask_model(self, seen, [s for _, s in firms])
+            if self.client is None:
+                self.use_llm(self.spec)
+            decisions, sources = ask_model(self.client, self.cfg, seen, [s for _, s in firms])
         else:
             decisions = [
                 heuristic_decision(p, s.persona, self.cfg) for p, (_, s) in zip(seen, firms, strict=True)

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from psychoagent.config import ConfigModel
+from psychoagent.config import ConfigModel, Count, NonNegative, Positive, PositiveShare, Share
 
 FirmMode = Literal["rule", "cognitive", "llm"]
 FIRM_MODES: tuple[str, ...] = ("rule", "cognitive", "llm")
@@ -37,7 +37,7 @@ class FirmsConfig(ConfigModel):
         description="archetype of each sector's firm (econ/firms/archetypes.py); others get default_persona",
     )
     default_persona: str = Field("established manufacturer", description="archetype of a firm not listed")
-    decide_every: int = Field(3, ge=1, description="months between decisions: firms plan by the quarter")
+    decide_every: Count = Field(3, description="months between decisions: firms plan by the quarter")
     memory: bool = Field(True, description="each firm keeps a Memory of its decisions and their outcomes")
     capacity_headroom: float = Field(
         0.9,
@@ -48,127 +48,103 @@ class FirmsConfig(ConfigModel):
             "needs an investment and capacity is a real constraint"
         ),
     )
-    construction_months: int = Field(
-        6, ge=1, description="months from a plant's start to its first output (a plant takes months to build)"
+    construction_months: Count = Field(
+        6, description="months from a plant's start to its first output (a plant takes months to build)"
     )
-    plant_cost_months: float = Field(
+    plant_cost_months: Positive = Field(
         4.0,
-        gt=0,
         description="a plant costs this many months of the revenue its capacity adds, paid over construction",
     )
-    upkeep_rate: float = Field(
+    upkeep_rate: NonNegative = Field(
         0.01,
-        ge=0,
         description="monthly upkeep per unit of capacity, as a share of its output's value: idle plants cost",
     )
-    credit_months: float = Field(
+    credit_months: NonNegative = Field(
         3.0,
-        ge=0,
         description="credit line = this many months of revenue: expansions beyond cash plus credit are refused",
     )
-    min_capacity: float = Field(
-        0.3, gt=0, le=1, description="closures never take capacity below this share of the opening capacity"
+    min_capacity: PositiveShare = Field(
+        0.3, description="closures never take capacity below this share of the opening capacity"
     )
-    below_cost_quarters: int = Field(
-        3,
-        ge=1,
-        description="a price below unit cost is refused when it would be the third quarter running",
+    below_cost_quarters: Count = Field(
+        3, description="a price below unit cost is refused when it would be the third quarter running"
     )
-    review_months: int = Field(
-        6, ge=1, description="months after a plant's completion at which its outcome is judged"
+    review_months: Count = Field(
+        6, description="months after a plant's completion at which its outcome is judged"
     )
-    expand_at: float = Field(
+    expand_at: Positive = Field(
         0.97,
-        gt=0,
         description="expected demand / capacity above which a neutral-risk firm builds (utilisation near full)",
     )
-    expand_risk: float = Field(
-        0.2, ge=0, description="the threshold falls by this x (risk - 0.5): risk takers build earlier"
+    expand_risk: NonNegative = Field(
+        0.2, description="the threshold falls by this x (risk - 0.5): risk takers build earlier"
     )
-    rate_weight: float = Field(
-        1.0, ge=0, description="the threshold rises by this x (rate - 3 %): dearer credit defers plants"
+    rate_weight: NonNegative = Field(
+        1.0, description="the threshold rises by this x (rate - 3 %): dearer credit defers plants"
     )
-    lesson_weight: float = Field(
-        1.0,
-        ge=0,
-        description="the threshold rises by this x the shortfall of past expansions recalled from memory",
+    lesson_weight: NonNegative = Field(
+        1.0, description="the threshold rises by this x the shortfall of past expansions recalled from memory"
     )
-    lesson_months: int = Field(
+    lesson_months: Count = Field(
         48,
-        ge=1,
         description="plant reviews older than this many months no longer weigh on the next plant: lessons fade",
     )
-    expand_base: float = Field(
-        0.1, ge=0, le=1, description="a plant adds the demand gap + this x (0.5 + risk) of capacity"
+    expand_base: Share = Field(
+        0.1, description="a plant adds the demand gap + this x (0.5 + risk) of capacity"
     )
-    max_expand: float = Field(0.3, gt=0, le=1, description="largest plant: this share of capacity")
-    close_at: float = Field(
-        0.7,
-        ge=0,
-        description="expected demand / capacity below which a neutral firm closes idle capacity",
+    max_expand: PositiveShare = Field(0.3, description="largest plant: this share of capacity")
+    close_at: NonNegative = Field(
+        0.7, description="expected demand / capacity below which a neutral firm closes idle capacity"
     )
-    idle_quarters: int = Field(
-        2, ge=1, description="capacity is closed only after this many quarters of demand below close_at"
+    idle_quarters: Count = Field(
+        2, description="capacity is closed only after this many quarters of demand below close_at"
     )
-    min_target: float = Field(
+    min_target: Share = Field(
         0.5,
-        ge=0,
-        le=1,
         description="production target floor: a firm keeps half its capacity running (the rule's min offer rate)",
     )
-    target_speed: float = Field(
+    target_speed: PositiveShare = Field(
         0.5,
-        gt=0,
-        le=1,
         description="the hiring cap moves this share of the way to the new target each quarter (no sudden layoffs)",
     )
-    max_close: float = Field(0.2, ge=0, le=1, description="largest closure in one quarter: this share")
-    inventory_months: float = Field(0.5, ge=0, description="stock a firm aims to hold, in months of sales")
-    restock_months: float = Field(
+    max_close: Share = Field(0.2, description="largest closure in one quarter: this share")
+    inventory_months: NonNegative = Field(0.5, description="stock a firm aims to hold, in months of sales")
+    restock_months: Positive = Field(
         6.0,
-        gt=0,
         description=(
             "output = expected sales x (1 + (stock aimed at - stock) / this, in months of sales): the stock gap "
             "is closed over two quarters; closing it within one amplified the inventory cycle (Metzler 1941) "
             "in runs with cognitive households (unemployment 33.5 % against 26.4 %, seed 1, 100 x 240)"
         ),
     )
-    price_weight: float = Field(
+    price_weight: NonNegative = Field(
         0.15,
-        ge=0,
         description=(
             "quarterly price change = this x the quarter's mean demand gap (less excess stock) plus the margin "
             "fix: the demand-gap rule's mean speed (0.10 x U(0, 1) x phi a month, EconAgent) over three months"
         ),
     )
-    margin_pull: float = Field(
-        0.5, ge=0, le=1, description="a price below unit cost is raised by this share of the gap"
-    )
+    margin_pull: Share = Field(0.5, description="a price below unit cost is raised by this share of the gap")
     max_price_change: float = Field(0.15, gt=0, le=0.5, description="largest price change in one decision")
     max_wage_change: float = Field(0.03, gt=0, le=0.5, description="largest wage change in one decision")
-    rnd_scale: float = Field(
-        0.3, ge=0, le=1, description="R&D spend = allocation.rnd x this x cash above the reserve"
-    )
-    rnd_gain: float = Field(
+    rnd_scale: Share = Field(0.3, description="R&D spend = allocation.rnd x this x cash above the reserve")
+    rnd_gain: NonNegative = Field(
         0.02,
-        ge=0,
         description="productivity (and effective capacity) rises by this per month of revenue spent on R&D",
     )
     max_productivity: float = Field(1.3, ge=1, description="R&D raises productivity to at most this factor")
-    cheap_input: float = Field(
-        0.03, ge=0, description="an input priced this far below its 6-month average is bought ahead"
+    cheap_input: NonNegative = Field(
+        0.03, description="an input priced this far below its 6-month average is bought ahead"
     )
-    max_input_months: float = Field(2.0, ge=0, description="most months of input a firm buys ahead")
-    news_sentiment: float = Field(
+    max_input_months: NonNegative = Field(2.0, description="most months of input a firm buys ahead")
+    news_sentiment: PositiveShare = Field(
         0.5,
-        gt=0,
-        le=1,
         description=(
             "size of a capacity change's news sentiment (sign: its effect on the good's price); above the "
             "households' news threshold (0.3) so it is remembered and forms a price belief"
         ),
     )
-    news_price_move: float = Field(0.03, ge=0, description="a price decision this large is news")
+    news_price_move: NonNegative = Field(0.03, description="a price decision this large is news")
 
     @model_validator(mode="after")
     def _known_archetypes(self) -> FirmsConfig:

@@ -7,15 +7,20 @@ under that schema title), so an offline `llm` run decides exactly as a `cognitiv
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from psychoagent.econ.firms.config import FirmsConfig
-from psychoagent.econ.mind.schema import CRITICAL
 from psychoagent.llm.offline import register_schema_rule
+from psychoagent.llm.schema import CRITICAL
 from psychoagent.persona import Persona
+
+CriticalShare = Annotated[float, Field(ge=0.0, le=1.0, json_schema_extra={CRITICAL: True})]
+"""A share of capacity or cash a model decides: out of range is refused, never clamped."""
+CriticalChange = Annotated[float, Field(ge=-0.5, le=0.5, json_schema_extra={CRITICAL: True})]
+"""A relative price or wage change a model decides, at most 50 % either way."""
 
 
 class FirmDecision(BaseModel):
@@ -23,44 +28,22 @@ class FirmDecision(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    production_target: float = Field(
-        ..., ge=0.0, le=1.0, description="output to plan for, as a share of capacity (sets hiring)",
-        json_schema_extra=CRITICAL,
-    )  # fmt: skip
-    expand: float = Field(
-        0.0, ge=0.0, le=1.0, description="capacity to add by building a plant, as a share of capacity",
-        json_schema_extra=CRITICAL,
-    )  # fmt: skip
-    close: float = Field(
-        0.0,
-        ge=0.0,
-        le=1.0,
-        description="capacity to close, as a share of capacity",
-        json_schema_extra=CRITICAL,
+    production_target: CriticalShare = Field(
+        ..., description="output to plan for, as a share of capacity (sets hiring)"
     )
-    price_change: float = Field(
-        0.0,
-        ge=-0.5,
-        le=0.5,
-        description="relative price change, e.g. 0.02 for +2 %",
-        json_schema_extra=CRITICAL,
+    expand: CriticalShare = Field(
+        0.0, description="capacity to add by building a plant, as a share of capacity"
     )
-    wage_change: float = Field(
-        0.0, ge=-0.5, le=0.5, description="relative wage change, e.g. -0.01", json_schema_extra=CRITICAL
-    )
-    rnd_share: float = Field(
-        0.0,
-        ge=0.0,
-        le=1.0,
-        description="share of cash above the reserve spent on R&D",
-        json_schema_extra=CRITICAL,
-    )
+    close: CriticalShare = Field(0.0, description="capacity to close, as a share of capacity")
+    price_change: CriticalChange = Field(0.0, description="relative price change, e.g. 0.02 for +2 %")
+    wage_change: CriticalChange = Field(0.0, description="relative wage change, e.g. -0.01")
+    rnd_share: CriticalShare = Field(0.0, description="share of cash above the reserve spent on R&D")
     input_months: float = Field(
         0.0,
         ge=0.0,
         le=6.0,
         description="months of input (steel) to buy ahead now",
-        json_schema_extra=CRITICAL,
+        json_schema_extra={CRITICAL: True},
     )
     expected_growth: float = Field(
         0.0, ge=-1.0, le=1.0, description="expected demand growth over the next quarter, e.g. 0.03"

@@ -7,17 +7,15 @@ line (registered in `decision`); an answer that fails validation falls back to t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from psychoagent.agent.cognition import tick_time
 from psychoagent.econ.firms.archetypes import FIRM_ARCHETYPES
+from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
 from psychoagent.econ.firms.state import FirmState
 from psychoagent.llm.offline import OfflineBackend, data_line
 from psychoagent.quoting import DATA_NOTE, escape
-
-if TYPE_CHECKING:
-    from psychoagent.econ.firms.board import CognitiveFirms
 
 SYSTEM = (
     "You run a firm in a simulated economy; stay true to your persona. Each quarter decide: production_target "
@@ -37,9 +35,8 @@ def memories(s: FirmState, t: int, k: int = 4) -> list[str]:
     return [h.unit.content for h in hits]
 
 
-def firm_prompt(board: CognitiveFirms, p: Perceived, s: FirmState, offline: bool) -> list[dict[str, str]]:
+def firm_prompt(cfg: FirmsConfig, p: Perceived, s: FirmState, offline: bool) -> list[dict[str, str]]:
     """System and user messages for one firm; the data line only for the offline model."""
-    cfg = board.cfg
     recalled = memories(s, p.tick)
     lines = [
         f"Month {p.tick}. You are the {s.name.replace('_', ' ')} firm, "
@@ -57,22 +54,20 @@ def firm_prompt(board: CognitiveFirms, p: Perceived, s: FirmState, offline: bool
 
 
 def ask_model(
-    board: CognitiveFirms, seen: list[Perceived], states: list[FirmState]
+    client: Any, cfg: FirmsConfig, seen: list[Perceived], states: list[FirmState]
 ) -> tuple[list[FirmDecision], list[str]]:
-    """The model's decisions for all firms of the quarter (one batch) and where each came from."""
-    if board.client is None:
-        board.use_llm(board.spec)
-    offline = isinstance(getattr(board.client, "backend", None), OfflineBackend)
-    prompts = [firm_prompt(board, p, s, offline) for p, s in zip(seen, states, strict=True)]
+    """`client`'s decisions for all firms of the quarter (one batch) and where each came from."""
+    offline = isinstance(getattr(client, "backend", None), OfflineBackend)
+    prompts = [firm_prompt(cfg, p, s, offline) for p, s in zip(seen, states, strict=True)]
     marker = "fallback: "
-    answers: list[FirmDecision] = board.client.structured_many(
+    answers: list[FirmDecision] = client.structured_many(
         prompts, FirmDecision, purpose="decision",
         fallback=lambda reason: FirmDecision(production_target=0.0, reason=(marker + reason)[:400]),
     )  # fmt: skip
     out, sources = [], []
     for p, s, a in zip(seen, states, answers, strict=True):
         if a.reason.startswith(marker):
-            out.append(heuristic_decision(p, s.persona, board.cfg))
+            out.append(heuristic_decision(p, s.persona, cfg))
             sources.append("fallback")
         else:
             out.append(a)

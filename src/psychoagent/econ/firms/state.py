@@ -15,7 +15,7 @@ import numpy as np
 from psychoagent.persona import Persona
 
 if TYPE_CHECKING:
-    from psychoagent.memory.api import Memory
+    from psychoagent.memory import Memory
 
 
 @dataclass

@@ -12,6 +12,7 @@ the total is conserved; bond units change only by what the treasury sells or buy
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,7 +21,7 @@ from psychoagent.econ.investors import OrderArrays
 from psychoagent.econ.markets.config import BondConfig
 
 if TYPE_CHECKING:
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
 
 _TREASURY = np.array([-1], dtype=np.int64)
 """The treasury's orders carry owner -1 in an auction, like the steel dealer's."""
@@ -29,9 +30,11 @@ _TREASURY = np.array([-1], dtype=np.int64)
 class Treasury:
     """The government's side of the bond market: quotes, settlement, coupons and deficit spending."""
 
-    def __init__(self, model: EconomyModel, cfg: BondConfig) -> None:
+    def __init__(self, model: Economy, cfg: BondConfig, held: Callable[[], float]) -> None:
         self.model = model
         self.cfg = cfg
+        self.held = held
+        """Bond units households hold now (read from the markets' holdings)."""
         self.issued = 0.0
         self.bought_back = 0.0
 
@@ -65,9 +68,7 @@ class Treasury:
 
     def outstanding(self) -> float:
         """Bonds held by households."""
-        markets = self.model.markets
-        k = markets.col.get("bond")
-        return 0.0 if k is None else float(markets.units[:, k].sum())
+        return self.held()
 
     def settle(self, sold: float, bought: float, price: float, fee_rate: float) -> None:
         """The treasury's side of an auction: proceeds of bonds sold in, cost of bonds bought back out."""

@@ -34,8 +34,8 @@ from psychoagent.econ.orders import BOND, STEEL, Fill, Order, Quote, Receipt, Re
 from psychoagent.events import EventType
 
 if TYPE_CHECKING:
-    from psychoagent.econ.agents import Firm
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
+    from psychoagent.econ.firm import Firm
 
 ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return", "value",
                  "bid_quantity", "ask_quantity", "chartist_share", "yield")  # fmt: skip
@@ -50,7 +50,7 @@ _FILL_FIELDS = tuple(Fill.model_fields)
 class Markets:
     """Listed instruments, households' holdings, the order queue and the auctions of each tick's session."""
 
-    def __init__(self, model: EconomyModel) -> None:
+    def __init__(self, model: Economy) -> None:
         self.model = model
         self.cfg = model.config.trading
         n = model.households.n
@@ -62,7 +62,7 @@ class Markets:
             ]
             ids += [BOND] if self.cfg.bonds.enabled else []
         self._ids = tuple(ids)
-        self.treasury = Treasury(model, self.cfg.bonds)
+        self.treasury = Treasury(model, self.cfg.bonds, self._bonds_held)
         self.col = {inst: k for k, inst in enumerate(ids)}
         self.firm_col = {f.index: self.col[stock(f.name)] for f in model.firms if stock(f.name) in self.col}
         self.shares = float(self.cfg.shares_per_household * n)
@@ -100,6 +100,11 @@ class Markets:
         return Quote(instrument=instrument, price=float(s.price[k]), fundamental=float(s.value[k]),
                      last_return=float(s.last_return[k]), volume=float(s.session_volume[k]),
                      net_flow=float(s.flow[k]))  # fmt: skip
+
+    @property
+    def fee_rate(self) -> float:
+        """Proportional cost per side of a trade."""
+        return self.cfg.fee_rate
 
     def prices(self) -> dict[str, float]:
         """Last price of every listed instrument."""
@@ -188,15 +193,9 @@ class Markets:
             dealer_net += self._round(t, r, by_inst)
             by_inst = {k: [rest for rest in v if rest.remaining > 1e-12] for k, v in by_inst.items()}  # fmt: skip
         self._rebate(self.fees - fees0)
-        for rest in book:
-            if rest.remaining > 1e-12:
-                self._report(
-                    t,
-                    self.cfg.rounds - 1,
-                    rest,
-                    0.0,
-                    float(self.state.price[self.col[rest.ticket.order.instrument]]),
-                )
+        last = self.cfg.rounds - 1
+        for rest in (rest for rest in book if rest.remaining > 1e-12):  # what is left expires
+            self._report(t, last, rest, 0.0, float(self.state.price[self.col[rest.ticket.order.instrument]]))
         if steel is not None:
             steel.sold += dealer_net
             steel.demand += max(dealer_net, 0.0)
@@ -217,12 +216,17 @@ class Markets:
             prices[self.col[BOND]] = self.cfg.bonds.face
         return prices
 
+    def _bonds_held(self) -> float:  # what the treasury reads as bonds outstanding
+        return 0.0 if BOND not in self.col else float(self.units[:, self.col[BOND]].sum())
+
     def _steel_firm(self) -> Firm | None:
         if STEEL not in self.col:
             return None
         return self.model.firms[self.model.sector_names.index(STEEL)]
 
-    def _caps(self) -> dict[str, float]:
+    def position_caps(self) -> dict[str, float]:
+        """Most units of each instrument one household may hold: position_limit x all units (steel: with the
+        dealer's stock; bond: with what the treasury offers)."""
         lim = self.cfg.position_limit
         caps = {inst: lim * self.shares for inst in self._ids}
         if STEEL in self.col:
@@ -237,7 +241,7 @@ class Markets:
     def _limits(self) -> dict[str, Any]:
         hh = self.model.households
         return {"instruments": self._ids, "prices": self.prices(), "cash": hh.cash + hh.deposits,
-                "units": {inst: self.units[:, k] for k, inst in enumerate(self._ids)}, "caps": self._caps(),
+                "units": {inst: self.units[:, k] for k, inst in enumerate(self._ids)}, "caps": self.position_caps(),
                 "fee_rate": self.cfg.fee_rate, "collar": self.cfg.collar}  # fmt: skip
 
     def _reject(self, rej: Rejection, t: int) -> None:
@@ -268,7 +272,7 @@ class Markets:
     def _round(self, t: int, r: int, book: Mapping[str, list[Resting]]) -> float:
         """One round: agents' live orders (by instrument), the investors' orders for every instrument, then each auction."""
         hh, s, k_all = self.model.households, self.state, len(self._ids)
-        caps = self._caps()
+        caps = self.position_caps()
         cash = hh.cash + hh.deposits
         wealth = cash + self.units @ s.price
         units = self.units

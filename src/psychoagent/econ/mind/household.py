@@ -15,7 +15,7 @@ from psychoagent.persona import Persona
 from psychoagent.types import OutcomeEvent
 
 if TYPE_CHECKING:
-    from psychoagent.memory.api import Memory
+    from psychoagent.memory import Memory
 
 
 @dataclass

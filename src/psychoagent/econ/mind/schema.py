@@ -6,9 +6,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from psychoagent.llm.schema import CRITICAL as CRITICAL_KEY
+
 DecisionType = Literal["ANALYZE", "DECIDE", "NEGOTIATE", "WAIT"]
-CRITICAL: dict[str, Any] = {"x-decision-critical": True}
-"""psychoagent.llm.schema.CRITICAL: a model's out-of-range value here is refused (then the fallback), never clamped."""
+CRITICAL: dict[str, Any] = {CRITICAL_KEY: True}
+"""`psychoagent.llm.schema.CRITICAL`: a model's out-of-range value here is refused (then the fallback), never clamped."""
 Side = Literal["BUY", "SELL"]
 
 
@@ -81,17 +83,3 @@ class ApprovedOrder(BaseModel):
     expected_return: float = 0.0
     high_risk: bool = False
     notes: tuple[str, ...] = ()
-
-
-class Fill(BaseModel):
-    """What the market did with an approved order."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    agent: int
-    side: Side
-    instrument: str
-    quantity: float = Field(..., ge=0)
-    price: float = Field(..., ge=0)
-    requested: float = Field(..., ge=0)
-    venue: str = "market"

@@ -18,7 +18,7 @@ from psychoagent.econ.mind.perception import Belief
 from psychoagent.types import Affect, Edge
 
 if TYPE_CHECKING:
-    from psychoagent.memory.api import Memory
+    from psychoagent.memory import Memory
 
 PRIOR_CHAINS: tuple[tuple[str, str, str, float, str], ...] = (
     ("interest_rate", "raises", "financing_cost", -1.0, "a rate rise raises financing costs"),
