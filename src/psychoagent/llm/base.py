@@ -1,150 +1,37 @@
-"""Core types of the LLM layer: messages, raw completions, the `LanguageModel` protocol and the backend protocol."""
+"""The old home of the LLM layer's contracts, kept so that imports naming `psychoagent.llm.base` keep working;
+the types and protocols live in `psychoagent.llm.contracts`, the request helpers in `psychoagent.llm.request`."""
 
-from __future__ import annotations
+from psychoagent.llm.contracts import (
+    PURPOSES,
+    Backend,
+    CacheMissError,
+    Completion,
+    LanguageModel,
+    LLMError,
+    Message,
+    ModeRejectedError,
+    Prompt,
+    Request,
+    StructuredOutputError,
+    TransientLLMError,
+    WireMode,
+)
+from psychoagent.llm.request import as_messages, estimate_tokens
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
-
-from pydantic import BaseModel
-
-from psychoagent.llm.config import Sampling
-
-T = TypeVar("T", bound=BaseModel)
-
-Message: TypeAlias = dict[str, str]
-"""One chat message: {"role": "system" | "user" | "assistant", "content": "..."}."""
-
-Prompt: TypeAlias = str | Sequence[Message]
-"""A bare string is one user message."""
-
-WireMode: TypeAlias = Literal["json_schema", "json_object", "prompt", "grammar", "text"]
-"""How a request asks for its format: a server's response_format, a local grammar, or nothing."""
-
-PURPOSES = ("appraisal", "fusion", "decision", "reflection")
-"""The purposes the project's own calls use; any other string is accepted and accounted separately."""
-
-
-class LLMError(RuntimeError):
-    """A call that could not be completed (after transport retries) and had no fallback to fall back on."""
-
-
-class TransientLLMError(LLMError):
-    """Worth retrying: timeout, HTTP 429 or 5xx, dropped connection."""
-
-
-class ModeRejectedError(LLMError):
-    """The server refused the structured-output mode of the request (HTTP 400/422/500 for that mode)."""
-
-
-class CacheMissError(LLMError):
-    """Replay mode found no recorded response for a request: the run differs from the recorded one."""
-
-
-class StructuredOutputError(LLMError):
-    """No valid object after parsing, repair and retries, and no fallback was declared."""
-
-
-@dataclass(frozen=True)
-class Request:
-    """One call to a backend: messages, the prepared JSON schema (if any) and sampling parameters."""
-
-    messages: tuple[Message, ...]
-    schema: dict[str, Any] | None
-    sampling: Sampling
-    mode: WireMode = "text"
-
-
-@dataclass
-class Completion:
-    """What a backend returns: the text plus token counts (estimated where the backend has none)."""
-
-    text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    model: str = ""
-    cached: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
-    reused_tokens: int = 0
-    """Prompt tokens the backend did not evaluate again (a local model's KV cache held them from the last call)."""
-
-
-@runtime_checkable
-class Backend(Protocol):
-    """A source of raw completions; the `LLMClient` adds caching, retries, parsing and accounting on top."""
-
-    name: str
-    """Identifies the model in cache keys and logs, e.g. "openai:http://host/v1#model" or "local:smollm2"."""
-
-    def modes(self) -> tuple[WireMode, ...]:
-        """Structured modes to try, best first; the client steps down when one is rejected."""
-        ...
-
-    async def acomplete(self, request: Request) -> Completion:
-        """Generate one completion; raise `TransientLLMError` or `ModeRejectedError` where they apply."""
-        ...
-
-
-@runtime_checkable
-class LanguageModel(Protocol):
-    """Chat messages in, text or a validated pydantic object out; sync and async."""
-
-    name: str
-
-    def complete(
-        self, messages: Prompt, *, purpose: str = "general", sampling: Sampling | None = None
-    ) -> str:
-        """Plain text answer."""
-        ...
-
-    async def acomplete(
-        self, messages: Prompt, *, purpose: str = "general", sampling: Sampling | None = None
-    ) -> str:
-        """Plain text answer (async)."""
-        ...
-
-    def structured(
-        self,
-        messages: Prompt,
-        output: type[T],
-        *,
-        purpose: str = "general",
-        fallback: T | Callable[[str], T] | None = None,
-        sampling: Sampling | None = None,
-    ) -> T:
-        """A validated `output` object, or the fallback; raises only when no fallback is declared."""
-        ...
-
-    async def astructured(
-        self,
-        messages: Prompt,
-        output: type[T],
-        *,
-        purpose: str = "general",
-        fallback: T | Callable[[str], T] | None = None,
-        sampling: Sampling | None = None,
-    ) -> T:
-        """A validated `output` object, or the fallback (async)."""
-        ...
-
-
-def as_messages(prompt: Prompt) -> tuple[Message, ...]:
-    """Normalise a prompt to a tuple of {"role", "content"} dicts, checking roles."""
-    if isinstance(prompt, str):
-        return ({"role": "user", "content": prompt},)
-    out: list[Message] = []
-    for i, msg in enumerate(prompt):
-        role, content = msg.get("role"), msg.get("content")
-        if role not in ("system", "user", "assistant") or not isinstance(content, str):
-            raise ValueError(
-                f"message {i}: role must be system|user|assistant and content a string, got {dict(msg)!r}"
-            )
-        out.append({"role": role, "content": content})
-    if not out:
-        raise ValueError("messages: at least one message is required")
-    return tuple(out)
-
-
-def estimate_tokens(text: str) -> int:
-    """Rough token count (about 4 characters a token) for backends that report none."""
-    return max(1, len(text) // 4) if text else 0
+__all__ = [
+    "PURPOSES",
+    "Backend",
+    "CacheMissError",
+    "Completion",
+    "LLMError",
+    "LanguageModel",
+    "Message",
+    "ModeRejectedError",
+    "Prompt",
+    "Request",
+    "StructuredOutputError",
+    "TransientLLMError",
+    "WireMode",
+    "as_messages",
+    "estimate_tokens",
+]
