@@ -84,6 +84,55 @@ ZH_CHATTER = ["{n}说{c}的天气很好", "{n}看了一部关于{c}的纪录片"
               "{n}买了一本不含{food}的菜谱", "{n}提到一个当{job}的朋友", "{n}预订了周四的会议室", "{n}抱怨交通太堵"]  # fmt: skip
 
 
+FACTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (
+        ("home", "{n} moved to {city} last spring and loves the neighbourhood."),
+        ("job", "{n} works as a {job} at {company}."),
+        ("pet", "{n} adopted a {pet} named {pname}."),
+        ("hobby", "On weekends {n} spends hours {hobby}."),
+        ("food", "{n} is allergic to {food}."),
+        ("ticket", "Support ticket {code}: {n} reported that the {device} {problem}."),
+        ("serial", "The warranty card lists serial number {serial} for the {device} owned by {n}."),
+    ),
+    "zh": (
+        ("home", "{n}去年春天搬到了{city}，很喜欢那里的街区。"),
+        ("job", "{n}在{company}当{job}。"),
+        ("pet", "{n}领养了一只{pet}，取名叫{pname}。"),
+        ("hobby", "{n}每到周末都会花很多时间{hobby}。"),
+        ("food", "{n}对{food}过敏。"),
+        ("ticket", "工单{code}：{n}反映{device}{problem}。"),
+        ("serial", "保修卡上登记的序列号{serial}属于{n}的{device}。"),
+    ),
+}
+"""A person's facts per language: (kind, template); the unit of kind K of person P has the id P-K."""
+
+QUESTIONS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "en": (
+        ("home", "Where does {n} live now?", "paraphrase"),
+        ("job", "What is {n}'s profession?", "paraphrase"),
+        ("pet", "Does {n} have any animals at home?", "paraphrase"),
+        ("hobby", "What does {n} do for fun?", "paraphrase"),
+        ("food", "Which food must {n} avoid?", "paraphrase"),
+        ("ticket", "What was ticket {code} about?", "keyword"),
+        ("pet", "What kind of animal is {pname}?", "keyword"),
+        ("home", "Who relocated to {city}?", "value"),
+        ("serial", "Which device has serial {serial}?", "exact"),
+    ),
+    "zh": (
+        ("home", "{n}现在住在哪里？", "paraphrase"),
+        ("job", "{n}是做什么工作的？", "paraphrase"),
+        ("pet", "{n}家里养动物吗？", "paraphrase"),
+        ("hobby", "{n}平时有什么爱好？", "paraphrase"),
+        ("food", "{n}不能吃什么？", "paraphrase"),
+        ("ticket", "工单{code}是关于什么的？", "keyword"),
+        ("pet", "{pname}是什么动物？", "keyword"),
+        ("home", "谁搬去了{city}？", "value"),
+        ("serial", "序列号{serial}是谁的设备？", "exact"),
+    ),
+}
+"""A person's questions per language: (kind of the fact that answers it, template, what the question tests)."""
+
+
 @dataclass(frozen=True)
 class Query:
     """A query and the id of the one unit that answers it; `kind` says what it tests."""
@@ -121,43 +170,12 @@ def build(distractors_per_person: int = 12, seed: int = 7) -> tuple[list[dict[st
             code = f"TK-{4000 + i * 37 + (0 if lang == 'en' else 9000)}"
             serial = f"{int(rng.integers(100_000, 999_999))}"
             p = f"{lang}{i}"
-            if lang == "en":
-                add(f"{p}-home", f"{n} moved to {city} last spring and loves the neighbourhood.")
-                add(f"{p}-job", f"{n} works as a {job} at {company}.")
-                add(f"{p}-pet", f"{n} adopted a {pet} named {pname}.")
-                add(f"{p}-hobby", f"On weekends {n} spends hours {hobby}.")
-                add(f"{p}-food", f"{n} is allergic to {food}.")
-                add(f"{p}-ticket", f"Support ticket {code}: {n} reported that the {device} {problem}.")
-                add(
-                    f"{p}-serial",
-                    f"The warranty card lists serial number {serial} for the {device} owned by {n}.",
-                )
-                qs = [("home", f"Where does {n} live now?", "paraphrase"),
-                      ("job", f"What is {n}'s profession?", "paraphrase"),
-                      ("pet", f"Does {n} have any animals at home?", "paraphrase"),
-                      ("hobby", f"What does {n} do for fun?", "paraphrase"),
-                      ("food", f"Which food must {n} avoid?", "paraphrase"),
-                      ("ticket", f"What was ticket {code} about?", "keyword"),
-                      ("pet", f"What kind of animal is {pname}?", "keyword"),
-                      ("home", f"Who relocated to {city}?", "value"),
-                      ("serial", f"Which device has serial {serial}?", "exact")]  # fmt: skip
-            else:
-                add(f"{p}-home", f"{n}去年春天搬到了{city}，很喜欢那里的街区。")
-                add(f"{p}-job", f"{n}在{company}当{job}。")
-                add(f"{p}-pet", f"{n}领养了一只{pet}，取名叫{pname}。")
-                add(f"{p}-hobby", f"{n}每到周末都会花很多时间{hobby}。")
-                add(f"{p}-food", f"{n}对{food}过敏。")
-                add(f"{p}-ticket", f"工单{code}：{n}反映{device}{problem}。")
-                add(f"{p}-serial", f"保修卡上登记的序列号{serial}属于{n}的{device}。")
-                qs = [("home", f"{n}现在住在哪里？", "paraphrase"),
-                      ("job", f"{n}是做什么工作的？", "paraphrase"),
-                      ("pet", f"{n}家里养动物吗？", "paraphrase"),
-                      ("hobby", f"{n}平时有什么爱好？", "paraphrase"),
-                      ("food", f"{n}不能吃什么？", "paraphrase"),
-                      ("ticket", f"工单{code}是关于什么的？", "keyword"),
-                      ("pet", f"{pname}是什么动物？", "keyword"),
-                      ("home", f"谁搬去了{city}？", "value"),
-                      ("serial", f"序列号{serial}是谁的设备？", "exact")]  # fmt: skip
+            values = {"n": n, "city": city, "job": job, "company": company, "pet": pet, "pname": pname,
+                      "hobby": hobby, "food": food, "code": code, "device": device, "problem": problem,
+                      "serial": serial}  # fmt: skip
+            for kind, template in FACTS[lang]:
+                add(f"{p}-{kind}", template.format(**values))
+            qs = [(target, template.format(**values), kind) for target, template, kind in QUESTIONS[lang]]
             for j, (target, text, kind) in enumerate(qs):
                 queries.append(Query(f"{p}-q{j}", text, f"{p}-{target}", kind, lang))
             for d in range(distractors_per_person):
