@@ -66,6 +66,19 @@ def best_condition(summary: pd.DataFrame, metric: str) -> str | None:
     return str(row["condition"])
 
 
+def _cell(table: pd.DataFrame, metric: str, condition: str, value: str) -> pd.Series | None:
+    """The row of `table` for one metric and condition; None when there is none or its `value` is missing."""
+    rows = table[(table["metric"] == metric) & (table["condition"] == condition)]
+    if rows.empty or pd.isna(rows[value].iloc[0]):
+        return None
+    return rows.iloc[0]
+
+
+def _interval(row: pd.Series) -> str:
+    """' [low, high]' of a row's 95 % interval, or nothing when it has none."""
+    return f" [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]" if pd.notna(row["ci_low"]) else ""
+
+
 def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequence[str]) -> str:
     """Markdown: the metric table (best mean in bold) and, with several conditions, paired differences to the
     first condition where '*' marks a 95 % interval that excludes 0."""
@@ -79,14 +92,11 @@ def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequ
         best = best_condition(summary, m)
         cells = []
         for label in labels:
-            s = summary[(summary["metric"] == m) & (summary["condition"] == label)]
-            if s.empty or pd.isna(s["mean"].iloc[0]):
+            r = _cell(summary, m, label, "mean")
+            if r is None:
                 cells.append("n/a")
                 continue
-            r = s.iloc[0]
-            text = fmt(r["mean"]) + (
-                f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]" if pd.notna(r["ci_low"]) else ""
-            )
+            text = fmt(r["mean"]) + _interval(r)
             cells.append(f"**{text}**" if label == best and len(labels) > 1 else text)
         lines.append(f"| {m} | {direction(m)} | " + " | ".join(cells) + " |")
     if len(labels) > 1 and not diffs.empty:
@@ -99,13 +109,13 @@ def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequ
         for m in metrics:
             cells = []
             for label in others:
-                d = diffs[(diffs["metric"] == m) & (diffs["condition"] == label)]
-                if d.empty or pd.isna(d["diff"].iloc[0]):
+                r = _cell(diffs, m, label, "diff")
+                if r is None:
                     cells.append("n/a")
                     continue
-                r = d.iloc[0]
                 sig = pd.notna(r["ci_low"]) and (r["ci_low"] > 0 or r["ci_high"] < 0)
-                ci = f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]" if pd.notna(r["ci_low"]) else ""
-                cells.append(("+" if r["diff"] > 0 else "") + fmt(r["diff"]) + ci + (" *" if sig else ""))
+                cells.append(
+                    ("+" if r["diff"] > 0 else "") + fmt(r["diff"]) + _interval(r) + (" *" if sig else "")
+                )
             lines.append(f"| {m} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
