@@ -1,5 +1,5 @@
-"""`LLMClient`: the one path every LLM call takes. Each call is written once, as an async method over the shared
-`Transport` (cache, rate limit, retries, request accounting); its blocking face is made by `sync_face`."""
+"""`LLMClient`: the one path every LLM call takes. Each call is written once, as an async method over the
+`Transport` it extends (cache, rate limit, retries, request accounting); its blocking face is made by `sync_face`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from psychoagent.llm.contracts import (
     Prompt,
     Request,
     StructuredOutputError,
-    WireMode,
 )
 from psychoagent.llm.request import as_messages, structured_prompt, with_feedback
 from psychoagent.llm.schema import parse_answer
@@ -32,8 +31,9 @@ log = logging.getLogger("psychoagent.llm")
 T = TypeVar("T", bound=BaseModel)
 
 
-class LLMClient:
-    """Implements `LanguageModel` on top of any `Backend`; see `astructured` for the guarantees."""
+class LLMClient(Transport):
+    """Implements `LanguageModel` on top of any `Backend`: the calls over the `Transport` that sends their requests
+    (backend, config, cache and usage are its attributes); see `astructured` for the guarantees."""
 
     def __init__(
         self,
@@ -45,37 +45,7 @@ class LLMClient:
         config = config or LLMConfig()
         if cache is None and config.cache.mode != "off":
             cache = ResponseCache(config.cache.path, config.cache.mode)
-        self.transport = Transport(backend, config, cache, usage or Usage())
-
-    @property
-    def backend(self) -> Backend:
-        """The source of raw completions."""
-        return self.transport.backend
-
-    @property
-    def config(self) -> LLMConfig:
-        """The settings every call of this client uses."""
-        return self.transport.config
-
-    @property
-    def cache(self) -> ResponseCache | None:
-        """The response cache, or None when caching is off."""
-        return self.transport.cache
-
-    @property
-    def usage(self) -> Usage:
-        """The accounting of this client's calls and requests."""
-        return self.transport.usage
-
-    @property
-    def name(self) -> str:
-        """The model's identity in cache keys and logs."""
-        return self.transport.name
-
-    @property
-    def structured_mode(self) -> WireMode:
-        """The structured mode currently used (it steps down once a server rejects one)."""
-        return self.transport.structured_mode
+        super().__init__(backend, config, cache, usage or Usage())
 
     def _sampling(self, sampling: Sampling | None) -> Sampling:
         return sampling or self.config.sampling
@@ -92,7 +62,7 @@ class LLMClient:
         start = time.perf_counter()
         request = Request(as_messages(messages), None, self._sampling(sampling))
         try:
-            text = (await self.transport.generate(request, purpose)).text
+            text = (await self.generate(request, purpose)).text
         except CacheMissError:
             raise
         except LLMError as exc:
@@ -129,7 +99,7 @@ class LLMClient:
         reason = ""
         try:
             for round_ in range(self.config.structured.repair_rounds + 1):
-                completion = await self.transport.generate(Request(convo, schema, sampling), purpose)
+                completion = await self.generate(Request(convo, schema, sampling), purpose)
                 obj, repaired, reason = self.parse(completion.text, output)
                 if obj is not None:
                     outcome: Outcome = "retried" if round_ else ("repaired" if repaired else "ok")
@@ -199,7 +169,7 @@ class LLMClient:
             ({"role": "user", "content": "Reply with the word OK."},), None, Sampling(max_tokens=4, seed=0)
         )
         try:
-            run_sync(self.transport.send(request, "probe", backoff=False))
+            run_sync(self.send(request, "probe", backoff=False))
         except LLMError as exc:
             raise LLMError(
                 f"{self.name}: no answer in {self.config.retry.attempts} tries of at most {self.config.timeout_s:g} s "

@@ -13,6 +13,22 @@ from psychoagent.llm.config import Sampling
 
 T = TypeVar("T", bound=BaseModel)
 
+__all__ = [
+    "PURPOSES",
+    "Backend",
+    "CacheMissError",
+    "Completion",
+    "LLMError",
+    "LanguageModel",
+    "Message",
+    "ModeRejectedError",
+    "Prompt",
+    "Request",
+    "StructuredOutputError",
+    "TransientLLMError",
+    "WireMode",
+]
+
 Message: TypeAlias = dict[str, str]
 """One chat message: {"role": "system" | "user" | "assistant", "content": "..."}."""
 

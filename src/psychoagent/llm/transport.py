@@ -1,5 +1,5 @@
 """`Transport`: how one request reaches a backend — cache, rate limit, concurrency bound, per-call timeout,
-structured-mode step-down, transport retries and the per-request accounting. Every call of `LLMClient` takes it."""
+structured-mode step-down, transport retries and the per-request accounting. `LLMClient` adds the calls on top."""
 
 from __future__ import annotations
 
