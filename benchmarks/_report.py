@@ -6,6 +6,7 @@ import datetime as _dt
 import os
 import platform
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
@@ -60,3 +61,15 @@ def write_section(name: str, title: str, body: str, *, level: int = 2, after: st
     else:
         text = text.rstrip() + "\n\n" + section + "\n"
     doc.write_text(text, encoding="utf-8")
+
+
+def publish(
+    name: str, title: str, lines: Sequence[str], *, write: bool = True, after: str | None = None
+) -> str:
+    """Print a benchmark's result lines and, with `write`, make them its section of docs/benchmarks.md (see
+    `write_section`); returns the text."""
+    body = "\n".join(lines)
+    print(body)
+    if write:
+        write_section(name, title, body, after=after)
+    return body

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks._report import write_section
+from benchmarks._report import publish
 from benchmarks.conflict_fixture import DISTRACTORS_EN, DISTRACTORS_ZH, TEMPLATES_EN, Scenario, build
 from psychoagent import Affect, Memory
 from psychoagent.affect import HeuristicAppraiser
@@ -219,9 +219,7 @@ def main() -> None:
         "",
         f"Targets (heuristic appraiser): (a) >= 95 %, (b) >= 95 %, (c) >= 90 %. Scenario run: {elapsed:.0f} s.",
     ]
-    body = "\n".join(lines)
-    print(body)
-    write_section("bench_affect", "Affect and conflicts", body)
+    publish("bench_affect", "Affect and conflicts", lines)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Any
 
-from benchmarks._report import write_section
+from benchmarks._report import publish
 from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.llm_policy import LLMPolicy
 from psychoagent.econ.cognitive.policy import CognitivePolicy
@@ -195,9 +195,7 @@ def main() -> None:
         lines.append(f"| {spec} | {n} x {t} | {'on' if group else 'off'} | {u['calls_per_step']:.3f} | "
                      f"{u['tokens_per_step']:.0f} | {u['prompt_per_call']:.0f} | {u['seconds']:.1f} | {u['outcomes']} |")  # fmt: skip
     lines += ["", "Offline token counts are estimates from text length (the offline model has no tokenizer)."]
-    body = "\n".join(lines)
-    print(body)
-    write_section("bench_cognitive", "Cognitive agents", body)
+    publish("bench_cognitive", "Cognitive agents", lines)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from typing import Any
 
 from psychoagent.econ.model import EconomyModel
 from psychoagent.llm import LLMClient
-from psychoagent.llm.base import Completion
+from psychoagent.llm.contracts import Completion
 
 ANSWERS = {
     "Propensities": '{"work": 0.8, "consumption": 0.5}',  # valid before and after the compact answer

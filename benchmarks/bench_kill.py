@@ -19,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchmarks._report import write_section
+from benchmarks._report import publish
 from psychoagent import Memory
 
 PER_BATCH = 200
@@ -106,9 +106,7 @@ def main() -> None:
               f"Load average {load:.1f} at the start.", ""]  # fmt: skip
     if problems:
         lines += ["Problems:", "", *(f"- {p}" for p in problems[:20]), ""]
-    body = "\n".join(lines)
-    print(body)
-    write_section("bench_kill", "Durability: writers killed with SIGKILL", body, after="bench_processes")
+    publish("bench_kill", "Durability: writers killed with SIGKILL", lines, after="bench_processes")
     shutil.rmtree(folder, ignore_errors=True)
 
 

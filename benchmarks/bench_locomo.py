@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks._report import write_section
+from benchmarks._report import publish
 from psychoagent import Memory
 from psychoagent.embed import E5Embedder, Embedder, normalise
 from psychoagent.memory.config import MemoryConfig, RecallConfig
@@ -302,10 +302,7 @@ def main() -> None:
         lines += ["#### Ablation (any@5 per category)", "", *ablation(data, embedder), "", *NOT_KEPT, ""]
     if args.speed:
         lines += speed(data)
-    body = "\n".join(lines)
-    print(body)
-    if args.write:
-        write_section("bench_locomo", "LoCoMo evidence recall", body)
+    publish("bench_locomo", "LoCoMo evidence recall", lines, write=args.write)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks._report import write_section
+from benchmarks._report import publish
 from benchmarks.retrieval_fixture import build
 from psychoagent import Memory
 from psychoagent.embed import E5Embedder, HashingEmbedder
@@ -124,10 +124,7 @@ def main() -> None:
         lines += latencies(sizes, 100 if args.quick else 300)
     if "quality" in parts:
         lines += qualities()
-    body = "\n".join(lines)
-    print(body)
-    if not args.only:
-        write_section("bench_memory", "Memory store and hybrid recall", body)
+    publish("bench_memory", "Memory store and hybrid recall", lines, write=not args.only)
 
 
 PARTS = ("writes", "latency", "quality")

@@ -36,6 +36,7 @@ from typing import Any
 
 from benchmarks.bench_memory import sentences
 from benchmarks.conflict_gen import generate, split
+from benchmarks.identity_cli import identity_main
 from psychoagent import Memory
 from psychoagent.embed import HashingEmbedder
 from psychoagent.memory.conflicts.detect import PairScorer
@@ -182,18 +183,11 @@ def compare(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("dump", help="write the units and conflict records of every case to a JSON file")
-    d.add_argument("out", help="output JSON path")
-    d.add_argument("--scenarios", type=int, default=0, help="dev scenarios of scenarios-each (0: all)")
-    c = sub.add_parser("compare", help="compare two dumps")
-    c.add_argument("before")
-    c.add_argument("after")
-    args = parser.parse_args(argv)
-    (dump if args.command == "dump" else compare)(args)
+    def options(d: argparse.ArgumentParser) -> None:
+        d.add_argument("--scenarios", type=int, default=0, help="dev scenarios of scenarios-each (0: all)")
+
+    dump_help = "write the units and conflict records of every case to a JSON file"
+    identity_main(__doc__, dump, compare, dump_help, options, argv)
 
 
 if __name__ == "__main__":

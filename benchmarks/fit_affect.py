@@ -26,7 +26,7 @@ from scipy import sparse
 from scipy.sparse.linalg import lsqr
 from scipy.stats import pearsonr
 
-from benchmarks._report import write_section
+from benchmarks._report import publish
 from psychoagent.affect.config import HeuristicConfig
 from psychoagent.affect.features import FEATURE_NAMES, TextFeatures, tokens, vader
 from psychoagent.affect.head import HEAD_FILE, META_FILE
@@ -344,9 +344,7 @@ def report(results: dict, baselines: dict, end_to_end: dict, chosen: dict, n_wor
         f"{writes[0]:,.0f} units/s; default appraiser (lexical head) and conflict detection {writes[1]:,.0f} units/s "
         f"(x{writes[1] / writes[0]:.2f}, same process).",
     ]
-    body = "\n".join(lines)
-    print(body)
-    write_section("fit_affect", "Affect: continuous valence and arousal (EmoBank)", body)
+    publish("fit_affect", "Affect: continuous valence and arousal (EmoBank)", lines)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ vectors do and do not separate: the docstring of `benchmarks/fit_pairs.py`).
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.conflict_gen import generate, split
-from benchmarks.fit_pairs import features, fit
+from benchmarks.fit_pairs import features, fit, write_weights
 from benchmarks.pair_cv import ALWAYS_TRAINED, flags
 from benchmarks.pair_data import cross_pairs, pairs_of, person_sources, pronoun_variants
 from benchmarks.pair_vectors import embed_all
@@ -200,14 +199,12 @@ def main() -> None:
     for key, value in report.items():
         print(key, value)
     if args.out:
-        weights["meta"] = {
+        write_weights(args.out, weights, {
             "fitted_by": "benchmarks/fit_masked.py", "l2": args.l2, "more_seeds": args.more_seeds,
             "fit_band": [lo, hi], "date": time.strftime("%Y-%m-%d"), "training_pairs": int(use.sum()),
             "cross_validation": best | {"folds": args.folds, "first_stage": {"found": base_found, "compatible": base_comp}},
             "pair_rates": report,
-        }  # fmt: skip
-        args.out.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {args.out}")
+        })  # fmt: skip
     print(f"{time.perf_counter() - t0:.0f} s")
 
 

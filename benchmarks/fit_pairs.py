@@ -266,21 +266,33 @@ def document() -> None:
     write_section("fit_pairs", "Conflicts: the pair scorer on generated pairs", body, after="bench_affect")
 
 
+def write_weights(out: Path, weights: dict[str, Any], meta: dict[str, Any]) -> None:
+    """Write fitted weights as JSON with how they were fitted (`meta`: script, settings, data, date, rates)."""
+    weights["meta"] = meta
+    out.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
+
+
+SWITCHES: tuple[tuple[str, str], ...] = (
+    ("--vectors", "read e5 embedding interactions (e5 scorer)"),
+    ("--spans", "read the e5 vectors of the differing words (write-time scorer)"),
+    ("--swaps", "read the e5 vector of the value-swapped older sentence (write time)"),
+    ("--pronouns", "add dev pairs whose newer fact names its person by a pronoun"),
+    ("--person-sources", "add dev source conflicts told by two people"),
+    ("--same-wording", "add dev changes told in the older fact's own wording"),
+    ("--leads", "add dev pairs again with the newer fact after a dev restatement's lead"),
+    ("--keep-thresholds", "with --cv: report the cross-validated rates, keep the given"),
+    ("--document", "only write the packaged scorers' rates to docs"),
+)
+"""The on/off options of `main`: what each adds to the training data or the scorer's reading."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--l2", type=float, default=0.01)
     parser.add_argument(
         "--embedders", default="e5,hash", help="comma-separated embedders whose similarity trains"
-    )
-    parser.add_argument("--vectors", action="store_true", help="read e5 embedding interactions (e5 scorer)")
-    parser.add_argument(
-        "--spans", action="store_true", help="read the e5 vectors of the differing words (write-time scorer)"
-    )
-    parser.add_argument(
-        "--swaps",
-        action="store_true",
-        help="read the e5 vector of the value-swapped older sentence (write time)",
     )
     parser.add_argument(
         "--cross", type=int, default=3000, help="same-subject other-attribute pairs added to dev"
@@ -300,35 +312,15 @@ def main() -> None:
         "--more-seeds", default="", help="comma-separated generator seeds whose DEV scenarios train too"
     )
     parser.add_argument(
-        "--pronouns", action="store_true", help="add dev pairs whose newer fact names its person by a pronoun"
-    )
-    parser.add_argument(
-        "--person-sources", action="store_true", help="add dev source conflicts told by two people"
-    )
-    parser.add_argument(
-        "--same-wording", action="store_true", help="add dev changes told in the older fact's own wording"
-    )
-    parser.add_argument(
         "--cv", type=int, default=0, help="choose the thresholds by this many leave-families-out folds on dev"
-    )
-    parser.add_argument(
-        "--leads",
-        action="store_true",
-        help="add dev pairs again with the newer fact after a dev restatement's lead",
-    )
-    parser.add_argument(
-        "--keep-thresholds",
-        action="store_true",
-        help="with --cv: report the cross-validated rates, keep the given",
     )
     parser.add_argument(
         "--conflict-mass", type=float, default=0.9, help="the write path's update+contradiction mass rule"
     )
     parser.add_argument("--cache", type=Path, help="bench_conflicts --cache file whose e5 vectors are reused")
     parser.add_argument("--out", type=Path, default=None, help="write the fitted weights here (JSON)")
-    parser.add_argument(
-        "--document", action="store_true", help="only write the packaged scorers' rates to docs"
-    )
+    for flag, what in SWITCHES:
+        parser.add_argument(flag, action="store_true", help=what)
     args = parser.parse_args()
     if args.document:
         document()
@@ -410,7 +402,7 @@ def main() -> None:
     for key, value in report.items():
         print(key, {k: round(v, 3) for k, v in value.items()})
     if args.out:
-        weights["meta"] = {
+        write_weights(args.out, weights, {
             "fitted_by": "benchmarks/fit_pairs.py", "generator_seed": args.seed, "l2": args.l2,
             "hidden": args.hidden, "vector_l2": args.vector_l2, "more_seeds": args.more_seeds, "pronouns": args.pronouns,
             "dev_scenarios": len(dev), "dev_pairs": len(y), "date": time.strftime("%Y-%m-%d"),
@@ -418,9 +410,7 @@ def main() -> None:
             "thresholds": {"update": upd, "contradiction": con}, "person_sources": args.person_sources,
             "same_wording": args.same_wording, "spans": args.spans, "swaps": args.swaps,
             "cross_validation": {k: v for k, v in chosen.items() if k.startswith("cv")} | {"folds": args.cv},
-        }  # fmt: skip
-        args.out.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {args.out}")
+        })  # fmt: skip
     print(f"{time.perf_counter() - t0:.0f} s")
 
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from benchmarks.bench_memory import queries, sentences
 from benchmarks.conflict_fixture import build as conflict_scenarios
+from benchmarks.identity_cli import identity_main
 from benchmarks.retrieval_fixture import build as fixture
 from psychoagent import Memory
 from psychoagent.embed import E5Embedder, HashingEmbedder
@@ -134,26 +135,22 @@ def compare(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    def options(d: argparse.ArgumentParser) -> None:
+        d.add_argument(
+            "--sizes",
+            type=sizes_arg,
+            default=[10_000, 100_000],
+            help="comma-separated unit counts of the bench cases",
+        )
+        d.add_argument("--queries", type=int, default=300, help="queries per bench case")
+        d.add_argument("--scenarios", type=int, default=60, help="conflict scenarios per language")
+        d.add_argument(
+            "--e5", action="store_true", help="also run the fixture with the e5-small embedder (slow)"
+        )
+
+    identity_main(
+        __doc__, dump, compare, "write the recalled ids of every case to a JSON file", options, argv
     )
-    sub = parser.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("dump", help="write the recalled ids of every case to a JSON file")
-    d.add_argument("out", help="output JSON path")
-    d.add_argument(
-        "--sizes",
-        type=sizes_arg,
-        default=[10_000, 100_000],
-        help="comma-separated unit counts of the bench cases",
-    )
-    d.add_argument("--queries", type=int, default=300, help="queries per bench case")
-    d.add_argument("--scenarios", type=int, default=60, help="conflict scenarios per language")
-    d.add_argument("--e5", action="store_true", help="also run the fixture with the e5-small embedder (slow)")
-    c = sub.add_parser("compare", help="compare two dumps")
-    c.add_argument("before")
-    c.add_argument("after")
-    args = parser.parse_args(argv)
-    (dump if args.command == "dump" else compare)(args)
 
 
 if __name__ == "__main__":

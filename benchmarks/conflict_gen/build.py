@@ -8,16 +8,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import domains_en1, domains_en2, domains_zh1, domains_zh2
 from .families import COMPATIBLE, CONTRADICTION, LABELS, UPDATE, Ctx, Family
 from .lexicon import NAMES, ROLES
 from .render import Subject, fill, pick, value_pair
-from .slots import Slot
+from .slots import Slot, load_slots
 
-SLOTS: dict[str, tuple[Slot, ...]] = {
-    "en": domains_en1.SLOTS + domains_en2.SLOTS,
-    "zh": domains_zh1.SLOTS + domains_zh2.SLOTS,
-}
+SLOTS: dict[str, tuple[Slot, ...]] = {lang: load_slots(lang) for lang in ("en", "zh")}
 DOMAINS: tuple[str, ...] = tuple(dict.fromkeys(s.domain for s in SLOTS["en"]))
 N_DISTRACTORS = 6  # before and after the new fact
 HELD_OUT_SHARE = 0.3

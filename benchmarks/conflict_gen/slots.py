@@ -1,4 +1,5 @@
-"""One attribute of one domain (a slot) with its value pool and the sentence templates that state or change it.
+"""One attribute of one domain (a slot) with its value pool and the sentence templates that state or change it;
+the slots of each language are a table in data/slots_LANG.yaml, read by `load_slots`.
 
 Placeholders: {S} subject, {P} its possessive ("Anna's", "安娜的"), {he}/{his}/{him} its pronouns, {v} the
 value the sentence states, {o} the earlier value, {d} the size of a relative change.
@@ -7,6 +8,13 @@ value the sentence states, {o} the earlier value, {d} the size of a relative cha
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DATA = Path(__file__).with_name("data")
+"""The folder of the slot tables, one YAML file a language."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +56,18 @@ class Slot:
         return list(self.values)
 
 
+def _tuples(value: Any) -> Any:
+    """Lists, nested ones included, as tuples: a slot is frozen and its pools are compared and hashed."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list | tuple) else value
+
+
 def slot(domain: str, key: str, **kw: object) -> Slot:
     """Build a slot; sequences given as lists or tuples are stored as tuples."""
-    args = {k: tuple(v) if isinstance(v, list) else v for k, v in kw.items()}
-    return Slot(domain=domain, key=key, **args)  # type: ignore[arg-type]
+    args = {k: _tuples(v) for k, v in kw.items()}
+    return Slot(domain=domain, key=key, **args)
+
+
+def load_slots(lang: str) -> tuple[Slot, ...]:
+    """The slots of one language ("en", "zh") from data/slots_LANG.yaml, in the table's order."""
+    table = yaml.safe_load((DATA / f"slots_{lang}.yaml").read_text(encoding="utf-8"))
+    return tuple(slot(**row) for row in table["slots"])

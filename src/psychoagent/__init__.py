@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from psychoagent.types import Affect, Briefing, ConflictRecord, Edge, MemoryUnit, Recall
-
-__version__ = "0.1.0"
+from psychoagent.version import __version__
 
 if TYPE_CHECKING:
     from psychoagent.memory import Memory

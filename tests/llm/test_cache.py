@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from psychoagent.llm import CacheConfig, CacheMissError, LLMClient, OfflineBackend, Sampling
-from psychoagent.llm.base import Completion, Request, WireMode
+from psychoagent.llm.contracts import Completion, Request, WireMode
 
 from .conftest import FALLBACK, Rating, fast_config
 

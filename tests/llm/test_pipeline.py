@@ -18,7 +18,7 @@ from psychoagent.llm import (
     TransientLLMError,
     get_model,
 )
-from psychoagent.llm.base import Completion, Request, WireMode
+from psychoagent.llm.contracts import Completion, Request, WireMode
 
 from .conftest import FALLBACK, Rating, fast_config
 

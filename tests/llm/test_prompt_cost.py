@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from psychoagent.llm import LLMClient, LLMConfig, get_model
-from psychoagent.llm.base import Completion
+from psychoagent.llm.contracts import Completion
 from psychoagent.llm.local import shared_prefix
 from psychoagent.llm.schema import prepare_schema, schema_instructions, schema_outline
 

@@ -35,12 +35,18 @@ def seed(mem: Memory) -> list[str]:
     return [u.id for u in mem.observe_many(["the harbour crane lifted containers", "the bakery sold bread"])]
 
 
+def recalled(path: Path, times: int = 1, flush: float = LATER) -> tuple[Memory, str, str]:
+    """A memory at `path` with a crane and a bakery unit, the crane recalled `times` times: (memory, ids)."""
+    mem = open_memory(path, flush=flush)
+    crane, bakery = seed(mem)
+    for _ in range(times):
+        mem.recall("harbour crane", k=1)
+    return mem, crane, bakery
+
+
 def test_counts_are_written_on_close(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = open_memory(path)
-    crane, _ = seed(mem)
-    for _ in range(3):
-        mem.recall("harbour crane", k=1)
+    mem, crane, _ = recalled(path, times=3)
     assert isinstance(mem.store, AccessBuffer)
     assert stored_count(path, crane) == 0  # not written yet
     mem.close()
@@ -63,9 +69,7 @@ def test_own_reads_carry_the_unwritten_counts(tmp_path: Path) -> None:
 
 def test_the_next_write_writes_them_first(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = open_memory(path)
-    crane, _ = seed(mem)
-    mem.recall("harbour crane", k=1)
+    mem, crane, _ = recalled(path)
     mem.observe("the ferry left at noon")
     assert stored_count(path, crane) == 1
     mem.close()
@@ -74,9 +78,7 @@ def test_the_next_write_writes_them_first(tmp_path: Path) -> None:
 
 def test_supersede_and_forget_keep_every_count(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = open_memory(path)
-    crane, bakery = seed(mem)
-    mem.recall("harbour crane", k=1)
+    mem, crane, bakery = recalled(path)
     mem.recall("bakery bread", k=1)
     mem.supersede(crane, "the harbour crane was replaced by a new one")  # reads and rewrites the unit
     mem.recall("harbour crane", k=2)
@@ -115,9 +117,7 @@ def test_another_process_writing_in_between(tmp_path: Path) -> None:
 
 def test_counts_are_written_soon_without_other_calls(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = open_memory(path, flush=0.05)
-    crane, _ = seed(mem)
-    mem.recall("harbour crane", k=1)
+    mem, crane, _ = recalled(path, flush=0.05)
     deadline = time.monotonic() + 30.0
     while stored_count(path, crane) == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -127,9 +127,7 @@ def test_counts_are_written_soon_without_other_calls(tmp_path: Path) -> None:
 
 def test_zero_writes_each_recall_through(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = open_memory(path, flush=0.0)
-    crane, _ = seed(mem)
-    mem.recall("harbour crane", k=1)
+    mem, crane, _ = recalled(path, flush=0.0)
     assert not isinstance(mem.store, AccessBuffer)
     assert stored_count(path, crane) == 1
     mem.close()
@@ -139,9 +137,7 @@ def test_a_forked_child_leaves_its_parents_counts_to_the_parent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "m.db"
-    mem = open_memory(path)
-    crane, _ = seed(mem)
-    mem.recall("harbour crane", k=1)
+    mem, crane, _ = recalled(path)
     parent = os.getpid()
     monkeypatch.setattr(os, "getpid", lambda: parent + 1)  # as in a child after fork
     mem.observe("the ferry left at noon")  # the child's write: the inherited count is not written
@@ -152,10 +148,7 @@ def test_a_forked_child_leaves_its_parents_counts_to_the_parent(
 
 def test_a_unit_counted_many_times_is_written_in_one_statement(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = open_memory(path)
-    crane, bakery = seed(mem)
-    for _ in range(5):
-        mem.recall("harbour crane", k=1)
+    mem, crane, bakery = recalled(path, times=5)
     mem.recall("bakery bread", k=1)
     assert isinstance(mem.store, AccessBuffer)
     calls: list[tuple[list[str], int]] = []

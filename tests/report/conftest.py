@@ -1,4 +1,4 @@
-"""A tiny simulated run shared by the report tests."""
+"""Tiny simulated runs shared by the report tests."""
 
 from __future__ import annotations
 
@@ -9,27 +9,27 @@ import pytest
 from psychoagent.econ.run import simulate
 
 
-@pytest.fixture(scope="session")
-def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """20 households, 36 months (three years, so Phillips/Okun have points), a shock in month 13."""
+def shocked_run(
+    factory: pytest.TempPathFactory, name: str, *, agents: int, ticks: int, seed: int, policy: str
+) -> Path:
+    """A run folder of `policy` households under a scenario with a demand shock in month 13 (six months, x0.7)."""
     from psychoagent.econ.scenario import Scenario
 
     scen = Scenario.model_validate(
         {"name": "tiny", "shocks": [{"kind": "demand_shock", "start": 13, "duration": 6, "factor": 0.7}]}
     )
-    out = tmp_path_factory.mktemp("run")
-    simulate(out, agents=20, ticks=36, seed=3, policy="persona", scenario=scen)
+    out = factory.mktemp(name)
+    simulate(out, agents=agents, ticks=ticks, seed=seed, policy=policy, scenario=scen)
     return out
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """20 households, 36 months (three years, so Phillips/Okun have points), a shock in month 13."""
+    return shocked_run(tmp_path_factory, "run", agents=20, ticks=36, seed=3, policy="persona")
 
 
 @pytest.fixture(scope="session")
 def cognitive_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """12 cognitive households over 30 months with a demand shock in month 13: memories and persona updates."""
-    from psychoagent.econ.scenario import Scenario
-
-    scen = Scenario.model_validate(
-        {"name": "tiny", "shocks": [{"kind": "demand_shock", "start": 13, "duration": 6, "factor": 0.7}]}
-    )
-    out = tmp_path_factory.mktemp("cognitive")
-    simulate(out, agents=12, ticks=30, seed=5, policy="cognitive", scenario=scen)
-    return out
+    return shocked_run(tmp_path_factory, "cognitive", agents=12, ticks=30, seed=5, policy="cognitive")

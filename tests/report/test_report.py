@@ -11,7 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from psychoagent.cli import app
-from psychoagent.report.html import markdown_tables, write_report
+from psychoagent.report.html import write_report
+from psychoagent.report.page import markdown_tables
 
 IMG = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
 

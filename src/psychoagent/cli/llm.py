@@ -8,6 +8,7 @@ import time
 import typer
 from pydantic import BaseModel, Field
 
+from psychoagent.cli.errors import fail
 from psychoagent.llm.config import TIMEOUT_ENV
 from psychoagent.llm.factory import SPEC_HELP
 
@@ -45,8 +46,7 @@ def check(
     try:
         model = get_model(llm, config)
     except Exception as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        fail(str(exc))
     prompt = [
         {"role": "system", "content": "You rate the sentiment of a sentence."},
         {"role": "user", "content": "Sentence: 'The project shipped on time and the client was delighted.'"},

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from psychoagent.cli.errors import fail
 from psychoagent.service.auth import is_loopback
+
+if TYPE_CHECKING:
+    from psychoagent.service.hub import MemoryHub
 
 DbArg = Annotated[
     str, typer.Option("--db", help="memory file (SQLite, created if missing) or a postgresql:// URL")
@@ -15,15 +19,19 @@ DbArg = Annotated[
 EmbArg = Annotated[str, typer.Option("--embedder", help="e5 (default, multilingual), hash, static, ...")]
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
+def _missing_extra(extra: str, exc: ImportError) -> NoReturn:
+    """Exit naming the optional extra a command needs."""
+    fail(f"this command needs the '{extra}' extra: pip install 'psychoagent[{extra}]' ({exc.name} missing)")
 
 
-def _missing_extra(extra: str, exc: ImportError) -> typer.Exit:
-    return _fail(
-        f"this command needs the '{extra}' extra: pip install 'psychoagent[{extra}]' ({exc.name} missing)"
-    )
+def _open_hub(db: str, embedder: str) -> MemoryHub:
+    """The memory file both servers serve, or exit naming the option at fault."""
+    from psychoagent.service.hub import MemoryHub
+
+    try:
+        return MemoryHub.open(db, embedder=embedder)
+    except ValueError as exc:
+        fail(f"--db/--embedder: {exc}")
 
 
 def serve(
@@ -43,24 +51,18 @@ def serve(
 
         from psychoagent.service.app import create_app
     except ImportError as exc:
-        raise _missing_extra("server", exc) from exc
+        _missing_extra("server", exc)
     from psychoagent.service.auth import KeyRing
-    from psychoagent.service.hub import MemoryHub
 
     ring = None
     if keys is not None:
         try:
             ring = KeyRing.load(keys)
         except ValueError as exc:
-            raise _fail(str(exc)) from exc
+            fail(str(exc))
     elif not is_loopback(host):
-        raise _fail(
-            f"--host {host} is not a loopback address: pass --keys keys.toml to serve beyond this machine"
-        )
-    try:
-        hub = MemoryHub.open(db, embedder=embedder)
-    except ValueError as exc:
-        raise _fail(f"--db/--embedder: {exc}") from exc
+        fail(f"--host {host} is not a loopback address: pass --keys keys.toml to serve beyond this machine")
+    hub = _open_hub(db, embedder)
     app = create_app(hub, ring, close_on_shutdown=True)
     access = f"{len(ring.entries)} bearer keys" if ring else "no keys, loopback only"
     typer.echo(
@@ -84,15 +86,10 @@ def mcp(
     try:
         from psychoagent.service.mcp import build_server
     except ImportError as exc:
-        raise _missing_extra("mcp", exc) from exc
-    from psychoagent.service.hub import MemoryHub
-
+        _missing_extra("mcp", exc)
     if namespace is not None and not namespace.strip():
-        raise _fail("--namespace must not be blank")
-    try:
-        hub = MemoryHub.open(db, embedder=embedder)
-    except ValueError as exc:
-        raise _fail(f"--db/--embedder: {exc}") from exc
+        fail("--namespace must not be blank")
+    hub = _open_hub(db, embedder)
     server = build_server(hub, namespace)
     try:
         if http is None:

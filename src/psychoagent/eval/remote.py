@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from psychoagent.eval.experiment import RunTask, run_task
+from psychoagent.eval.tasks import RunTask, run_task
 
 Outcome = tuple[str, int, dict[str, Any]]
 

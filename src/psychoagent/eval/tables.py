@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -66,6 +66,34 @@ def best_condition(summary: pd.DataFrame, metric: str) -> str | None:
     return str(row["condition"])
 
 
+def _cells(
+    table: pd.DataFrame,
+    metric: str,
+    conditions: Sequence[str],
+    value: str,
+    text: Callable[[pd.Series, str], str],
+) -> list[str]:
+    """One Markdown cell a condition: `text(row, condition)` of the metric's row in `table`, or n/a where the row
+    or its `value` is missing."""
+    cells = []
+    for condition in conditions:
+        rows = table[(table["metric"] == metric) & (table["condition"] == condition)]
+        missing = rows.empty or pd.isna(rows[value].iloc[0])
+        cells.append("n/a" if missing else text(rows.iloc[0], condition))
+    return cells
+
+
+def _interval(row: pd.Series) -> str:
+    """' [low, high]' of a row's 95 % interval, or nothing when it has none."""
+    return f" [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]" if pd.notna(row["ci_low"]) else ""
+
+
+def _difference(row: pd.Series, _condition: str) -> str:
+    """'+0.12 [0.01, 0.2] *': a paired difference, its interval and '*' when the interval excludes 0."""
+    sig = pd.notna(row["ci_low"]) and (row["ci_low"] > 0 or row["ci_high"] < 0)
+    return ("+" if row["diff"] > 0 else "") + fmt(row["diff"]) + _interval(row) + (" *" if sig else "")
+
+
 def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequence[str]) -> str:
     """Markdown: the metric table (best mean in bold) and, with several conditions, paired differences to the
     first condition where '*' marks a 95 % interval that excludes 0."""
@@ -76,18 +104,13 @@ def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequ
     lines.append("| metric | better | " + " | ".join(labels) + " |")
     lines.append("|---|---|" + "---|" * len(labels))
     for m in metrics:
-        best = best_condition(summary, m)
-        cells = []
-        for label in labels:
-            s = summary[(summary["metric"] == m) & (summary["condition"] == label)]
-            if s.empty or pd.isna(s["mean"].iloc[0]):
-                cells.append("n/a")
-                continue
-            r = s.iloc[0]
-            text = fmt(r["mean"]) + (
-                f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]" if pd.notna(r["ci_low"]) else ""
-            )
-            cells.append(f"**{text}**" if label == best and len(labels) > 1 else text)
+        best = best_condition(summary, m) if len(labels) > 1 else None
+
+        def mean(row: pd.Series, label: str, best: str | None = best) -> str:
+            text = fmt(row["mean"]) + _interval(row)
+            return f"**{text}**" if label == best else text
+
+        cells = _cells(summary, m, labels, "mean", mean)
         lines.append(f"| {m} | {direction(m)} | " + " | ".join(cells) + " |")
     if len(labels) > 1 and not diffs.empty:
         ref = labels[0]
@@ -97,15 +120,5 @@ def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequ
         lines.append("| metric | " + " | ".join(others) + " |")
         lines.append("|---|" + "---|" * len(others))
         for m in metrics:
-            cells = []
-            for label in others:
-                d = diffs[(diffs["metric"] == m) & (diffs["condition"] == label)]
-                if d.empty or pd.isna(d["diff"].iloc[0]):
-                    cells.append("n/a")
-                    continue
-                r = d.iloc[0]
-                sig = pd.notna(r["ci_low"]) and (r["ci_low"] > 0 or r["ci_high"] < 0)
-                ci = f" [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]" if pd.notna(r["ci_low"]) else ""
-                cells.append(("+" if r["diff"] > 0 else "") + fmt(r["diff"]) + ci + (" *" if sig else ""))
-            lines.append(f"| {m} | " + " | ".join(cells) + " |")
+            lines.append(f"| {m} | " + " | ".join(_cells(diffs, m, others, "diff", _difference)) + " |")
     return "\n".join(lines) + "\n"

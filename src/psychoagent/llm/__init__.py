@@ -6,7 +6,17 @@ Backends are imported lazily: `import psychoagent.llm` never loads llama.cpp.
 from __future__ import annotations
 
 from psychoagent.llm.accounting import Usage
-from psychoagent.llm.base import (
+from psychoagent.llm.cache import ResponseCache
+from psychoagent.llm.client import LLMClient
+from psychoagent.llm.config import (
+    CacheConfig,
+    LLMConfig,
+    LocalModelConfig,
+    RetryConfig,
+    Sampling,
+    StructuredConfig,
+)
+from psychoagent.llm.contracts import (
     PURPOSES,
     Backend,
     CacheMissError,
@@ -19,16 +29,6 @@ from psychoagent.llm.base import (
     Request,
     StructuredOutputError,
     TransientLLMError,
-)
-from psychoagent.llm.cache import ResponseCache
-from psychoagent.llm.client import LLMClient
-from psychoagent.llm.config import (
-    CacheConfig,
-    LLMConfig,
-    LocalModelConfig,
-    RetryConfig,
-    Sampling,
-    StructuredConfig,
 )
 from psychoagent.llm.factory import get_model
 from psychoagent.llm.offline import OfflineBackend

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,6 +28,18 @@ class PurposeStats:
     transport_retries: int = 0
     latencies_s: list[float] = field(default_factory=list)
     outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+
+    def add(self, other: PurposeStats) -> None:
+        """Add another purpose's counters, latencies and outcomes to these (the total of a run)."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(mine, list):
+                mine.extend(theirs)
+            elif isinstance(mine, dict):
+                for key in OUTCOMES:
+                    mine[key] += theirs[key]
+            else:
+                setattr(self, f.name, mine + theirs)
 
     def summary(self) -> dict[str, Any]:
         """Counters plus latency mean/p50/p95/max in seconds."""
@@ -97,16 +109,7 @@ class Usage:
             items = {p: s for p, s in self._by_purpose.items()}
             total = PurposeStats()
             for s in items.values():
-                total.calls += s.calls
-                total.requests += s.requests
-                total.cache_hits += s.cache_hits
-                total.prompt_tokens += s.prompt_tokens
-                total.reused_prompt_tokens += s.reused_prompt_tokens
-                total.completion_tokens += s.completion_tokens
-                total.transport_retries += s.transport_retries
-                total.latencies_s.extend(s.latencies_s)
-                for o in OUTCOMES:
-                    total.outcomes[o] += s.outcomes[o]
+                total.add(s)
             return {"purposes": {p: s.summary() for p, s in sorted(items.items())}, "total": total.summary()}
 
     def write(self, run_dir: str | Path, extra: dict[str, Any] | None = None) -> Path:

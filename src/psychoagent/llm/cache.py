@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from psychoagent.llm.base import CacheMissError, Completion, Request
 from psychoagent.llm.config import CacheMode
+from psychoagent.llm.contracts import CacheMissError, Completion, Request
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS llm_responses (

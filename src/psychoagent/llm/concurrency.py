@@ -1,14 +1,18 @@
-"""Concurrency helpers of the LLM layer: a global rate limiter and the private loop behind the sync API."""
+"""Concurrency helpers of the LLM layer: a global rate limiter, the private loop behind the sync API and
+`sync_face`, which makes the blocking twin of an async method so a call is written once."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 import time
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 R = TypeVar("R")
+S = TypeVar("S")
+P = ParamSpec("P")
 
 
 class RateLimiter:
@@ -58,3 +62,18 @@ class _LoopThread:
 def run_sync(coro: Coroutine[Any, Any, R]) -> R:
     """Run a coroutine to completion from sync code, on the shared private loop."""
     return _LoopThread.run(coro)
+
+
+def sync_face(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, P], R]:
+    """The blocking face of an async method `aNAME`: named NAME, same arguments, run to completion by `run_sync`."""
+
+    @functools.wraps(method)
+    def face(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return run_sync(method(self, *args, **kwargs))
+
+    face.__name__ = method.__name__.removeprefix("a")
+    face.__qualname__ = face.__qualname__.rsplit(".", 1)[0] + "." + face.__name__
+    face.__doc__ = f"Blocking `{method.__name__}`: the same call, run to completion on a private event loop."
+    return face

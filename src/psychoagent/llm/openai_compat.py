@@ -10,15 +10,15 @@ from typing import Any
 
 import openai
 
-from psychoagent.llm.base import (
+from psychoagent.llm.contracts import (
     Completion,
     LLMError,
     ModeRejectedError,
     Request,
     TransientLLMError,
     WireMode,
-    estimate_tokens,
 )
+from psychoagent.llm.request import estimate_tokens
 
 _MODE_REJECT_STATUS = {400, 422}
 """Statuses meaning "this server does not accept that response_format"; llama.cpp server also answers 500."""

@@ -6,10 +6,12 @@ import copy
 import json
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 import json_repair
 from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound=BaseModel)
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
@@ -219,6 +221,31 @@ def short_error(error: Exception, limit: int = 600) -> str:
     else:
         text = f"{type(error).__name__}: {error}"
     return text[:limit]
+
+
+def parse_answer(text: str, output: type[M], clamp: bool = True) -> tuple[M | None, bool, str]:
+    """Tolerant parse + validation + repair of a model's answer: (object or None, whether repair was needed, error
+    text). `clamp`: an out-of-range number is clamped to its bound (`clamp_out_of_range`) and counts as a repair."""
+    repaired = False
+    try:
+        data = parse_strict(text)
+    except ValueError:
+        try:
+            data = parse_repaired(text)
+            repaired = True
+        except Exception as exc:  # json-repair may raise anything on pathological input
+            return None, False, short_error(exc)
+    try:
+        return output.model_validate(data), repaired, ""
+    except ValidationError as exc:
+        if clamp:
+            clamped, changed = clamp_out_of_range(data, exc, output)
+            if changed:
+                try:
+                    return output.model_validate(clamped), True, ""
+                except ValidationError as exc2:
+                    return None, False, short_error(exc2)
+        return None, False, short_error(exc) if text.strip() else "empty answer"
 
 
 def example_from_schema(schema: dict[str, Any]) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -95,39 +96,32 @@ class PersonaArray:
         """n copies of one persona."""
         return cls.from_personas([persona] * n)
 
+    def _row(self, i: int) -> dict[str, Any]:
+        """Row i's current traits and miss streak as Persona fields (exactly the stored floats)."""
+        return {
+            "risk_preference": float(self.risk_preference[i]),
+            "optimism": float(self.optimism[i]),
+            "domain_optimism": dict(self.domain_optimism[i]),
+            "learning_rate": float(self.learning_rate[i]),
+            "social_tendency": float(self.social_tendency[i]),
+            "allocation": _allocation(self.allocation[i]),
+            "miss_streak": int(self.miss_streak[i]),
+        }
+
     def persona(self, i: int) -> Persona:
         """Row i as a Persona (values are exactly the stored floats)."""
-        return Persona.model_construct(
-            name=self.names[i],
-            risk_preference=float(self.risk_preference[i]),
-            optimism=float(self.optimism[i]),
-            domain_optimism=dict(self.domain_optimism[i]),
-            learning_rate=float(self.learning_rate[i]),
-            social_tendency=float(self.social_tendency[i]),
-            allocation=_allocation(self.allocation[i]),
-            baseline=Baseline.model_construct(
-                risk_preference=float(self.baseline_risk_preference[i]),
-                optimism=float(self.baseline_optimism[i]),
-                learning_rate=float(self.baseline_learning_rate[i]),
-                social_tendency=float(self.baseline_social_tendency[i]),
-                allocation=_allocation(self.baseline_allocation[i]),
-            ),
-            miss_streak=int(self.miss_streak[i]),
+        baseline = Baseline.model_construct(
+            risk_preference=float(self.baseline_risk_preference[i]),
+            optimism=float(self.baseline_optimism[i]),
+            learning_rate=float(self.baseline_learning_rate[i]),
+            social_tendency=float(self.baseline_social_tendency[i]),
+            allocation=_allocation(self.baseline_allocation[i]),
         )
+        return Persona.model_construct(name=self.names[i], baseline=baseline, **self._row(i))
 
     def evolved(self, i: int, persona: Persona) -> Persona:
         """`persona` (row i's ancestor) with row i's current traits; baseline and name are reused, not rebuilt."""
-        return persona.model_copy(
-            update={
-                "risk_preference": float(self.risk_preference[i]),
-                "optimism": float(self.optimism[i]),
-                "domain_optimism": dict(self.domain_optimism[i]),
-                "learning_rate": float(self.learning_rate[i]),
-                "social_tendency": float(self.social_tendency[i]),
-                "allocation": _allocation(self.allocation[i]),
-                "miss_streak": int(self.miss_streak[i]),
-            }
-        )
+        return persona.model_copy(update=self._row(i))
 
     def to_personas(self) -> list[Persona]:
         """All rows as Personas."""

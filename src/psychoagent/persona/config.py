@@ -9,35 +9,37 @@ from typing import Any
 
 from pydantic import Field
 
-from psychoagent.config import FrozenConfigModel
+from psychoagent.config import (
+    Count,
+    FrozenConfigModel,
+    NonNegative,
+    Positive,
+    PositiveShare,
+    Share,
+)
 from psychoagent.persona.archetypes import ALLOCATION_KEYS
 
 
 class TraitDynamics(FrozenConfigModel):
     """How one trait reacts to an impact and how fast it drifts back to its baseline."""
 
-    sensitivity: float = Field(
+    sensitivity: NonNegative = Field(
         ...,
-        ge=0.0,
         description="how far the trait's target moves per unit of impact (0: the trait ignores events)",
     )
-    speed: float = Field(
+    speed: PositiveShare = Field(
         ...,
-        gt=0.0,
-        le=1.0,
         description=(
             "EMA weight: share of the gap to the target closed per event at the reference learning rate; "
             "small for core traits, large for moods (seed 003, 4.2)"
         ),
     )
-    max_step: float = Field(
+    max_step: Positive = Field(
         ...,
-        gt=0.0,
         description="largest change one event can make, so that the persona never jumps (seed 2.1.2)",
     )
-    half_life: float = Field(
+    half_life: Positive = Field(
         ...,
-        gt=0.0,
         description=(
             "ticks for the gap to baseline to halve when nothing happens; ln 2 / -ln(1 - g) for an adaptive "
             "expectation with gain g (ECONOMY.md)"
@@ -69,69 +71,55 @@ class AllocationDynamics(TraitDynamics):
 class EvolutionConfig(FrozenConfigModel):
     """All knobs of the evolution engine. The defaults are the 'default' preset."""
 
-    loss_aversion: float = Field(
+    loss_aversion: Positive = Field(
         2.25,
-        gt=0.0,
         description=(
             "lambda: a loss moves traits lambda times more than an equal gain (Tversky & Kahneman 1992; "
             "meta-analyses find 1.3-2.0, see ECONOMY.md, so treat it as a parameter)"
         ),
     )
-    value_exponent: float = Field(
+    value_exponent: PositiveShare = Field(
         0.88,
-        gt=0.0,
-        le=1.0,
         description="curvature of the value function, |error| ** alpha: diminishing sensitivity (Tversky & Kahneman 1992)",
     )
-    major_event_threshold: float = Field(
+    major_event_threshold: NonNegative = Field(
         0.05,
-        ge=0.0,
         description=(
             "absolute prediction error (in return units, 0.05 = 5 points) from which an event counts as major "
             "and updates fully (seed 003, 4.2)"
         ),
     )
-    minor_event_weight: float = Field(
+    minor_event_weight: Share = Field(
         0.2,
-        ge=0.0,
-        le=1.0,
         description="share of its impact a minor (below-threshold) event keeps: small wins and losses only fine-tune",
     )
-    stake_half_importance: float = Field(
+    stake_half_importance: Positive = Field(
         0.1,
-        gt=0.0,
         description=(
             "stake (share of liquid wealth) at which an event has importance 0.5: importance = s / (s + this), "
             "so 30 % of one's funds weighs 0.75 (seed 003, 2.1.2)"
         ),
     )
-    reference_learning_rate: float = Field(
+    reference_learning_rate: PositiveShare = Field(
         0.5,
-        gt=0.0,
-        le=1.0,
         description=(
             "learning rate at which trait speeds apply as configured; a persona's speeds scale with "
             "learning_rate / this (experience-dependent gain, Malmendier & Nagel 2016)"
         ),
     )
-    miss_streak_trigger: int = Field(
+    miss_streak_trigger: Count = Field(
         2,
-        ge=1,
         description="consecutive major misses from which the learning rate rises ('second misjudgment in a row', seed 2.1.2)",
     )
-    miss_boost: float = Field(
+    miss_boost: Share = Field(
         0.5,
-        ge=0.0,
-        le=1.0,
         description=(
             "share of the gap to the maximum learning rate closed per miss once the streak is reached; people "
             "weight recent data more in volatile periods (regime-dependent gain, ECONOMY.md)"
         ),
     )
-    domain_spillover: float = Field(
+    domain_spillover: Share = Field(
         0.5,
-        ge=0.0,
-        le=1.0,
         description="share of a domain-specific optimism change that also reaches global optimism",
     )
     risk_preference: TraitDynamics = Field(
@@ -149,9 +137,8 @@ class EvolutionConfig(FrozenConfigModel):
             "raise sensitivity to let success breed outreach"
         ),
     )
-    learning_rate_half_life: float = Field(
+    learning_rate_half_life: Positive = Field(
         10.0,
-        gt=0.0,
         description="ticks for a raised learning rate to fall halfway back ('for a while', seed 2.1.2)",
     )
     allocation: AllocationDynamics = Field(

@@ -1,13 +1,11 @@
-"""Render a persona as one or two plain sentences for an LLM prompt."""
+"""Render a persona as one or two plain sentences for an LLM prompt: the words of each trait's bands and the
+sentence built from a persona's values (`Persona.describe` passes them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
 
 from psychoagent.persona.archetypes import ARCHETYPES
-
-if TYPE_CHECKING:
-    from psychoagent.persona.model import Persona
 
 # (upper bound, word) bands: the first band whose bound is >= the value names it.
 RISK_WORDS: tuple[tuple[float, str], ...] = (
@@ -45,24 +43,32 @@ def band(value: float, words: tuple[tuple[float, str], ...]) -> str:
     return words[-1][1]
 
 
-def describe_persona(persona: Persona) -> str:
-    """E.g. 'Speculator (a trader who ...): strongly risk-seeking (risk 0.90), optimistic (+0.40), ...'."""
-    head = persona.name[:1].upper() + persona.name[1:] if persona.name else "Agent"
-    portrait = ARCHETYPES.get(persona.name, {}).get("portrait")
+def describe_persona(
+    name: str,
+    traits: Mapping[str, float],
+    domain_optimism: Mapping[str, float],
+    allocation: Iterable[tuple[str, float]],
+) -> str:
+    """E.g. 'Speculator (a trader who ...): strongly risk-seeking (risk 0.90), optimistic (+0.40), ...' from the
+    archetype `name`, the scalar `traits` by name, the per-domain optimism and the (key, weight) budget shares."""
+    head = name[:1].upper() + name[1:] if name else "Agent"
+    portrait = ARCHETYPES.get(name, {}).get("portrait")
     if portrait:
         head += f" ({portrait})"
+    risk, optimism = traits["risk_preference"], traits["optimism"]
+    learning, social = traits["learning_rate"], traits["social_tendency"]
     parts = [
-        f"{band(persona.risk_preference, RISK_WORDS)} (risk preference {persona.risk_preference:.2f})",
-        f"{band(persona.optimism, OPTIMISM_WORDS)} (optimism {persona.optimism:+.2f})",
-        f"{band(persona.learning_rate, LEARNING_WORDS)} (learning rate {persona.learning_rate:.2f})",
-        f"{band(persona.social_tendency, SOCIAL_WORDS)} (social tendency {persona.social_tendency:.2f})",
+        f"{band(risk, RISK_WORDS)} (risk preference {risk:.2f})",
+        f"{band(optimism, OPTIMISM_WORDS)} (optimism {optimism:+.2f})",
+        f"{band(learning, LEARNING_WORDS)} (learning rate {learning:.2f})",
+        f"{band(social, SOCIAL_WORDS)} (social tendency {social:.2f})",
     ]
     text = f"{head}: " + ", ".join(parts) + "."
     views = [
         f"{band(level, OPTIMISM_WORDS)} about {domain} ({level:+.2f})"
-        for domain, level in sorted(persona.domain_optimism.items())
+        for domain, level in sorted(domain_optimism.items())
     ]
     if views:
         text += " Views: " + "; ".join(views) + "."
-    budget = ", ".join(f"{ALLOCATION_LABELS[k]} {w:.0%}" for k, w in persona.allocation.items())
+    budget = ", ".join(f"{ALLOCATION_LABELS[k]} {w:.0%}" for k, w in allocation)
     return text + f" Default budget: {budget}."

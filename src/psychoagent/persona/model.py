@@ -21,6 +21,7 @@ from psychoagent.persona.archetypes import (
     list_archetypes,
     resolve,
 )
+from psychoagent.persona.describe import describe_persona
 
 UNIT_RANGE: tuple[float, float] = (0.0, 1.0)
 """Range of risk_preference, learning_rate and social_tendency."""
@@ -199,6 +200,4 @@ class Persona(BaseModel):
 
     def describe(self) -> str:
         """A short natural-language rendering of the persona for prompts."""
-        from psychoagent.persona.describe import describe_persona
-
-        return describe_persona(self)
+        return describe_persona(self.name, self.traits(), self.domain_optimism, self.allocation.items())

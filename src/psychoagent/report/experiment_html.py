@@ -13,15 +13,16 @@ from psychoagent.eval.experiment import load_experiment, paired, summarise
 from psychoagent.eval.tables import comparison_markdown, direction, fmt, shown_metrics
 from psychoagent.report import experiment_plots
 from psychoagent.report.glossary import TERMS, clip, term
-from psychoagent.report.html import (
+from psychoagent.report.page import (
     Section,
-    _img,
-    _table,
     esc,
     glossary_html,
+    image_html,
     markdown_tables,
+    model_note,
     page,
     summary_html,
+    table_html,
 )
 
 
@@ -119,26 +120,26 @@ def experiment_report(path: str | Path, progress: Callable[[str], None] | None =
     command = f"<p>Command: <code>{esc(meta.get('command'))}</code></p>" if meta.get("command") else ""
     fails = meta.get("failures") or []
     failed = ("<p>Failed runs (left out of the tables):</p>"
-              + _table(("condition", "seed", "error"), [(f["condition"], f["seed"], f["error"][:300]) for f in fails])
+              + table_html(("condition", "seed", "error"), [(f["condition"], f["seed"], f["error"][:300]) for f in fails])
               if fails else "")  # fmt: skip
     conds = meta["conditions"]
     shown = shown_metrics(summary)
     sections: list[Section] = [
         ("story", "Conclusion", lambda: summary_html(conclusion(summary, diffs, labels))),
         ("comparison", "Comparison", lambda: command + markdown_tables(md) + failed),
-        ("intervals", "Metrics with 95 % intervals", lambda: _img(
+        ("intervals", "Metrics with 95 % intervals", lambda: image_html(
             lambda: experiment_plots.metric_intervals(summary, labels), "metric intervals", "has no metric values",
             "Dot: mean over seeds; bar: 95 % t interval, clipped to the values the metric can take.")),
-        ("macro", "Economy per condition", lambda: _img(
+        ("macro", "Economy per condition", lambda: image_html(
             lambda: experiment_plots.macro_by_condition(folder, conds), "macro per condition",
             "found no run folders", "Line: median over seeds; band: range over seeds.")),
-        ("personas", "Persona traits per condition", lambda: _img(
+        ("personas", "Persona traits per condition", lambda: image_html(
             lambda: experiment_plots.personas_by_condition(folder, conds), "personas per condition",
             "found no agents.csv in the run folders", "Mean over households; band: range over seeds. Conditions with fixed personas draw the same line (dashed and dotted styles keep each visible).")),
-        ("phillips", "Phillips curve and Okun's law per condition", lambda: _img(
+        ("phillips", "Phillips curve and Okun's law per condition", lambda: image_html(
             lambda: experiment_plots.phillips_okun_by_condition(folder, conds), "Phillips and Okun",
             "found no run folders")),
-        ("conditions", "Conditions", lambda: _table(
+        ("conditions", "Conditions", lambda: table_html(
             ("condition", "variant", "what runs", "runs folder"),
             [(c["label"], c["variant"], _describe(c["variant"]), f"runs/{c['folder']}/") for c in conds])),
         ("glossary", "Glossary", lambda: glossary_html(shown)),
@@ -150,11 +151,8 @@ def _model_note(folder: Path, conditions: Sequence[dict]) -> str:
     """' · model: ...' for experiments whose runs called a model (the offline stand-in marked as such)."""
     for c in conditions:
         for usage in sorted((folder / "runs" / c["folder"]).glob("seed-*/llm_usage.json")):
-            spec = json.loads((usage.parent / "config.json").read_text(encoding="utf-8")).get("llm")
-            return (
-                " · model: offline stand-in (no language model)"
-                if spec in (None, "offline")
-                else f" · model: {spec}"
+            return model_note(
+                json.loads((usage.parent / "config.json").read_text(encoding="utf-8")).get("llm")
             )
     return ""
 

@@ -3,8 +3,9 @@ series and Phillips/Okun points pooled over seeds."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,9 @@ from psychoagent.report.figures import (
     styled,
 )
 from psychoagent.report.glossary import term
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 KEY_METRICS = (
     "adaptability.recovery_ticks", "adaptability.agent_recovered_share", "robustness.sharpe_median_agent",
@@ -71,6 +75,23 @@ def _macro_frames(folder: Path, slug: str) -> list[pd.DataFrame]:
     return [pd.read_csv(p) for p in sorted((folder / "runs" / slug).glob("seed-*/macro.csv"))]
 
 
+def _seed_bands(
+    ax: Axes,
+    runs: Mapping[str, list[pd.DataFrame]],
+    column: str,
+    months: Callable[[pd.DataFrame], np.ndarray],
+) -> None:
+    """One line a condition: the median of `column` over its seeds, the range of seeds shaded, each seed cut to
+    the shortest; `months` reads a frame's month axis. A condition whose frames lack the column is left out."""
+    for k, (name, fs) in enumerate(runs.items()):
+        if column not in fs[0].columns:
+            continue
+        n = min(len(f) for f in fs)
+        panel = np.column_stack([f[column].to_numpy(dtype=float)[:n] for f in fs])
+        colour, style = COLOURS[k % len(COLOURS)], LINESTYLES[k % len(LINESTYLES)]
+        band(ax, months(fs[0])[:n], panel, colour, name, 0, 100, style)
+
+
 @styled
 def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     """Macro series per condition: median over seeds with the range of seeds shaded."""
@@ -81,21 +102,7 @@ def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     cols = 3
     fig, axes = figure(2, cols, height=3.8)
     for ax, (col, title, unit) in zip(axes, SERIES, strict=False):
-        for k, (name, fs) in enumerate(frames.items()):
-            if col not in fs[0].columns:
-                continue
-            n = min(len(f) for f in fs)
-            panel = np.column_stack([f[col].to_numpy(dtype=float)[:n] for f in fs])
-            band(
-                ax,
-                fs[0]["tick"].to_numpy()[:n],
-                panel,
-                COLOURS[k % len(COLOURS)],
-                name,
-                0,
-                100,
-                LINESTYLES[k % len(LINESTYLES)],
-            )
+        _seed_bands(ax, frames, col, lambda f: f["tick"].to_numpy())
         label(ax, title, "month", unit)
         if col in PERCENT:
             percent_axis(ax)
@@ -121,21 +128,7 @@ def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | Non
         return None
     fig, axes = figure(2, 2, height=3.8)
     for ax, trait in zip(axes, PERSONA_TRAITS, strict=True):
-        for k, (name, fs) in enumerate(data.items()):
-            if trait not in fs[0].columns:
-                continue
-            n = min(len(f) for f in fs)
-            panel = np.column_stack([f[trait].to_numpy(dtype=float)[:n] for f in fs])
-            band(
-                ax,
-                fs[0].index.to_numpy()[:n],
-                panel,
-                COLOURS[k % len(COLOURS)],
-                name,
-                0,
-                100,
-                LINESTYLES[k % len(LINESTYLES)],
-            )
+        _seed_bands(ax, data, trait, lambda f: f.index.to_numpy())
         scale = "-1 .. +1" if trait == "optimism" else "0 .. 1"
         label(ax, f"mean {trait.replace('alloc_', 'budget share: ').replace('_', ' ')}", "month", scale)
     axes[0].legend()

@@ -25,6 +25,7 @@ from psychoagent.report.figures import (
     scatter_fit,
     styled,
 )
+from psychoagent.report.page import image_html
 
 MACRO_SERIES = (
     ("unemployment", "unemployment rate", "share of households", True),
@@ -64,13 +65,11 @@ def macro_series(run: RunData) -> str | None:
 
 def phillips_okun_html(macro: pd.DataFrame) -> str:
     """The Phillips/Okun figure, or an 'n/a, because ...' note when the run has too few years."""
-    from psychoagent.report.html import _img
-
     try:
         years = phillips_points(macro)[0].size
     except ValueError:
         years = 0
-    return _img(lambda: phillips_okun(macro), "Phillips and Okun",
+    return image_html(lambda: phillips_okun(macro), "Phillips and Okun",
                 f"needs at least {MIN_YEARS} yearly points (a full year after the first) and this run has {years}")  # fmt: skip
 
 

@@ -16,7 +16,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
-from psychoagent import __version__
 from psychoagent.service.auth import KeyRing
 from psychoagent.service.hub import MemoryHub, ServiceError
 from psychoagent.service.models import (
@@ -35,6 +34,7 @@ from psychoagent.service.models import (
     field_of,
 )
 from psychoagent.types import Briefing, ConflictStatus, MemoryUnit
+from psychoagent.version import __version__
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}

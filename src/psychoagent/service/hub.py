@@ -12,9 +12,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from psychoagent.memory.filters import FilterError
+from psychoagent.memory import FilterError, Memory
 from psychoagent.memory.history import History, history
 from psychoagent.memory.inputs import InvalidArgument
 from psychoagent.service.models import (
@@ -25,9 +25,6 @@ from psychoagent.service.models import (
     UnitList,
 )
 from psychoagent.types import Briefing, ConflictRecord, ConflictStatus, MemoryUnit, Recall
-
-if TYPE_CHECKING:
-    from psychoagent.memory.api import Memory
 
 
 class ServiceError(Exception):
@@ -65,8 +62,6 @@ class MemoryHub:
     @classmethod
     def open(cls, db: str | Path | None, embedder: str = "e5") -> MemoryHub:
         """Open (or create) a memory file; `db=None` keeps it in memory."""
-        from psychoagent.memory.api import Memory
-
         return cls(Memory(db, namespace="default", embedder=embedder))
 
     def close(self) -> None:

@@ -14,7 +14,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from psychoagent import __version__
 from psychoagent.service.hub import MemoryHub, ServiceError
 from psychoagent.service.models import (
     BriefRequest,
@@ -27,6 +26,7 @@ from psychoagent.service.models import (
     SupersedeResponse,
 )
 from psychoagent.types import Briefing, ConflictStatus, MemoryUnit
+from psychoagent.version import __version__
 
 INSTRUCTIONS = (
     "Long-term memory of an agent. Call `observe` for each event worth remembering, `recall` or `brief` before "

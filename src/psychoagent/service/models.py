@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 
+from annotated_types import GroupedMetadata
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -21,7 +24,7 @@ from pydantic import (
     StrictStr,
 )
 
-from psychoagent.config import ConfigModel
+from psychoagent.config import ConfigModel, Count, NonNegativeInt
 from psychoagent.memory.history import History
 from psychoagent.types import Briefing, ConflictRecord, MemoryUnit, Recall, to_datetime
 
@@ -29,19 +32,13 @@ from psychoagent.types import Briefing, ConflictRecord, MemoryUnit, Recall, to_d
 class ServiceConfig(ConfigModel):
     """Size limits of requests; they bound the work and the storage one request can cause."""
 
-    max_text_chars: int = Field(8_000, ge=1, description="a memory is an event, not a document")
-    max_query_chars: int = Field(2_000, ge=1, description="a question or a decision, not a document")
-    max_goal_chars: int = Field(
-        300, ge=1, description="a goal is one sentence; goal matching grows with length²"
-    )
-    max_id_chars: int = Field(
-        256, ge=1, description="ids travel in URLs; 256 leaves room for any UUID scheme"
-    )
+    max_text_chars: Count = Field(8_000, description="a memory is an event, not a document")
+    max_query_chars: Count = Field(2_000, description="a question or a decision, not a document")
+    max_goal_chars: Count = Field(300, description="a goal is one sentence; goal matching grows with length²")
+    max_id_chars: Count = Field(256, description="ids travel in URLs; 256 leaves room for any UUID scheme")
     max_metadata_bytes: int = Field(65_536, ge=2, description="metadata is for filters and provenance")
-    max_k: int = Field(
-        100, ge=1, description="a briefing reads a handful; 100 covers re-ranking by the caller"
-    )
-    max_goals: int = Field(16, ge=0, description="goals are standing aims, a few per agent")
+    max_k: Count = Field(100, description="a briefing reads a handful; 100 covers re-ranking by the caller")
+    max_goals: NonNegativeInt = Field(16, description="goals are standing aims, a few per agent")
 
 
 LIMITS = ServiceConfig()
@@ -112,26 +109,26 @@ def _timestamp(value: float | str | None) -> float | str | None:
     return value
 
 
-Text = Annotated[
-    StrictStr, Field(min_length=1, max_length=LIMITS.max_text_chars), AfterValidator(_unicode),
-    AfterValidator(_not_blank),
-]  # fmt: skip
-Query_ = Annotated[
-    StrictStr, Field(min_length=1, max_length=LIMITS.max_query_chars), AfterValidator(_unicode),
-    AfterValidator(_not_blank),
-]  # fmt: skip
-Goal = Annotated[
-    StrictStr, Field(min_length=1, max_length=LIMITS.max_goal_chars), AfterValidator(_unicode),
-    AfterValidator(_not_blank),
-]  # fmt: skip
-UnitId = Annotated[
-    StrictStr, Field(min_length=1, max_length=LIMITS.max_id_chars), AfterValidator(_unicode),
-    AfterValidator(_plain_id),
-]  # fmt: skip
-Namespace = Annotated[
-    StrictStr, Field(min_length=1, max_length=200), AfterValidator(_unicode), AfterValidator(_plain_id),
-    AfterValidator(_not_blank),
-]  # fmt: skip
+@dataclass(frozen=True)
+class TextChecks(GroupedMetadata):
+    """The checks of a text field: 1 to `max_chars` characters, valid Unicode, then `checks` in order (each raises
+    ValueError with what is wrong), so that each text field states its limit and its extra rules only."""
+
+    max_chars: int
+    checks: tuple[Callable[[str], str], ...] = ()
+
+    def __iter__(self) -> Iterator[object]:
+        yield Field(min_length=1, max_length=self.max_chars)
+        yield AfterValidator(_unicode)
+        for check in self.checks:
+            yield AfterValidator(check)
+
+
+Text = Annotated[StrictStr, TextChecks(LIMITS.max_text_chars, (_not_blank,))]
+Query_ = Annotated[StrictStr, TextChecks(LIMITS.max_query_chars, (_not_blank,))]
+Goal = Annotated[StrictStr, TextChecks(LIMITS.max_goal_chars, (_not_blank,))]
+UnitId = Annotated[StrictStr, TextChecks(LIMITS.max_id_chars, (_plain_id,))]
+Namespace = Annotated[StrictStr, TextChecks(200, (_plain_id, _not_blank))]
 EPOCH_MIN, EPOCH_MAX = -62_135_596_800, 253_402_300_799
 """Epoch seconds of 0001-01-01 and 9999-12-31T23:59:59 UTC: the range a datetime can hold."""
 

@@ -1,0 +1,174 @@
+"""README.md as a test: every ```python block runs as written, and every module, file and dotted name it points to
+exists.
+
+Each block runs in a fresh interpreter whose working directory is a temporary folder (PYTHONPATH inherited,
+offline, with a time limit). A comment on the line before a block steers it:
+
+- `<!-- readme-test: continues -->`: the block goes on from the one before it (it uses its names), so both run in
+  one interpreter, in order, as a reader would type them into one session;
+- `<!-- readme-test: skip (why) -->`: the block needs a service no test can reach (the reason is required).
+
+A failure names the block (its number among the python blocks, its line and its first line of code).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+TIMEOUT_S = 600
+"""Per session of blocks: the bundled local model answers a handful of calls in 15 s on an idle 2-core machine."""
+
+MARK = re.compile(r"<!--\s*readme-test:\s*(?P<word>[\w-]+)\s*(?:\((?P<why>[^)]*)\))?\s*-->")
+
+RUNNER = """
+import json, sys, traceback
+namespace = {"__name__": "__main__"}
+for block in json.loads(sys.stdin.read()):
+    try:
+        exec(compile(block["code"], f"README.md block {block['index']} (line {block['line']})", "exec"), namespace)
+    except BaseException:
+        traceback.print_exc()
+        print(f"readme-test: failed in block {block['index']}", file=sys.stderr)
+        sys.exit(3)
+"""
+"""Runs the blocks of one session in order in one namespace; says on stderr which block raised."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One ```python block of the README: its number (from 1), the line of its fence, its code and its marker."""
+
+    index: int
+    line: int
+    code: str
+    mark: str = ""
+    why: str = ""
+
+    @property
+    def title(self) -> str:
+        """'block 3 (line 296): from psychoagent.persona import ...' for messages and test ids."""
+        first = next((s for s in self.code.splitlines() if s.strip()), "")
+        return f"block {self.index} (line {self.line}): {first.strip()}"
+
+
+def python_blocks(text: str) -> list[Block]:
+    """Every ```python block of a Markdown text with the readme-test marker of the line before it, if any."""
+    lines = text.splitlines()
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "```python":
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].strip().startswith("```"))
+            before = next((s for s in reversed(lines[:i]) if s.strip()), "")
+            found = MARK.search(before)
+            mark, why = (found["word"], (found["why"] or "").strip()) if found else ("", "")
+            if mark not in ("", "skip", "continues"):
+                raise ValueError(
+                    f"README.md line {i}: unknown readme-test marker {mark!r} (skip or continues)"
+                )
+            if mark == "skip" and not why:
+                raise ValueError(f"README.md line {i}: a skipped block must say why: skip (reason)")
+            blocks.append(Block(len(blocks) + 1, i + 1, "\n".join(lines[i + 1 : end]) + "\n", mark, why))
+            i = end
+        i += 1
+    return blocks
+
+
+def sessions(blocks: list[Block]) -> list[list[Block]]:
+    """The blocks grouped into what one interpreter runs: a block marked `continues` joins the one before it."""
+    out: list[list[Block]] = []
+    for block in blocks:
+        if block.mark == "continues":
+            if not out:
+                raise ValueError(f"README.md {block.title}: the first block cannot continue another")
+            out[-1].append(block)
+        else:
+            out.append([block])
+    return out
+
+
+SESSIONS = sessions(python_blocks(README.read_text(encoding="utf-8")))
+
+
+def _environment() -> dict[str, str]:
+    """The test's environment, offline, with this interpreter's scripts (the `psychoagent` command) on PATH."""
+    env = dict(os.environ)
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", MPLBACKEND="Agg", PYTHONUNBUFFERED="1")
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    return env
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("session", SESSIONS, ids=[f"block{s[0].index}" for s in SESSIONS])
+def test_python_block_runs(session: list[Block], tmp_path: Path) -> None:
+    """The block (and the blocks that continue it) runs to the end in a fresh interpreter."""
+    if session[0].mark == "skip":
+        pytest.skip(f"README.md {session[0].title}: {session[0].why}")
+    payload = json.dumps([{"index": b.index, "line": b.line, "code": b.code} for b in session])
+    try:
+        done = subprocess.run([sys.executable, "-c", RUNNER], input=payload, capture_output=True, text=True,
+                              cwd=tmp_path, env=_environment(), timeout=TIMEOUT_S, check=False)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"README.md {session[0].title}: still running after {TIMEOUT_S} s")
+    if done.returncode != 0:
+        failed = re.search(r"readme-test: failed in block (\d+)", done.stderr)
+        block = next((b for b in session if failed and b.index == int(failed[1])), session[0])
+        pytest.fail(f"README.md {block.title} failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether a dotted name is a module, or an attribute path inside one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def test_named_modules_files_and_names_exist() -> None:
+    """Every `python -m MODULE` the README shows can be found, every repository path it names exists, and every
+    `psychoagent.x.y` name in code quotes resolves (a moved module shows here, not in a reader's terminal)."""
+    text = README.read_text(encoding="utf-8")
+    sys.path.insert(0, str(ROOT))  # the benchmarks package lives at the repository root
+    try:
+        modules = {m for m in re.findall(r"python -m ([A-Za-z_][\w.]*)", text) if m != "benchmarks.NAME"}
+        missing = sorted(m for m in modules if importlib.util.find_spec(m) is None)
+    finally:
+        sys.path.remove(str(ROOT))
+    paths = set(re.findall(r"(?<![\w/.])((?:benchmarks|scripts|docs)/[\w./-]*\w)", text))
+    missing += sorted(p for p in paths if not (ROOT / p).exists())
+    names = set(re.findall(r"`(psychoagent(?:\.\w+)+)", text))
+    missing += sorted(n for n in names if not _resolves(n))
+    assert modules and paths and names, "the README names no modules, paths or names: the patterns are stale"
+    assert not missing, f"README.md names what does not exist: {missing}"
+
+
+def test_markers_are_read() -> None:
+    """The parser sees the README's blocks and markers (a typo in a marker fails in `python_blocks`)."""
+    blocks = python_blocks(README.read_text(encoding="utf-8"))
+    assert len(blocks) >= 5 and all(b.code.strip() for b in blocks)
+    text = "intro\n\n<!-- readme-test: skip (needs a server) -->\n```python\nx = 1\n```\n<!-- readme-test: continues -->\n```python\nprint(x)\n```\n"  # fmt: skip
+    parsed = python_blocks(text)
+    assert [(b.mark, b.why, b.line) for b in parsed] == [("skip", "needs a server", 4), ("continues", "", 8)]
+    assert [[b.index for b in s] for s in sessions(parsed)] == [[1, 2]]
+    with pytest.raises(ValueError, match="unknown readme-test marker"):
+        python_blocks("<!-- readme-test: skp (x) -->\n```python\nx = 1\n```\n")
