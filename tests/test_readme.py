@@ -6,6 +6,8 @@ offline, with a time limit). A comment on the line before a block steers it:
 
 - `<!-- readme-test: continues -->`: the block goes on from the one before it (it uses its names), so both run in
   one interpreter, in order, as a reader would type them into one session;
+- `<!-- readme-test: postgres -->`: the block runs against the suite's own PostgreSQL (tests/pg.py), every
+  `postgresql://` URL in it replaced by a fresh database's;
 - `<!-- readme-test: skip (why) -->`: the block needs a service no test can reach (the reason is required).
 
 A failure names the block (its number among the python blocks, its line and its first line of code).
@@ -74,9 +76,9 @@ def python_blocks(text: str) -> list[Block]:
             before = next((s for s in reversed(lines[:i]) if s.strip()), "")
             found = MARK.search(before)
             mark, why = (found["word"], (found["why"] or "").strip()) if found else ("", "")
-            if mark not in ("", "skip", "continues"):
+            if mark not in ("", "skip", "continues", "postgres"):
                 raise ValueError(
-                    f"README.md line {i}: unknown readme-test marker {mark!r} (skip or continues)"
+                    f"README.md line {i}: unknown readme-test marker {mark!r} (skip, continues or postgres)"
                 )
             if mark == "skip" and not why:
                 raise ValueError(f"README.md line {i}: a skipped block must say why: skip (reason)")
@@ -112,11 +114,17 @@ def _environment() -> dict[str, str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("session", SESSIONS, ids=[f"block{s[0].index}" for s in SESSIONS])
-def test_python_block_runs(session: list[Block], tmp_path: Path) -> None:
+def test_python_block_runs(session: list[Block], tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The block (and the blocks that continue it) runs to the end in a fresh interpreter."""
     if session[0].mark == "skip":
         pytest.skip(f"README.md {session[0].title}: {session[0].why}")
-    payload = json.dumps([{"index": b.index, "line": b.line, "code": b.code} for b in session])
+    codes = [b.code for b in session]
+    if session[0].mark == "postgres":
+        url = request.getfixturevalue("pg_url")  # starts the suite's server only for these blocks
+        codes = [re.sub(r"postgresql://[^\s\"']+", lambda _: url, c) for c in codes]
+    payload = json.dumps(
+        [{"index": b.index, "line": b.line, "code": c} for b, c in zip(session, codes, strict=True)]
+    )
     try:
         done = subprocess.run([sys.executable, "-c", RUNNER], input=payload, capture_output=True, text=True,
                               cwd=tmp_path, env=_environment(), timeout=TIMEOUT_S, check=False)  # fmt: skip
