@@ -53,10 +53,15 @@ class Block:
     """One ```python block of the README: its number (from 1), the line of its fence, its code and its marker."""
 
     index: int
+    """Its number among the README's python blocks, from 1."""
     line: int
+    """Line of its opening fence in README.md, from 1."""
     code: str
+    """The lines between the fences, ending with a newline."""
     mark: str = ""
+    """The readme-test marker on the line before it: '', 'skip' or 'continues'."""
     why: str = ""
+    """The reason in the marker's parentheses (a skip must give one)."""
 
     @property
     def title(self) -> str:

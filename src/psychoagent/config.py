@@ -8,7 +8,7 @@ store, recall, affect inside memory), `psychoagent.affect.config` (appraisal), `
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,7 +17,19 @@ class ConfigModel(BaseModel):
     """The one base of every tuning model in the package: unknown keys are errors, assignments are validated and
     NaN or infinity is refused, so a misspelt or broken setting fails where it is given."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+    model_config = ConfigDict(
+        extra="forbid", validate_assignment=True, allow_inf_nan=False, use_attribute_docstrings=True
+    )
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Descriptions come from attribute docstrings; a docstring wrapped over lines reads as one line."""
+        super().__pydantic_init_subclass__(**kwargs)
+        wrapped = [f for f in cls.model_fields.values() if f.description and "\n" in f.description]
+        for field in wrapped:
+            field.description = " ".join((field.description or "").split())
+        if wrapped:
+            cls.model_rebuild(force=True)
 
 
 class FrozenConfigModel(ConfigModel):

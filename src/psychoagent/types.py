@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 Tier = Literal["working", "long_term"]
 """Working memory holds recent, high-conflict, high-arousal units; long-term holds the rest."""
@@ -50,6 +50,10 @@ def to_epoch(value: datetime | None) -> float | None:
     return None if value is None else value.timestamp()
 
 
+_EDGE_RANGES = {"valence": ((0.0, 1.0), (1.0, 2.0)), "arousal": ((1.0, 2.0), (2.0, 3.0))}
+"""Where each label edge of `ScoreBands` may lie: the first in (low, mid], the second in (mid, high]."""
+
+
 class ScoreBands(BaseModel):
     """Edges that cut the continuous scores into the seed's integer labels (a label is the band its score is in).
 
@@ -68,18 +72,14 @@ class ScoreBands(BaseModel):
         (2.0, 2.3), description="score from which arousal is 2 and 3 (below the first: 1)"
     )
 
-    @field_validator("valence")
+    @field_validator("valence", "arousal")
     @classmethod
-    def _valence_edges(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
-        if not (0.0 < edges[0] <= 1.0 < edges[1] <= 2.0):
-            raise ValueError(f"valence edges {edges} must lie in (0, 1] and (1, 2]")
-        return edges
-
-    @field_validator("arousal")
-    @classmethod
-    def _arousal_edges(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
-        if not (1.0 < edges[0] <= 2.0 < edges[1] <= 3.0):
-            raise ValueError(f"arousal edges {edges} must lie in (1, 2] and (2, 3]")
+    def _edges_in_range(cls, edges: tuple[float, ...], info: ValidationInfo) -> tuple[float, ...]:
+        (low, mid), (_, high) = _EDGE_RANGES[info.field_name or ""]
+        if not (low < edges[0] <= mid < edges[1] <= high):
+            raise ValueError(
+                f"{info.field_name} edges {edges} must lie in ({low:g}, {mid:g}] and ({mid:g}, {high:g}]"
+            )
         return edges
 
     def valence_label(self, score: float) -> int:

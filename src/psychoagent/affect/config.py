@@ -14,145 +14,95 @@ from psychoagent.config import ConfigModel, ConflictLevel, NonNegative, NonNegat
 class HeuristicConfig(ConfigModel):
     """Weights of the model-free appraiser (English via VADER, Chinese via snownlp plus a small rule lexicon)."""
 
-    embed_missing: bool = Field(
-        True,
-        description=(
-            "a standalone appraiser (context names no embedder) embeds the text with multilingual-e5-small itself "
-            "to use the combined head (EmoBank dev r: see docs/benchmarks.md); False: lexical head unless a "
-            "vector is passed"
-        ),
-    )
-    vector_cache: NonNegativeInt = Field(
-        4096,
-        description="texts whose e5 vectors a standalone appraiser keeps (prepare() then appraise()): 6 MB",
-    )
-    conflict_arousal: float = Field(
-        0.2,
-        ge=0,
-        le=2,
-        description=(
-            "arousal score added when conflict >= 3, which also lifts it to at least 'attention' (seed 2.2: a goal "
-            "conflict demands attention); 0.2 takes a text that is itself arousing into 'alarm' (2.3)"
-        ),
-    )
-    task_word_weight: NonNegative = Field(
-        0.35, description="score added per success/failure word (task outcomes VADER does not know)"
-    )
-    zh_backend: Literal["snownlp", "lexicon"] = Field(
-        "snownlp",
-        description=(
-            "Chinese valence: snownlp (product-review Naive Bayes, coarse) blended with the rule lexicon, or the "
-            "lexicon alone (no 2 s model load)."
-        ),
-    )
-    snownlp_weight: Share = Field(
-        0.25,
-        description=(
-            "weight of snownlp's 2p-1 in the Chinese score; low because it calls neutral factual sentences "
-            "negative (FACTS.md: the budget sentence gets p = 0.11)"
-        ),
-    )
-    negation_window: NonNegativeInt = Field(
-        3, description="tokens before a sentiment word a negator may sit in"
-    )
-    intensifier_factor: float = Field(
-        1.5, ge=1, description="multiplier of a sentiment word after 'very'/'非常'"
-    )
-    arousal_change_ratio: NonNegative = Field(
-        0.5,
-        description="relative size of a numeric change (from X to Y) that counts as an arousing jump",
-    )
-    arousal_sentiment: Share = Field(
-        0.6, description="|sentiment score| above which the event itself counts as arousing"
-    )
-    goal_violation_intensity: ConflictLevel = Field(
-        3, description="conflict when a number breaks a goal's numeric constraint"
-    )
-    goal_violation_strong_ratio: NonNegative = Field(
-        0.25,
-        description="relative overshoot of the bound from which the violation is fundamental (intensity 4)",
-    )
-    preference_intensity: ConflictLevel = Field(
-        3, description="conflict when the event uses the opposite preference word of a goal"
-    )
-    goal_negation_intensity: ConflictLevel = Field(
-        3, description="conflict when the event negates or cancels what a goal asks for"
-    )
-    slot_intensity: ConflictLevel = Field(
-        3, description="conflict with a stored memory giving a different value for the same slot"
-    )
-    reversal_intensity: ConflictLevel = Field(
-        2, description="conflict signalled by a reversal marker alone ('actually', '改成')"
-    )
-    reversal_bonus: int = Field(
-        1, ge=0, le=2, description="added to another detected conflict when a reversal marker confirms it"
-    )
-    conflict_valence_cap: int = Field(
-        -1,
-        ge=-2,
-        le=0,
-        description="valence is at most this when conflict >= 3: the event pushes against a goal (seed 2.2)",
-    )
+    embed_missing: bool = True
+    """a standalone appraiser (context names no embedder) embeds the text with multilingual-e5-small itself to
+    use the combined head (EmoBank dev r: see docs/benchmarks.md); False: lexical head unless a vector is
+    passed"""
+    vector_cache: NonNegativeInt = 4096
+    """texts whose e5 vectors a standalone appraiser keeps (prepare() then appraise()): 6 MB"""
+    conflict_arousal: float = Field(0.2, ge=0, le=2)
+    """arousal score added when conflict >= 3, which also lifts it to at least 'attention' (seed 2.2: a goal
+    conflict demands attention); 0.2 takes a text that is itself arousing into 'alarm' (2.3)"""
+    task_word_weight: NonNegative = 0.35
+    """score added per success/failure word (task outcomes VADER does not know)"""
+    zh_backend: Literal["snownlp", "lexicon"] = "snownlp"
+    """Chinese valence: snownlp (product-review Naive Bayes, coarse) blended with the rule lexicon, or the
+    lexicon alone (no 2 s model load)."""
+    snownlp_weight: Share = 0.25
+    """weight of snownlp's 2p-1 in the Chinese score; low because it calls neutral factual sentences negative
+    (FACTS.md: the budget sentence gets p = 0.11)"""
+    negation_window: NonNegativeInt = 3
+    """tokens before a sentiment word a negator may sit in"""
+    intensifier_factor: float = Field(1.5, ge=1)
+    """multiplier of a sentiment word after 'very'/'非常'"""
+    arousal_change_ratio: NonNegative = 0.5
+    """relative size of a numeric change (from X to Y) that counts as an arousing jump"""
+    arousal_sentiment: Share = 0.6
+    """|sentiment score| above which the event itself counts as arousing"""
+    goal_violation_intensity: ConflictLevel = 3
+    """conflict when a number breaks a goal's numeric constraint"""
+    goal_violation_strong_ratio: NonNegative = 0.25
+    """relative overshoot of the bound from which the violation is fundamental (intensity 4)"""
+    preference_intensity: ConflictLevel = 3
+    """conflict when the event uses the opposite preference word of a goal"""
+    goal_negation_intensity: ConflictLevel = 3
+    """conflict when the event negates or cancels what a goal asks for"""
+    slot_intensity: ConflictLevel = 3
+    """conflict with a stored memory giving a different value for the same slot"""
+    reversal_intensity: ConflictLevel = 2
+    """conflict signalled by a reversal marker alone ('actually', '改成')"""
+    reversal_bonus: int = Field(1, ge=0, le=2)
+    """added to another detected conflict when a reversal marker confirms it"""
+    conflict_valence_cap: int = Field(-1, ge=-2, le=0)
+    """valence is at most this when conflict >= 3: the event pushes against a goal (seed 2.2)"""
 
 
 class OutcomeConfig(ConfigModel):
     """Deterministic appraisal of an outcome event (expected vs actual, stake = fraction of wealth involved)."""
 
-    error_floor: Positive = Field(
-        1.0,
-        description="denominator floor of the relative error, so an expected 0 does not divide by 0",
-    )
-    stake_reference: Positive = Field(
-        0.2,
-        description="stake (share of wealth) at which an outcome counts fully; smaller ones scale down",
-    )
-    valence_bands: tuple[float, float] = Field(
-        (0.05, 0.3), description="|stake-weighted error| for valence +-1 and +-2"
-    )
-    arousal_bands: tuple[float, float] = Field(
-        (0.1, 0.5), description="|relative error| (surprise) for arousal 2 and 3"
-    )
-    valence_saturation: Positive = Field(
-        1.0,
-        description="|stake-weighted error| at which the valence score reaches +-2 (a full-stake 100 % miss)",
-    )
-    arousal_saturation: Positive = Field(
-        1.0,
-        description="|relative error| at which the arousal score reaches 3 (twice the arousal-3 band)",
-    )
-    high_stake: Share = Field(0.3, description="stake that alone makes an outcome arousal 3")
-    conflict_bands: tuple[float, float, float, float] = Field(
-        (0.1, 0.25, 0.5, 1.0),
-        description="|relative error| for conflict 1..4: a prediction error is a conflict with a belief",
-    )
+    error_floor: Positive = 1.0
+    """denominator floor of the relative error, so an expected 0 does not divide by 0"""
+    stake_reference: Positive = 0.2
+    """stake (share of wealth) at which an outcome counts fully; smaller ones scale down"""
+    valence_bands: tuple[float, float] = (0.05, 0.3)
+    """|stake-weighted error| for valence +-1 and +-2"""
+    arousal_bands: tuple[float, float] = (0.1, 0.5)
+    """|relative error| (surprise) for arousal 2 and 3"""
+    valence_saturation: Positive = 1.0
+    """|stake-weighted error| at which the valence score reaches +-2 (a full-stake 100 % miss)"""
+    arousal_saturation: Positive = 1.0
+    """|relative error| at which the arousal score reaches 3 (twice the arousal-3 band)"""
+    high_stake: Share = 0.3
+    """stake that alone makes an outcome arousal 3"""
+    conflict_bands: tuple[float, float, float, float] = (0.1, 0.25, 0.5, 1.0)
+    """|relative error| for conflict 1..4: a prediction error is a conflict with a belief"""
 
 
 class LLMAppraiserConfig(ConfigModel):
     """How the LLM appraiser asks, validates, repairs and falls back."""
 
-    retries: int = Field(
-        1, ge=0, le=5, description="extra attempts after an invalid answer before falling back"
-    )
-    repair: bool = Field(True, description="try json-repair on malformed JSON before retrying")
-    max_reason_chars: int = Field(300, ge=20, description="maxLength of brief_reason in the JSON schema")
-    language: Literal["en", "zh"] = Field("en", description="language of the prompt (the seed's is Chinese)")
-    structured: bool = Field(
-        True,
-        description="use the model's schema-constrained `structured()` call when it has one (psychoagent.llm); "
-        "otherwise plain text, parsed and repaired here",
-    )
+    retries: int = Field(1, ge=0, le=5)
+    """extra attempts after an invalid answer before falling back"""
+    repair: bool = True
+    """try json-repair on malformed JSON before retrying"""
+    max_reason_chars: int = Field(300, ge=20)
+    """maxLength of brief_reason in the JSON schema"""
+    language: Literal["en", "zh"] = "en"
+    """language of the prompt (the seed's is Chinese)"""
+    structured: bool = True
+    """use the model's schema-constrained `structured()` call when it has one (psychoagent.llm); otherwise
+    plain text, parsed and repaired here"""
 
 
 class StabiliserConfig(ConfigModel):
     """Smoothing of labels (seed 5.1): consistency matters more than precision."""
 
-    valence_levels: tuple[int, ...] = Field(
-        (-2, -1, 0, 1, 2), description="allowed valence values; labels snap to the nearest (e.g. (-1, 0, 1))"
-    )
-    arousal_levels: tuple[int, ...] = Field((1, 2, 3), description="allowed arousal values")
-    conflict_levels: tuple[int, ...] = Field(
-        (0, 1, 2, 3, 4), description="allowed conflict values (e.g. (0, 2, 4) for low/medium/high)"
-    )
+    valence_levels: tuple[int, ...] = (-2, -1, 0, 1, 2)
+    """allowed valence values; labels snap to the nearest (e.g. (-1, 0, 1))"""
+    arousal_levels: tuple[int, ...] = (1, 2, 3)
+    """allowed arousal values"""
+    conflict_levels: tuple[int, ...] = (0, 1, 2, 3, 4)
+    """allowed conflict values (e.g. (0, 2, 4) for low/medium/high)"""
 
 
 class AffectConfig(ConfigModel):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,9 +20,14 @@ DbArg = Annotated[
 EmbArg = Annotated[str, typer.Option("--embedder", help="e5 (default, multilingual), hash, static, ...")]
 
 
-def _missing_extra(extra: str, exc: ImportError) -> NoReturn:
-    """Exit naming the optional extra a command needs."""
-    fail(f"this command needs the '{extra}' extra: pip install 'psychoagent[{extra}]' ({exc.name} missing)")
+def _extra(extra: str, module: str) -> Any:
+    """Import a module of an optional extra, or exit naming the extra the command needs."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        fail(
+            f"this command needs the '{extra}' extra: pip install 'psychoagent[{extra}]' ({exc.name} missing)"
+        )
 
 
 def _open_hub(db: str, embedder: str) -> MemoryHub:
@@ -46,12 +52,8 @@ def serve(
     embedder: EmbArg = "e5",
 ) -> None:
     """Serve the memory over HTTP (OpenAPI at /docs and /openapi.json)."""
-    try:
-        import uvicorn
-
-        from psychoagent.service.app import create_app
-    except ImportError as exc:
-        _missing_extra("server", exc)
+    uvicorn = _extra("server", "uvicorn")
+    create_app = _extra("server", "psychoagent.service.app").create_app
     from psychoagent.service.auth import KeyRing
 
     ring = None
@@ -83,10 +85,7 @@ def mcp(
     embedder: EmbArg = "e5",
 ) -> None:
     """Serve the memory as MCP tools over stdio (default) or streamable HTTP on loopback."""
-    try:
-        from psychoagent.service.mcp import build_server
-    except ImportError as exc:
-        _missing_extra("mcp", exc)
+    build_server = _extra("mcp", "psychoagent.service.mcp").build_server
     if namespace is not None and not namespace.strip():
         fail("--namespace must not be blank")
     hub = _open_hub(db, embedder)

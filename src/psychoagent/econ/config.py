@@ -37,16 +37,14 @@ from psychoagent.persona.config import EvolutionConfig
 class HouseholdConfig(ConfigModel):
     """Skills, hours and starting balances of households."""
 
-    pareto_shape: float = Field(8.0, gt=1.0, description="skill ~ Pareto(shape) (EconAgent, Li et al. 2024)")
-    skill_cap: float = Field(
-        5.0,
-        ge=1.0,
-        description="skills are clipped to [1, cap] so one draw cannot dominate (EconAgent clips)",
-    )
-    hours: Positive = Field(168.0, description="hours of a working month (EconAgent: 168 = 21 days x 8 h)")
-    initial_wealth_months: NonNegative = Field(
-        2.0, description="starting deposits = this many months of potential wage: avoids a zero-wealth start"
-    )
+    pareto_shape: float = Field(8.0, gt=1.0)
+    """skill ~ Pareto(shape) (EconAgent, Li et al. 2024)"""
+    skill_cap: float = Field(5.0, ge=1.0)
+    """skills are clipped to [1, cap] so one draw cannot dominate (EconAgent clips)"""
+    hours: Positive = 168.0
+    """hours of a working month (EconAgent: 168 = 21 days x 8 h)"""
+    initial_wealth_months: NonNegative = 2.0
+    """starting deposits = this many months of potential wage: avoids a zero-wealth start"""
     personas: dict[str, float] = Field(
         default_factory=lambda: {
             "cautious household": 0.4,
@@ -57,29 +55,28 @@ class HouseholdConfig(ConfigModel):
         },
         description="archetype mix households start from (weights, normalised); a population, not one type",
     )
-    persona_jitter: float = Field(
-        0.05,
-        ge=0,
-        le=0.5,
-        description="s.d. of Gaussian noise on scalar traits so no two households are clones",
-    )
+    persona_jitter: float = Field(0.05, ge=0, le=0.5)
+    """s.d. of Gaussian noise on scalar traits so no two households are clones"""
 
 
 class SectorConfig(ConfigModel):
     """One production sector, run by one representative firm."""
 
     name: str
-    final: bool = Field(True, description="sold to households (True) or only used as an input (False)")
-    budget_share: Share = Field(0.0, description="share of household spending on this good")
-    labour_share: PositiveShare = Field(description="share of households attached to this sector's firm")
-    productivity: Positive = Field(
-        1.0, description="units per hour worked (EconAgent: 1 unit per hour, no skill weighting)"
-    )
-    input_sector: str | None = Field(None, description="sector whose good is needed as an input")
-    input_per_unit: NonNegative = Field(0.0, description="units of input good per unit of output")
-    markup: NonNegative = Field(
-        0.05, description="initial price = unit cost x (1 + markup); phi rule thereafter"
-    )
+    final: bool = True
+    """sold to households (True) or only used as an input (False)"""
+    budget_share: Share = 0.0
+    """share of household spending on this good"""
+    labour_share: PositiveShare = Field()
+    """share of households attached to this sector's firm"""
+    productivity: Positive = 1.0
+    """units per hour worked (EconAgent: 1 unit per hour, no skill weighting)"""
+    input_sector: str | None = None
+    """sector whose good is needed as an input"""
+    input_per_unit: NonNegative = 0.0
+    """units of input good per unit of output"""
+    markup: NonNegative = 0.05
+    """initial price = unit cost x (1 + markup); phi rule thereafter"""
 
 
 def _default_sectors() -> list[SectorConfig]:
@@ -99,84 +96,67 @@ def _default_sectors() -> list[SectorConfig]:
 class MarketConfig(ConfigModel):
     """Price, wage and hiring adjustment by the demand gap phi = (demand - supply) / max(demand, supply)."""
 
-    initial_wage: Positive = Field(
-        20.0, description="hourly wage of skill 1: monthly pay then spans the 10-24 % tax brackets"
-    )
-    wage_step: NonNegative = Field(0.05, description="wage *= 1 + U(0, wage_step * phi) (EconAgent)")
-    price_step: NonNegative = Field(0.10, description="price *= 1 + U(0, price_step * phi) (EconAgent)")
-    price_floor: Positive = Field(1.0, description="prices never fall below this (EconAgent floors at 1)")
-    wage_floor: Positive = Field(
-        1.0, description="hourly wage never falls below this (EconAgent floors at 1)"
-    )
-    hiring: Literal["demand", "gap"] = Field(
-        "demand",
-        description=(
-            "demand: jobs = workers needed to make expected demand less the stock on hand (desired production = "
-            "expected demand - inventory, Dosi et al. 2010; inventory-driven hiring, Lengnick 2013); gap: the "
-            "offer rate drifts with phi (hiring_step), which averaged 0.8 and left 5-15 % involuntarily idle"
-        ),
-    )
-    demand_memory: PositiveShare = Field(
-        0.5,
-        description="demand: weight of last month's demand in the expected demand (adaptive expectations)",
-    )
-    job_finding_rate: Share = Field(
-        0.45,
-        description=(
-            "chance a willing household that did not work last month finds one of the open jobs this month "
-            "(US monthly job-finding probability 0.45, Shimer 2005); last month's workers keep theirs first"
-        ),
-    )
-    hiring_step: Share = Field(
-        0.1, description="gap: job-offer rate += hiring_step * phi: firms hire on excess demand"
-    )
-    min_offer_rate: Share = Field(
-        0.5, description="firms always offer at least this share of their workforce jobs"
-    )
-    dividend_rate: Share = Field(0.5, description="share of cash above the reserve paid out monthly")
-    reserve_months: NonNegative = Field(1.0, description="firms keep this many months of wage bill as cash")
+    initial_wage: Positive = 20.0
+    """hourly wage of skill 1: monthly pay then spans the 10-24 % tax brackets"""
+    wage_step: NonNegative = 0.05
+    """wage *= 1 + U(0, wage_step * phi) (EconAgent)"""
+    price_step: NonNegative = 0.10
+    """price *= 1 + U(0, price_step * phi) (EconAgent)"""
+    price_floor: Positive = 1.0
+    """prices never fall below this (EconAgent floors at 1)"""
+    wage_floor: Positive = 1.0
+    """hourly wage never falls below this (EconAgent floors at 1)"""
+    hiring: Literal["demand", "gap"] = "demand"
+    """demand: jobs = workers needed to make expected demand less the stock on hand (desired production =
+    expected demand - inventory, Dosi et al. 2010; inventory-driven hiring, Lengnick 2013); gap: the offer
+    rate drifts with phi (hiring_step), which averaged 0.8 and left 5-15 % involuntarily idle"""
+    demand_memory: PositiveShare = 0.5
+    """demand: weight of last month's demand in the expected demand (adaptive expectations)"""
+    job_finding_rate: Share = 0.45
+    """chance a willing household that did not work last month finds one of the open jobs this month (US
+    monthly job-finding probability 0.45, Shimer 2005); last month's workers keep theirs first"""
+    hiring_step: Share = 0.1
+    """gap: job-offer rate += hiring_step * phi: firms hire on excess demand"""
+    min_offer_rate: Share = 0.5
+    """firms always offer at least this share of their workforce jobs"""
+    dividend_rate: Share = 0.5
+    """share of cash above the reserve paid out monthly"""
+    reserve_months: NonNegative = 1.0
+    """firms keep this many months of wage bill as cash"""
 
 
 class BankConfig(ConfigModel):
     """Central bank: yearly Taylor rule and interest on deposits (Taylor 1993; parameters from EconAgent)."""
 
-    natural_rate: float = Field(0.01, description="real natural rate r_n (EconAgent)")
-    inflation_target: float = Field(0.02, description="pi_target (Taylor 1993; EconAgent)")
-    natural_unemployment: Share = Field(0.04, description="u_n (EconAgent)")
-    inflation_weight: float = Field(0.5, description="weight on (pi - pi_target) (Taylor 1993)")
-    unemployment_weight: float = Field(0.5, description="weight on (u_n - u) (EconAgent's Okun form)")
-    initial_rate: NonNegative = Field(
-        0.03, description="rate in force before the first decision: r at target"
-    )
-    review_months: Count = Field(12, description="the rule is applied yearly (EconAgent)")
-    interest_months: Count = Field(12, description="deposit interest credited yearly (EconAgent)")
-    interest: Literal["created", "paid"] = Field(
-        "created",
-        description=(
-            "created: deposits earn the policy rate in new money and overdrafts are interest-free (EconAgent's "
-            "yearly interest; the calibration's default, as 'paid' put econagent outside its ranges, "
-            "docs/results.md); paid: overdrawn firms and the government pay the bank interest and depositors earn "
-            "what it earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher "
-            "rate moves money from borrowers to savers and money is conserved"
-        ),
-    )
-    deposit_beta: Share = Field(
-        0.4,
-        description=(
-            "paid: deposits earn at most this x the policy rate (what the loans earn above it is the bank's "
-            "equity): US deposit rates rise about 0.4 point per point of the federal funds rate (Drechsler, Savov "
-            "and Schnabl 2017, 'The deposits channel of monetary policy'); 1 = the policy rate, as EconAgent pays"
-        ),
-    )
-    loan_spread: float = Field(
-        0.03,
-        ge=0,
-        le=0.5,
-        description=(
-            "overdrafts pay the policy rate + this a year: the US bank prime rate is the federal funds target + "
-            "3 points (the convention since 1994, Federal Reserve H.15)"
-        ),
-    )
+    natural_rate: float = 0.01
+    """real natural rate r_n (EconAgent)"""
+    inflation_target: float = 0.02
+    """pi_target (Taylor 1993; EconAgent)"""
+    natural_unemployment: Share = 0.04
+    """u_n (EconAgent)"""
+    inflation_weight: float = 0.5
+    """weight on (pi - pi_target) (Taylor 1993)"""
+    unemployment_weight: float = 0.5
+    """weight on (u_n - u) (EconAgent's Okun form)"""
+    initial_rate: NonNegative = 0.03
+    """rate in force before the first decision: r at target"""
+    review_months: Count = 12
+    """the rule is applied yearly (EconAgent)"""
+    interest_months: Count = 12
+    """deposit interest credited yearly (EconAgent)"""
+    interest: Literal["created", "paid"] = "created"
+    """created: deposits earn the policy rate in new money and overdrafts are interest-free (EconAgent's
+    yearly interest; the calibration's default, as 'paid' put econagent outside its ranges,
+    docs/results.md); paid: overdrawn firms and the government pay the bank interest and depositors earn
+    what it earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher
+    rate moves money from borrowers to savers and money is conserved"""
+    deposit_beta: Share = 0.4
+    """paid: deposits earn at most this x the policy rate (what the loans earn above it is the bank's equity):
+    US deposit rates rise about 0.4 point per point of the federal funds rate (Drechsler, Savov and Schnabl
+    2017, 'The deposits channel of monetary policy'); 1 = the policy rate, as EconAgent pays"""
+    loan_spread: float = Field(0.03, ge=0, le=0.5)
+    """overdrafts pay the policy rate + this a year: the US bank prime rate is the federal funds target + 3
+    points (the convention since 1994, Federal Reserve H.15)"""
 
 
 US_2019_EDGES = (0.0, 9700.0, 39475.0, 84200.0, 160725.0, 204100.0, 510300.0)
@@ -186,12 +166,14 @@ US_2019_RATES = (0.10, 0.12, 0.22, 0.24, 0.32, 0.35, 0.37)
 class TaxConfig(ConfigModel):
     """Progressive income tax with equal lump-sum redistribution (EconAgent; IRS 2019 single filer)."""
 
-    annual_edges: tuple[float, ...] = Field(
-        US_2019_EDGES, description="lower bracket edges per year (US 2019)"
-    )
-    rates: tuple[float, ...] = Field(US_2019_RATES, description="marginal rates of the brackets (US 2019)")
-    periods_per_year: Count = Field(12, description="edges are divided by this: monthly brackets")
-    redistribute: bool = Field(True, description="all revenue returned as an equal lump sum (budget neutral)")
+    annual_edges: tuple[float, ...] = US_2019_EDGES
+    """lower bracket edges per year (US 2019)"""
+    rates: tuple[float, ...] = US_2019_RATES
+    """marginal rates of the brackets (US 2019)"""
+    periods_per_year: Count = 12
+    """edges are divided by this: monthly brackets"""
+    redistribute: bool = True
+    """all revenue returned as an equal lump sum (budget neutral)"""
 
     @model_validator(mode="after")
     def _brackets(self) -> TaxConfig:
@@ -208,116 +190,87 @@ class BenefitConfig(ConfigModel):
     """Unemployment insurance, an automatic stabiliser: benefits to the involuntarily unemployed from a payroll
     contribution; in a slump the scheme runs a deficit (bonds finance it), in a boom a surplus."""
 
-    replacement: Share = Field(
-        0.45,
-        description=(
-            "benefit = this x the month's pay of a household that wanted work and was not hired (US state UI "
-            "replaces about 45 % of prior wages, US Department of Labor replacement ratios 2000-2019); a month "
-            "off by choice earns none, as a quit does not qualify; 0 switches insurance off"
-        ),
-    )
-    contribution: Share = Field(
-        0.019,
-        description=(
-            "payroll contribution on wages: replacement x u_n / (1 - u_n) = 0.45 x 0.04 / 0.96, so the scheme "
-            "balances at the natural rate of unemployment (u_n = 0.04, EconAgent) and only the cycle moves it"
-        ),
-    )
+    replacement: Share = 0.45
+    """benefit = this x the month's pay of a household that wanted work and was not hired (US state UI
+    replaces about 45 % of prior wages, US Department of Labor replacement ratios 2000-2019); a month off
+    by choice earns none, as a quit does not qualify; 0 switches insurance off"""
+    contribution: Share = 0.019
+    """payroll contribution on wages: replacement x u_n / (1 - u_n) = 0.45 x 0.04 / 0.96, so the scheme
+    balances at the natural rate of unemployment (u_n = 0.04, EconAgent) and only the cycle moves it"""
 
 
 class PolicyConfig(ConfigModel):
     """Coefficients of the rule policies (composite baseline and persona heuristic)."""
 
-    composite_exponent: Positive = Field(
-        0.1,
-        description="composite: c = (P / (wealth + pay))^e, work = (income / (wealth (1 + r)))^e (EconAgent)",
-    )
-    composite_buffer_share: Share = Field(
-        0.5,
-        description="composite: share of households on the CATS buffer rule, the rest on c = (P / (w + y))^e "
-        "(EconAgent's code draws one of the two per agent uniformly)",
-    )
-    composite_buffer_months: NonNegative = Field(
-        1.0, description="composite: CATS target buffer h, in months of income (EconAgent's code: h = 1)"
-    )
-    composite_step: PositiveShare = Field(
-        0.02, description="composite: consumption is rounded down to this step (EconAgent's code)"
-    )
-    consume_base: Share = Field(0.35, description="persona: spending share of a neutral household")
-    consume_alloc: NonNegative = Field(0.6, description="persona: + this x (allocation.consume - 0.4)")
-    consume_optimism: NonNegative = Field(
-        0.15, description="persona: + this x mood (optimism + news), in [-1, 1]"
-    )
-    consume_inflation: NonNegative = Field(
-        0.1, description="persona: + this x (inflation - target): buy ahead"
-    )
-    consume_rate: NonNegative = Field(
-        0.5,
-        description=(
-            "persona: spending target x (1 - this x rate_horizon x (r - r_n - pi_target)): intertemporal "
-            "substitution, the consumption Euler equation (a rate above neutral moves spending to later); 0.5 = "
-            "elasticity of intertemporal substitution of CRRA utility with risk aversion 2, the usual macro value "
-            "(Havranek 2015 meta-analysis: 0.3-0.5); 0 switches the channel off"
-        ),
-    )
-    rate_horizon: Positive = Field(
-        1.0,
-        description=(
-            "persona: years a rate gap is expected to last (the central bank reviews its rate yearly): the Euler "
-            "equation sums the gap over them"
-        ),
-    )
-    consume_unemployment: NonNegative = Field(
-        0.3, description="persona: - this x (1 - risk) x (u - u_n): precautionary saving"
-    )
-    work_base: Share = Field(
-        0.97,
-        description=(
-            "persona: work propensity of a household with its buffer; a month off is a quit that needs a new "
-            "job (job_finding_rate), so 1 - work ~ the US monthly quit rate of about 2 % (JOLTS 2001-2019)"
-        ),
-    )
-    work_need: NonNegative = Field(
-        0.03, description="persona: + this x shortfall of the savings buffer (no savings: always looks)"
-    )
-    buffer_months: NonNegative = Field(
-        3.0, description="persona: buffer = (this + 9 x allocation.save) months"
-    )
-    work_optimism: NonNegative = Field(
-        0.02, description="persona: - this x mood: optimists quit more readily (within the quit rate)"
-    )
-    social_weight: Share = Field(0.5, description="persona: social_tendency x this = herding weight")
-    news_weight: Share = Field(0.5, description="persona: weight of today's news sentiment in mood")
-    min_learning: PositiveShare = Field(0.05, description="persona: smallest adjustment speed per month")
-    consume_range: tuple[float, float] = Field((0.05, 0.95), description="bounds of the spending share")
+    composite_exponent: Positive = 0.1
+    """composite: c = (P / (wealth + pay))^e, work = (income / (wealth (1 + r)))^e (EconAgent)"""
+    composite_buffer_share: Share = 0.5
+    """composite: share of households on the CATS buffer rule, the rest on c = (P / (w + y))^e (EconAgent's
+    code draws one of the two per agent uniformly)"""
+    composite_buffer_months: NonNegative = 1.0
+    """composite: CATS target buffer h, in months of income (EconAgent's code: h = 1)"""
+    composite_step: PositiveShare = 0.02
+    """composite: consumption is rounded down to this step (EconAgent's code)"""
+    consume_base: Share = 0.35
+    """persona: spending share of a neutral household"""
+    consume_alloc: NonNegative = 0.6
+    """persona: + this x (allocation.consume - 0.4)"""
+    consume_optimism: NonNegative = 0.15
+    """persona: + this x mood (optimism + news), in [-1, 1]"""
+    consume_inflation: NonNegative = 0.1
+    """persona: + this x (inflation - target): buy ahead"""
+    consume_rate: NonNegative = 0.5
+    """persona: spending target x (1 - this x rate_horizon x (r - r_n - pi_target)): intertemporal
+    substitution, the consumption Euler equation (a rate above neutral moves spending to later); 0.5 =
+    elasticity of intertemporal substitution of CRRA utility with risk aversion 2, the usual macro value
+    (Havranek 2015 meta-analysis: 0.3-0.5); 0 switches the channel off"""
+    rate_horizon: Positive = 1.0
+    """persona: years a rate gap is expected to last (the central bank reviews its rate yearly): the Euler
+    equation sums the gap over them"""
+    consume_unemployment: NonNegative = 0.3
+    """persona: - this x (1 - risk) x (u - u_n): precautionary saving"""
+    work_base: Share = 0.97
+    """persona: work propensity of a household with its buffer; a month off is a quit that needs a new job
+    (job_finding_rate), so 1 - work ~ the US monthly quit rate of about 2 % (JOLTS 2001-2019)"""
+    work_need: NonNegative = 0.03
+    """persona: + this x shortfall of the savings buffer (no savings: always looks)"""
+    buffer_months: NonNegative = 3.0
+    """persona: buffer = (this + 9 x allocation.save) months"""
+    work_optimism: NonNegative = 0.02
+    """persona: - this x mood: optimists quit more readily (within the quit rate)"""
+    social_weight: Share = 0.5
+    """persona: social_tendency x this = herding weight"""
+    news_weight: Share = 0.5
+    """persona: weight of today's news sentiment in mood"""
+    min_learning: PositiveShare = 0.05
+    """persona: smallest adjustment speed per month"""
+    consume_range: tuple[float, float] = (0.05, 0.95)
+    """bounds of the spending share"""
 
 
 class EconomyConfig(ConfigModel):
     """All parameters of one economy; scenarios override parts of it."""
 
-    households: Count = Field(100, description="number of households (EconAgent: 100)")
+    households: Count = 100
+    """number of households (EconAgent: 100)"""
     sectors: list[SectorConfig] = Field(default_factory=_default_sectors)
     household: HouseholdConfig = Field(default_factory=HouseholdConfig)
     market: MarketConfig = Field(default_factory=MarketConfig)
     bank: BankConfig = Field(default_factory=BankConfig)
     tax: TaxConfig = Field(default_factory=TaxConfig)
-    benefit: BenefitConfig = Field(
-        default_factory=BenefitConfig, description="unemployment insurance (benefit.replacement = 0: none)"
-    )
+    benefit: BenefitConfig = Field(default_factory=BenefitConfig)
+    """unemployment insurance (benefit.replacement = 0: none)"""
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
-    trading: TradingConfig = Field(
-        default_factory=TradingConfig, description="steel and stock markets (trading.enabled = false: none)"
-    )
-    firms: FirmsConfig = Field(
-        default_factory=FirmsConfig, description="how firms decide (mode rule | cognitive | llm)"
-    )
-    news_threshold: NonNegative = Field(
-        0.01, description="the statistics office reports a monthly move in prices or jobs beyond this"
-    )
-    household_events: bool = Field(
-        False, description="publish one action.result event per household per tick (large journals)"
-    )
-    record_agents: bool = Field(True, description="collect the per-household table (agents.csv)")
+    trading: TradingConfig = Field(default_factory=TradingConfig)
+    """steel and stock markets (trading.enabled = false: none)"""
+    firms: FirmsConfig = Field(default_factory=FirmsConfig)
+    """how firms decide (mode rule | cognitive | llm)"""
+    news_threshold: NonNegative = 0.01
+    """the statistics office reports a monthly move in prices or jobs beyond this"""
+    household_events: bool = False
+    """publish one action.result event per household per tick (large journals)"""
+    record_agents: bool = True
+    """collect the per-household table (agents.csv)"""
 
     @model_validator(mode="after")
     def _sectors_valid(self) -> EconomyConfig:
@@ -360,58 +313,41 @@ class AgentMemoryConfig(ConfigModel):
     """How the cognitive households' memories recall and appraise (a scenario's `[memory]` table; its `recipe`
     key starts `recall` from a named recipe of `psychoagent.memory.config.recipes`)."""
 
-    recall: RecallConfig = Field(
-        default_factory=RecallConfig,
-        description="recall weights of the households' memories (population recall reads the ones it has)",
-    )
-    affect: AffectiveMemoryConfig = Field(
-        default_factory=event_memory,
-        description="conflicts, modulation, decay and fusion of the households' memories (change detection off)",
-    )
+    recall: RecallConfig = Field(default_factory=RecallConfig)
+    """recall weights of the households' memories (population recall reads the ones it has)"""
+    affect: AffectiveMemoryConfig = Field(default_factory=event_memory)
+    """conflicts, modulation, decay and fusion of the households' memories (change detection off)"""
 
 
 class SimulationConfig(ConfigModel):
     """Everything a run is configured by, apart from the run's size and seed (arguments of `simulate`)."""
 
-    economy: EconomyConfig = Field(default_factory=EconomyConfig, description="the macro economy and markets")
-    cognitive: CognitiveConfig = Field(
-        default_factory=CognitiveConfig,
-        description="the cognitive households' loop (memory, recall, guardrails, look-ahead, negotiation, ablations)",
-    )
-    evolution: EvolutionConfig = Field(
-        default_factory=EvolutionConfig, description="how the cognitive households' personas evolve"
-    )
-    memory: AgentMemoryConfig = Field(
-        default_factory=AgentMemoryConfig,
-        description="how the cognitive households' memories recall and appraise",
-    )
+    economy: EconomyConfig = Field(default_factory=EconomyConfig)
+    """the macro economy and markets"""
+    cognitive: CognitiveConfig = Field(default_factory=CognitiveConfig)
+    """the cognitive households' loop (memory, recall, guardrails, look-ahead, negotiation, ablations)"""
+    evolution: EvolutionConfig = Field(default_factory=EvolutionConfig)
+    """how the cognitive households' personas evolve"""
+    memory: AgentMemoryConfig = Field(default_factory=AgentMemoryConfig)
+    """how the cognitive households' memories recall and appraise"""
 
 
 class LocalClusterConfig(ConfigModel):
     """Size of the Ray cluster started in-process when no --address is given."""
 
-    max_cpus: NonNegativeInt = Field(
-        0, description="CPUs the local cluster may use (0: all of this machine's, os.cpu_count())"
-    )
-    object_store_mb: int = Field(
-        256,
-        ge=80,
-        description=(
-            "shared-memory object store: a tick's messages are about 0.9 kB per household (9 MB at 10,000; "
-            "docs/scaling.md) and are freed once read, while Ray's default (30 % of RAM) would reserve gigabytes "
-            "of a shared machine"
-        ),
-    )
+    max_cpus: NonNegativeInt = 0
+    """CPUs the local cluster may use (0: all of this machine's, os.cpu_count())"""
+    object_store_mb: int = Field(256, ge=80)
+    """shared-memory object store: a tick's messages are about 0.9 kB per household (9 MB at 10,000;
+    docs/scaling.md) and are freed once read, while Ray's default (30 % of RAM) would reserve gigabytes of
+    a shared machine"""
 
 
 class RunLimits(ConfigModel):
     """Bounds on a run's size that are checked before anything is written."""
 
-    max_agents: int = Field(
-        100_000,
-        description=(
-            "agents.csv holds one row per household per month: 100k households x 240 months is 24M rows, "
-            "about what one machine's memory holds for the metrics and the report"
-        ),
-    )
-    max_ticks: int = Field(12_000, description="a thousand years of months; far past any scenario's horizon")
+    max_agents: int = 100_000
+    """agents.csv holds one row per household per month: 100k households x 240 months is 24M rows, about what
+    one machine's memory holds for the metrics and the report"""
+    max_ticks: int = 12_000
+    """a thousand years of months; far past any scenario's horizon"""

@@ -19,15 +19,26 @@ class AgentState:
     """One household's private state as its policy sees it (money in currency units, income per month)."""
 
     id: int
+    """The household's agent id (its `unique_id`, the name agents.csv and the journal use)."""
     sector: str
+    """Name of the sector it works in."""
     skill: float
+    """Its skill (Pareto-drawn): pay is hours x skill x its sector's hourly wage."""
     cash: float
+    """Money on hand."""
     deposits: float
+    """Money in the bank, earning interest."""
     potential_income: float
+    """Pay for a month's work at this month's wage: hours x skill x its sector's wage, before tax."""
     last_income: float
+    """Last month's net income: wages, dividends, interest, coupons, transfers and benefits, less tax and
+    insurance contributions."""
     worked: bool
+    """Whether it worked last month."""
     consume_share: float
+    """Last month's spending intent (share of wealth, before a demand shock's factor); 0.5 at the start."""
     persona: Persona
+    """Its current persona (traits and budget allocation), evolved by a learning policy."""
 
     @property
     def wealth(self) -> float:
@@ -40,21 +51,37 @@ class HouseholdView:
     """All households' private state as read-only arrays (index i is household `ids[i]`)."""
 
     ids: NDArray[np.int64]
+    """Each household's agent id (`AgentState.id`)."""
     sectors: tuple[str, ...]
+    """Sector names in sector-index order."""
     sector: NDArray[np.int64]
+    """Each household's sector, as an index into `sectors`."""
     skill: FloatArray
+    """`AgentState.skill` of each household."""
     cash: FloatArray
+    """Money on hand."""
     deposits: FloatArray
+    """Money in the bank."""
     potential_income: FloatArray
+    """`AgentState.potential_income`: a month's pay at this month's wage, before tax."""
     last_income: FloatArray
+    """`AgentState.last_income`: last month's net income."""
     worked: NDArray[np.bool_]
+    """Who worked last month."""
     consume_share: FloatArray
+    """`AgentState.consume_share`: last month's spending intent."""
     risk_preference: FloatArray
+    """Persona trait in [0, 1] (the columns below follow the personas when they change)."""
     optimism: FloatArray
+    """Persona trait in [-1, 1]."""
     learning_rate: FloatArray
+    """Persona trait in [0, 1]."""
     social_tendency: FloatArray
+    """Persona trait in [0, 1]."""
     allocation: FloatArray
+    """Persona budget shares, one row per household: consume, save, invest, R&D (each row sums to 1)."""
     personas: tuple[Persona, ...]
+    """Each household's persona."""
 
     def __len__(self) -> int:
         return int(self.ids.size)
@@ -98,9 +125,13 @@ class Intent:
     """What one household wants: work propensity, share of wealth to spend, share of the rest to deposit."""
 
     work: float
+    """Chance in [0, 1] that it offers to work this month."""
     consume: float
+    """Share of its wealth it means to spend on goods this month, in [0, 1]."""
     save: float
+    """Share of the wealth left after spending it keeps as deposits (the rest as cash), in [0, 1]."""
     reason: str = ""
+    """The policy's explanation, free text; the model does not read it (an `IntentBatch` drops it)."""
 
 
 @dataclass(frozen=True)
@@ -108,8 +139,11 @@ class IntentBatch:
     """Intents of all households as arrays aligned with the `HouseholdView`."""
 
     work: FloatArray
+    """`Intent.work` of each household."""
     consume: FloatArray
+    """`Intent.consume` of each household."""
     save: FloatArray
+    """`Intent.save` of each household."""
 
     def __getitem__(self, i: int) -> Intent:
         return Intent(float(self.work[i]), float(self.consume[i]), float(self.save[i]))
@@ -132,14 +166,23 @@ class Outcomes:
     """
 
     tick: int
+    """The month these outcomes are of."""
     wanted_work: NDArray[np.bool_]
+    """Who offered to work (a draw under its work intent)."""
     worked: NDArray[np.bool_]
+    """Who got a job and worked."""
     wage_income: FloatArray
+    """Wages earned this month, before tax (0 without work)."""
     income: FloatArray
+    """This month's net income (`AgentState.last_income` next month)."""
     budget: FloatArray
+    """What each household meant to spend: its consume intent (after any demand shock) x its wealth."""
     spent: FloatArray
+    """What it did spend on goods (less than the budget when rationed)."""
     wealth: FloatArray
+    """Cash plus deposits at the month's end."""
     metrics: Mapping[str, float]
+    """This month's macro indicators (its row of macro.csv)."""
 
     @property
     def rationed(self) -> NDArray[np.bool_]:

@@ -20,14 +20,23 @@ class PurposeStats:
     """Counters of one purpose; latencies are kept whole so percentiles are exact."""
 
     calls: int = 0
+    """Finished `structured`/`complete` calls."""
     requests: int = 0
+    """Generations asked for (a repair round is another), served by the model or the cache."""
     cache_hits: int = 0
+    """Requests served from the response cache."""
     prompt_tokens: int = 0
+    """Prompt tokens of all requests, cached ones included."""
     reused_prompt_tokens: int = 0
+    """Prompt tokens the model did not evaluate again (a prompt prefix it had kept)."""
     completion_tokens: int = 0
+    """Generated tokens of all requests, cached ones included."""
     transport_retries: int = 0
+    """Requests sent again after a timeout, 429 or 5xx."""
     latencies_s: list[float] = field(default_factory=list)
+    """Wall-clock seconds of each call, repairs and retries included."""
     outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    """Calls per outcome (`OUTCOMES`: ok, repaired, retried, fallback, error, text)."""
 
     def add(self, other: PurposeStats) -> None:
         """Add another purpose's counters, latencies and outcomes to these (the total of a run)."""

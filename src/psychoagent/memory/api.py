@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.embed import get_embedder
+from psychoagent.forward import Forward
 from psychoagent.memory import arguments as check
 from psychoagent.memory.config import AffectiveMemoryConfig, MemoryConfig
 from psychoagent.memory.conflicts.records import ConflictLog
@@ -80,48 +81,19 @@ class Memory:
         self._check_embedder()
 
     # -- plumbing -------------------------------------------------------------------------------------------
-    @property
-    def namespace(self) -> str:
-        return self._ns.name
-
-    @property
-    def store(self) -> MemoryStore:
-        """The injected `MemoryStore` (SQLite file, in-memory SQLite or PostgreSQL) every view shares."""
-        return self._shared.store
-
-    @property
-    def embedder(self) -> Embedder:
-        return self._shared.embedder
-
-    @property
-    def config(self) -> MemoryConfig:
-        return self._shared.config
-
-    @property
-    def appraiser(self) -> Appraiser | None:
-        return self._ns.appraiser
-
-    @appraiser.setter
-    def appraiser(self, appraiser: Appraiser | None) -> None:
-        self._ns.appraiser = appraiser
-
-    @property
-    def pair_judge(self) -> PairJudge | None:
-        """Optional referee (e.g. `memory.conflicts.judge.LLMPairJudge`) for pairs the update scorer is unsure
-        about."""
-        return self._ns.pair_judge
-
-    @pair_judge.setter
-    def pair_judge(self, judge: PairJudge | None) -> None:
-        self._ns.pair_judge = judge
-
-    @property
-    def affect_config(self) -> AffectiveMemoryConfig:
-        return self._ns.affect_config
-
-    @affect_config.setter
-    def affect_config(self, config: AffectiveMemoryConfig) -> None:
-        self._ns.affect_config = config
+    namespace = Forward[str]("_ns", "name", doc="The agent (namespace) this view reads and writes.")
+    store = Forward[MemoryStore](
+        "_shared", doc="The `MemoryStore` (SQLite file, in-memory or PostgreSQL) views share."
+    )
+    embedder = Forward[Embedder]("_shared")
+    config = Forward[MemoryConfig]("_shared")
+    appraiser = Forward[Appraiser | None]("_ns", writable=True)
+    pair_judge = Forward[PairJudge | None](
+        "_ns",
+        writable=True,
+        doc="Optional referee (`memory.conflicts.judge.LLMPairJudge`) for pairs the scorer is unsure about.",
+    )
+    affect_config = Forward[AffectiveMemoryConfig]("_ns", writable=True)
 
     def _check_embedder(self) -> None:
         """Remember which embedder wrote the file; a different one later re-embeds lazily (vectors keyed by model)."""

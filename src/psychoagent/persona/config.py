@@ -23,40 +23,26 @@ from psychoagent.persona.archetypes import ALLOCATION_KEYS
 class TraitDynamics(FrozenConfigModel):
     """How one trait reacts to an impact and how fast it drifts back to its baseline."""
 
-    sensitivity: NonNegative = Field(
-        ...,
-        description="how far the trait's target moves per unit of impact (0: the trait ignores events)",
-    )
-    speed: PositiveShare = Field(
-        ...,
-        description=(
-            "EMA weight: share of the gap to the target closed per event at the reference learning rate; "
-            "small for core traits, large for moods (seed 003, 4.2)"
-        ),
-    )
-    max_step: Positive = Field(
-        ...,
-        description="largest change one event can make, so that the persona never jumps (seed 2.1.2)",
-    )
-    half_life: Positive = Field(
-        ...,
-        description=(
-            "ticks for the gap to baseline to halve when nothing happens; ln 2 / -ln(1 - g) for an adaptive "
-            "expectation with gain g (ECONOMY.md)"
-        ),
-    )
+    sensitivity: NonNegative
+    """how far the trait's target moves per unit of impact (0: the trait ignores events)"""
+    speed: PositiveShare
+    """EMA weight: share of the gap to the target closed per event at the reference learning rate; small for
+    core traits, large for moods (seed 003, 4.2)"""
+    max_step: Positive
+    """largest change one event can make, so that the persona never jumps (seed 2.1.2)"""
+    half_life: Positive
+    """ticks for the gap to baseline to halve when nothing happens; ln 2 / -ln(1 - g) for an adaptive
+    expectation with gain g (ECONOMY.md)"""
 
 
 class AllocationDynamics(TraitDynamics):
     """Budget reaction: an impact tilts log-weights along `direction`, then the weights are renormalised."""
 
     direction: dict[str, float] = Field(
-        default_factory=lambda: {"consume": 0.0, "save": -1.0, "invest": 1.0, "rnd": 0.5},
-        description=(
-            "log-weight tilt per unit of (bounded) impact: good surprises shift budget from saving to investment "
-            "and R&D, bad ones back to saving; consumption is left to households' needs"
-        ),
+        default_factory=lambda: {"consume": 0.0, "save": -1.0, "invest": 1.0, "rnd": 0.5}
     )
+    """log-weight tilt per unit of (bounded) impact: good surprises shift budget from saving to investment and
+    R&D, bad ones back to saving; consumption is left to households' needs"""
 
     def direction_vector(self) -> tuple[float, ...]:
         """The tilt in ALLOCATION_KEYS order."""
@@ -71,80 +57,48 @@ class AllocationDynamics(TraitDynamics):
 class EvolutionConfig(FrozenConfigModel):
     """All knobs of the evolution engine. The defaults are the 'default' preset."""
 
-    loss_aversion: Positive = Field(
-        2.25,
-        description=(
-            "lambda: a loss moves traits lambda times more than an equal gain (Tversky & Kahneman 1992; "
-            "meta-analyses find 1.3-2.0, see ECONOMY.md, so treat it as a parameter)"
-        ),
-    )
-    value_exponent: PositiveShare = Field(
-        0.88,
-        description="curvature of the value function, |error| ** alpha: diminishing sensitivity (Tversky & Kahneman 1992)",
-    )
-    major_event_threshold: NonNegative = Field(
-        0.05,
-        description=(
-            "absolute prediction error (in return units, 0.05 = 5 points) from which an event counts as major "
-            "and updates fully (seed 003, 4.2)"
-        ),
-    )
-    minor_event_weight: Share = Field(
-        0.2,
-        description="share of its impact a minor (below-threshold) event keeps: small wins and losses only fine-tune",
-    )
-    stake_half_importance: Positive = Field(
-        0.1,
-        description=(
-            "stake (share of liquid wealth) at which an event has importance 0.5: importance = s / (s + this), "
-            "so 30 % of one's funds weighs 0.75 (seed 003, 2.1.2)"
-        ),
-    )
-    reference_learning_rate: PositiveShare = Field(
-        0.5,
-        description=(
-            "learning rate at which trait speeds apply as configured; a persona's speeds scale with "
-            "learning_rate / this (experience-dependent gain, Malmendier & Nagel 2016)"
-        ),
-    )
-    miss_streak_trigger: Count = Field(
-        2,
-        description="consecutive major misses from which the learning rate rises ('second misjudgment in a row', seed 2.1.2)",
-    )
-    miss_boost: Share = Field(
-        0.5,
-        description=(
-            "share of the gap to the maximum learning rate closed per miss once the streak is reached; people "
-            "weight recent data more in volatile periods (regime-dependent gain, ECONOMY.md)"
-        ),
-    )
-    domain_spillover: Share = Field(
-        0.5,
-        description="share of a domain-specific optimism change that also reaches global optimism",
-    )
+    loss_aversion: Positive = 2.25
+    """lambda: a loss moves traits lambda times more than an equal gain (Tversky & Kahneman 1992;
+    meta-analyses find 1.3-2.0, see ECONOMY.md, so treat it as a parameter)"""
+    value_exponent: PositiveShare = 0.88
+    """curvature of the value function, |error| ** alpha: diminishing sensitivity (Tversky & Kahneman 1992)"""
+    major_event_threshold: NonNegative = 0.05
+    """absolute prediction error (in return units, 0.05 = 5 points) from which an event counts as major and
+    updates fully (seed 003, 4.2)"""
+    minor_event_weight: Share = 0.2
+    """share of its impact a minor (below-threshold) event keeps: small wins and losses only fine-tune"""
+    stake_half_importance: Positive = 0.1
+    """stake (share of liquid wealth) at which an event has importance 0.5: importance = s / (s + this), so 30
+    % of one's funds weighs 0.75 (seed 003, 2.1.2)"""
+    reference_learning_rate: PositiveShare = 0.5
+    """learning rate at which trait speeds apply as configured; a persona's speeds scale with learning_rate /
+    this (experience-dependent gain, Malmendier & Nagel 2016)"""
+    miss_streak_trigger: Count = 2
+    """consecutive major misses from which the learning rate rises ('second misjudgment in a row', seed 2.1.2)"""
+    miss_boost: Share = 0.5
+    """share of the gap to the maximum learning rate closed per miss once the streak is reached; people weight
+    recent data more in volatile periods (regime-dependent gain, ECONOMY.md)"""
+    domain_spillover: Share = 0.5
+    """share of a domain-specific optimism change that also reaches global optimism"""
     risk_preference: TraitDynamics = Field(
-        default_factory=lambda: TraitDynamics(sensitivity=0.6, speed=0.4, max_step=0.2, half_life=60.0),
-        description="core trait: slow, capped, long memory (seed 003, 4.2)",
+        default_factory=lambda: TraitDynamics(sensitivity=0.6, speed=0.4, max_step=0.2, half_life=60.0)
     )
+    """core trait: slow, capped, long memory (seed 003, 4.2)"""
     optimism: TraitDynamics = Field(
-        default_factory=lambda: TraitDynamics(sensitivity=1.0, speed=0.8, max_step=0.5, half_life=8.0),
-        description="mood: reacts fast and fades fast (seed 003, 4.2)",
+        default_factory=lambda: TraitDynamics(sensitivity=1.0, speed=0.8, max_step=0.5, half_life=8.0)
     )
+    """mood: reacts fast and fades fast (seed 003, 4.2)"""
     social_tendency: TraitDynamics = Field(
-        default_factory=lambda: TraitDynamics(sensitivity=0.0, speed=0.2, max_step=0.1, half_life=60.0),
-        description=(
-            "own investment outcomes say nothing clear about cooperation, so it only drifts to baseline; "
-            "raise sensitivity to let success breed outreach"
-        ),
+        default_factory=lambda: TraitDynamics(sensitivity=0.0, speed=0.2, max_step=0.1, half_life=60.0)
     )
-    learning_rate_half_life: Positive = Field(
-        10.0,
-        description="ticks for a raised learning rate to fall halfway back ('for a while', seed 2.1.2)",
-    )
+    """own investment outcomes say nothing clear about cooperation, so it only drifts to baseline; raise
+    sensitivity to let success breed outreach"""
+    learning_rate_half_life: Positive = 10.0
+    """ticks for a raised learning rate to fall halfway back ('for a while', seed 2.1.2)"""
     allocation: AllocationDynamics = Field(
-        default_factory=lambda: AllocationDynamics(sensitivity=1.0, speed=0.3, max_step=0.5, half_life=30.0),
-        description="budget habits: slower than mood, faster than risk preference",
+        default_factory=lambda: AllocationDynamics(sensitivity=1.0, speed=0.3, max_step=0.5, half_life=30.0)
     )
+    """budget habits: slower than mood, faster than risk preference"""
 
     @classmethod
     def preset(cls, name: str) -> EvolutionConfig:

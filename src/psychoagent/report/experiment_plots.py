@@ -92,11 +92,16 @@ def _seed_bands(
         band(ax, months(fs[0])[:n], panel, colour, name, 0, 100, style)
 
 
+def _frames_by_condition(folder: Path, conditions: Sequence[dict]) -> dict[str, list[pd.DataFrame]]:
+    """Each condition's macro frames by label, conditions without a finished seed left out."""
+    frames = {c["label"]: _macro_frames(folder, c["folder"]) for c in conditions}
+    return {k: v for k, v in frames.items() if v}
+
+
 @styled
 def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     """Macro series per condition: median over seeds with the range of seeds shaded."""
-    frames = {c["label"]: _macro_frames(folder, c["folder"]) for c in conditions}
-    frames = {k: v for k, v in frames.items() if v}
+    frames = _frames_by_condition(folder, conditions)
     if not frames:
         return None
     cols = 3
@@ -138,8 +143,7 @@ def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | Non
 @styled
 def phillips_okun_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
     """Annual Phillips and Okun points of all seeds, one colour per condition, with pooled r in the legend."""
-    frames = {c["label"]: _macro_frames(folder, c["folder"]) for c in conditions}
-    frames = {k: v for k, v in frames.items() if v}
+    frames = _frames_by_condition(folder, conditions)
     if not frames:
         return None
     fig, axes = figure(1, 2, height=5.0)

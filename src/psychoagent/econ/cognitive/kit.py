@@ -26,6 +26,7 @@ from psychoagent.econ.mind.perception import PriceHistory
 from psychoagent.econ.mind.schema import ApprovedOrder
 from psychoagent.econ.orders import Order
 from psychoagent.econ.snapshot import Snapshot
+from psychoagent.forward import Forward
 from psychoagent.persona import EvolutionEngine
 from psychoagent.types import Affect
 
@@ -167,22 +168,10 @@ class KitSettings:
 
     kit: Kit
 
-    @property
-    def cognitive(self) -> CognitiveConfig:
-        return self.kit.cognitive
-
-    @property
-    def engine(self) -> EvolutionEngine:
-        return self.kit.engine
-
-    @property
-    def memory_settings(self) -> AgentMemoryConfig:
-        return self.kit.memory_settings
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """How often each event, decision type and fallback occurred."""
-        return self.kit.counts
+    cognitive = Forward[CognitiveConfig]("kit")
+    engine = Forward[EvolutionEngine]("kit")
+    memory_settings = Forward[AgentMemoryConfig]("kit")
+    counts = Forward[dict[str, int]]("kit", doc="How often each event, decision type and fallback occurred.")
 
     def configure(self, settings: SimulationConfig) -> None:
         """Run with the settings' cognitive loop, persona evolution and memories (a scenario's `cognitive`,

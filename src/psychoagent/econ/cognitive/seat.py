@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from psychoagent.forward import Forward
 from psychoagent.llm.offline import OfflineBackend
 
 
@@ -51,13 +52,7 @@ class AsksModel:
 
     seat: ModelSeat
 
-    @property
-    def client(self) -> Any:
-        return self.seat.client
-
-    @client.setter
-    def client(self, value: Any) -> None:
-        self.seat.client = value
+    client = Forward[Any]("seat", writable=True)
 
     def use_llm(
         self, spec: str | None, cache_mode: str = "off", cache_path: str | Path | None = None

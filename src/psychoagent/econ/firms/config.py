@@ -20,14 +20,10 @@ FIRM_MODES: tuple[str, ...] = ("rule", "cognitive", "llm")
 class FirmsConfig(ConfigModel):
     """How firms decide: the macro core's rule, or a persona + memory loop each quarter (heuristic or a model)."""
 
-    mode: FirmMode = Field(
-        "rule",
-        description=(
-            "rule: price, wage and hiring follow the demand gap (EconAgent); cognitive: each firm perceives, "
-            "recalls, decides, passes guardrails, acts and evolves its persona every quarter; llm: the same loop "
-            "with the decision from the model named by --llm (offline when none)"
-        ),
-    )
+    mode: FirmMode = "rule"
+    """rule: price, wage and hiring follow the demand gap (EconAgent); cognitive: each firm perceives,
+    recalls, decides, passes guardrails, acts and evolves its persona every quarter; llm: the same loop
+    with the decision from the model named by --llm (offline when none)"""
     personas: dict[str, str] = Field(
         default_factory=lambda: {
             "steel": "conservative manufacturer",
@@ -36,115 +32,83 @@ class FirmsConfig(ConfigModel):
         },
         description="archetype of each sector's firm (econ/firms/archetypes.py); others get default_persona",
     )
-    default_persona: str = Field("established manufacturer", description="archetype of a firm not listed")
-    decide_every: Count = Field(3, description="months between decisions: firms plan by the quarter")
-    memory: bool = Field(True, description="each firm keeps a Memory of its decisions and their outcomes")
-    capacity_headroom: float = Field(
-        0.9,
-        gt=0,
-        le=2,
-        description=(
-            "opening capacity as a share of the output of the whole workforce: below 1, so employing everyone "
-            "needs an investment and capacity is a real constraint"
-        ),
-    )
-    construction_months: Count = Field(
-        6, description="months from a plant's start to its first output (a plant takes months to build)"
-    )
-    plant_cost_months: Positive = Field(
-        4.0,
-        description="a plant costs this many months of the revenue its capacity adds, paid over construction",
-    )
-    upkeep_rate: NonNegative = Field(
-        0.01,
-        description="monthly upkeep per unit of capacity, as a share of its output's value: idle plants cost",
-    )
-    credit_months: NonNegative = Field(
-        3.0,
-        description="credit line = this many months of revenue: expansions beyond cash plus credit are refused",
-    )
-    min_capacity: PositiveShare = Field(
-        0.3, description="closures never take capacity below this share of the opening capacity"
-    )
-    below_cost_quarters: Count = Field(
-        3, description="a price below unit cost is refused when it would be the third quarter running"
-    )
-    review_months: Count = Field(
-        6, description="months after a plant's completion at which its outcome is judged"
-    )
-    expand_at: Positive = Field(
-        0.97,
-        description="expected demand / capacity above which a neutral-risk firm builds (utilisation near full)",
-    )
-    expand_risk: NonNegative = Field(
-        0.2, description="the threshold falls by this x (risk - 0.5): risk takers build earlier"
-    )
-    rate_weight: NonNegative = Field(
-        1.0, description="the threshold rises by this x (rate - 3 %): dearer credit defers plants"
-    )
-    lesson_weight: NonNegative = Field(
-        1.0, description="the threshold rises by this x the shortfall of past expansions recalled from memory"
-    )
-    lesson_months: Count = Field(
-        48,
-        description="plant reviews older than this many months no longer weigh on the next plant: lessons fade",
-    )
-    expand_base: Share = Field(
-        0.1, description="a plant adds the demand gap + this x (0.5 + risk) of capacity"
-    )
-    max_expand: PositiveShare = Field(0.3, description="largest plant: this share of capacity")
-    close_at: NonNegative = Field(
-        0.7, description="expected demand / capacity below which a neutral firm closes idle capacity"
-    )
-    idle_quarters: Count = Field(
-        2, description="capacity is closed only after this many quarters of demand below close_at"
-    )
-    min_target: Share = Field(
-        0.5,
-        description="production target floor: a firm keeps half its capacity running (the rule's min offer rate)",
-    )
-    target_speed: PositiveShare = Field(
-        0.5,
-        description="the hiring cap moves this share of the way to the new target each quarter (no sudden layoffs)",
-    )
-    max_close: Share = Field(0.2, description="largest closure in one quarter: this share")
-    inventory_months: NonNegative = Field(0.5, description="stock a firm aims to hold, in months of sales")
-    restock_months: Positive = Field(
-        6.0,
-        description=(
-            "output = expected sales x (1 + (stock aimed at - stock) / this, in months of sales): the stock gap "
-            "is closed over two quarters; closing it within one amplified the inventory cycle (Metzler 1941) "
-            "in runs with cognitive households (unemployment 33.5 % against 26.4 %, seed 1, 100 x 240)"
-        ),
-    )
-    price_weight: NonNegative = Field(
-        0.15,
-        description=(
-            "quarterly price change = this x the quarter's mean demand gap (less excess stock) plus the margin "
-            "fix: the demand-gap rule's mean speed (0.10 x U(0, 1) x phi a month, EconAgent) over three months"
-        ),
-    )
-    margin_pull: Share = Field(0.5, description="a price below unit cost is raised by this share of the gap")
-    max_price_change: float = Field(0.15, gt=0, le=0.5, description="largest price change in one decision")
-    max_wage_change: float = Field(0.03, gt=0, le=0.5, description="largest wage change in one decision")
-    rnd_scale: Share = Field(0.3, description="R&D spend = allocation.rnd x this x cash above the reserve")
-    rnd_gain: NonNegative = Field(
-        0.02,
-        description="productivity (and effective capacity) rises by this per month of revenue spent on R&D",
-    )
-    max_productivity: float = Field(1.3, ge=1, description="R&D raises productivity to at most this factor")
-    cheap_input: NonNegative = Field(
-        0.03, description="an input priced this far below its 6-month average is bought ahead"
-    )
-    max_input_months: NonNegative = Field(2.0, description="most months of input a firm buys ahead")
-    news_sentiment: PositiveShare = Field(
-        0.5,
-        description=(
-            "size of a capacity change's news sentiment (sign: its effect on the good's price); above the "
-            "households' news threshold (0.3) so it is remembered and forms a price belief"
-        ),
-    )
-    news_price_move: NonNegative = Field(0.03, description="a price decision this large is news")
+    default_persona: str = "established manufacturer"
+    """archetype of a firm not listed"""
+    decide_every: Count = 3
+    """months between decisions: firms plan by the quarter"""
+    memory: bool = True
+    """each firm keeps a Memory of its decisions and their outcomes"""
+    capacity_headroom: float = Field(0.9, gt=0, le=2)
+    """opening capacity as a share of the output of the whole workforce: below 1, so employing everyone needs
+    an investment and capacity is a real constraint"""
+    construction_months: Count = 6
+    """months from a plant's start to its first output (a plant takes months to build)"""
+    plant_cost_months: Positive = 4.0
+    """a plant costs this many months of the revenue its capacity adds, paid over construction"""
+    upkeep_rate: NonNegative = 0.01
+    """monthly upkeep per unit of capacity, as a share of its output's value: idle plants cost"""
+    credit_months: NonNegative = 3.0
+    """credit line = this many months of revenue: expansions beyond cash plus credit are refused"""
+    min_capacity: PositiveShare = 0.3
+    """closures never take capacity below this share of the opening capacity"""
+    below_cost_quarters: Count = 3
+    """a price below unit cost is refused when it would be the third quarter running"""
+    review_months: Count = 6
+    """months after a plant's completion at which its outcome is judged"""
+    expand_at: Positive = 0.97
+    """expected demand / capacity above which a neutral-risk firm builds (utilisation near full)"""
+    expand_risk: NonNegative = 0.2
+    """the threshold falls by this x (risk - 0.5): risk takers build earlier"""
+    rate_weight: NonNegative = 1.0
+    """the threshold rises by this x (rate - 3 %): dearer credit defers plants"""
+    lesson_weight: NonNegative = 1.0
+    """the threshold rises by this x the shortfall of past expansions recalled from memory"""
+    lesson_months: Count = 48
+    """plant reviews older than this many months no longer weigh on the next plant: lessons fade"""
+    expand_base: Share = 0.1
+    """a plant adds the demand gap + this x (0.5 + risk) of capacity"""
+    max_expand: PositiveShare = 0.3
+    """largest plant: this share of capacity"""
+    close_at: NonNegative = 0.7
+    """expected demand / capacity below which a neutral firm closes idle capacity"""
+    idle_quarters: Count = 2
+    """capacity is closed only after this many quarters of demand below close_at"""
+    min_target: Share = 0.5
+    """production target floor: a firm keeps half its capacity running (the rule's min offer rate)"""
+    target_speed: PositiveShare = 0.5
+    """the hiring cap moves this share of the way to the new target each quarter (no sudden layoffs)"""
+    max_close: Share = 0.2
+    """largest closure in one quarter: this share"""
+    inventory_months: NonNegative = 0.5
+    """stock a firm aims to hold, in months of sales"""
+    restock_months: Positive = 6.0
+    """output = expected sales x (1 + (stock aimed at - stock) / this, in months of sales): the stock gap is
+    closed over two quarters; closing it within one amplified the inventory cycle (Metzler 1941) in runs
+    with cognitive households (unemployment 33.5 % against 26.4 %, seed 1, 100 x 240)"""
+    price_weight: NonNegative = 0.15
+    """quarterly price change = this x the quarter's mean demand gap (less excess stock) plus the margin fix:
+    the demand-gap rule's mean speed (0.10 x U(0, 1) x phi a month, EconAgent) over three months"""
+    margin_pull: Share = 0.5
+    """a price below unit cost is raised by this share of the gap"""
+    max_price_change: float = Field(0.15, gt=0, le=0.5)
+    """largest price change in one decision"""
+    max_wage_change: float = Field(0.03, gt=0, le=0.5)
+    """largest wage change in one decision"""
+    rnd_scale: Share = 0.3
+    """R&D spend = allocation.rnd x this x cash above the reserve"""
+    rnd_gain: NonNegative = 0.02
+    """productivity (and effective capacity) rises by this per month of revenue spent on R&D"""
+    max_productivity: float = Field(1.3, ge=1)
+    """R&D raises productivity to at most this factor"""
+    cheap_input: NonNegative = 0.03
+    """an input priced this far below its 6-month average is bought ahead"""
+    max_input_months: NonNegative = 2.0
+    """most months of input a firm buys ahead"""
+    news_sentiment: PositiveShare = 0.5
+    """size of a capacity change's news sentiment (sign: its effect on the good's price); above the
+    households' news threshold (0.3) so it is remembered and forms a price belief"""
+    news_price_move: NonNegative = 0.03
+    """a price decision this large is news"""
 
     @model_validator(mode="after")
     def _known_archetypes(self) -> FirmsConfig:

@@ -23,16 +23,24 @@ class Plant:
     """A plant under construction: capacity it adds, its cost and what is paid, and the expectation behind it."""
 
     start: int
+    """Month the firm decided to build it."""
     ready: int
+    """Month it comes online: start + `construction_months`."""
     capacity: float
+    """Capacity it adds, units a month at base productivity."""
     cost: float
+    """What it costs in all, paid in equal monthly instalments over `construction_months`."""
     expected_growth: float
     """Output growth the plant is built for: the share of capacity it adds."""
     output_before: float
     """Mean monthly output in the quarter before the plant was started."""
     stake: float
+    """Its cost as a share of the firm's budget at the decision (at most 1): its weight when the review moves
+    the persona."""
     paid: float = 0.0
+    """What has been paid so far."""
     review: int = 0
+    """Month its outcome is judged: completion + `review_months` (0 while it is being built)."""
 
 
 @dataclass
@@ -40,16 +48,27 @@ class Month:
     """One month of a firm's books (units and currency units)."""
 
     tick: int
+    """The month."""
     demand: float
+    """Units asked of the firm: households' demand plus the input its buyers needed."""
     produced: float
+    """Units made."""
     sold: float
+    """Units sold."""
     inventory: float
+    """Unsold stock after the month's sales."""
     price: float
+    """Price the month's goods sold at."""
     unit_cost: float
+    """Wages, inputs, upkeep and overdraft interest per unit made (NaN without output)."""
     revenue: float
+    """Units sold x price."""
     wage_bill: float
+    """Wages paid."""
     capacity: float
+    """Effective capacity (capacity x productivity)."""
     phi: float = 0.0
+    """Demand gap of the price rule: (demand - stock) / max(demand, stock), in [-1, 1]."""
 
 
 @dataclass
@@ -57,24 +76,41 @@ class FirmState:
     """Everything a cognitive firm carries between months (the Mesa `Firm` keeps price, wage, cash, stock)."""
 
     index: int
+    """The firm's sector index (its place in the model's firms)."""
     name: str
+    """Its sector's name."""
     persona: Persona
+    """Its persona: from its archetype, moved by the outcomes of its forecasts and plants."""
     capacity: float
+    """Installed capacity, units a month at base productivity (plants add to it, closures cut it)."""
     opening_capacity: float
+    """Capacity at the start: closures never take capacity below `min_capacity` of it."""
     memory: Memory | None = None
+    """Its memory of decisions, plants and their outcomes (None when `FirmsConfig.memory` is off)."""
     productivity: float = 1.0
+    """R&D productivity factor (1 at the start, at most `max_productivity`)."""
     input_stock: float = 0.0
+    """Units of input bought ahead from the supplier, drawn before buying more."""
     below_cost: int = 0
+    """Consecutive decisions that set the price below unit cost."""
     idle: int = 0
     """Consecutive quarters with demand below the closure threshold of a neutral firm (`close_at`)."""
     price_floor: float = 0.0
+    """Least price charged until the next decision: the unit cost once the price has been below it for
+    `below_cost_quarters` - 1 decisions running, else 0."""
     target_rate: float = 1.0
+    """Cap on the share of the sector's workforce offered jobs, moved toward the planned output by
+    `target_speed` each decision; the demand-gap rule may offer fewer."""
     price: float = 0.0
     """Price set at the last decision: a cognitive firm's price and wage move only when it decides."""
     wage: float = 0.0
+    """Hourly wage set at the last decision."""
     plants: list[Plant] = field(default_factory=list)
+    """Plants under construction."""
     reviews: list[Plant] = field(default_factory=list)
+    """Plants online whose review is still due."""
     months: deque[Month] = field(default_factory=lambda: deque(maxlen=12))
+    """The books of the last 12 months, oldest first."""
     last: dict[str, Any] | None = None
     """The last decision's expectation: tick, expected demand growth and the demand it started from."""
     pending: list[dict[str, Any]] = field(default_factory=list)

@@ -24,14 +24,21 @@ class Account:
     """What one agent owns and needs, as the guardrails see it (money in currency units per month)."""
 
     agent: int
+    """The agent whose orders are checked (a household's index; it is on the approved orders)."""
     cash: float
+    """Money it can buy with (a household's cash plus deposits)."""
     holdings: dict[str, float]
+    """Units held of each instrument."""
     prices: Mapping[str, float]
+    """Current price of each instrument: orders are sized and holdings valued at it."""
     income: float = 0.0
+    """Monthly income (a household's potential income); the look-ahead adds income less spending."""
     spending: float = 0.0
+    """Monthly spending (spending intent x income): `min_cash` keeps `min_cash_months` of it in cash."""
     supply: Mapping[str, float] = field(default_factory=dict)
     """Units this agent may still buy per instrument (market supply or position limit), when known."""
     fee_rate: float = 0.0
+    """Trading fee as a share of an order's value: a buy costs its price x (1 + fee_rate) a unit."""
     changes: Mapping[str, float] = field(default_factory=dict)
     """Last period's price change per instrument (for the fire-sale rule)."""
 
@@ -49,9 +56,13 @@ class Refusal:
     """A refused order: which stage, which rule, why."""
 
     stage: str
+    """'parse', 'feasibility', 'rules' or 'lookahead'."""
     rule: str
+    """'intent' (parse), 'feasible', the name of the rule in `RULES`, or 'sandbox' (look-ahead)."""
     reason: str
+    """Why, in a sentence the policy reads next tick."""
     order: str
+    """The order refused (`OrderSpec.describe()`), or the intent's first 80 characters when none parsed."""
 
 
 @dataclass
@@ -59,9 +70,13 @@ class PipelineResult:
     """Approved orders plus everything refused on the way."""
 
     approved: list[ApprovedOrder] = field(default_factory=list)
+    """Orders that passed every stage, sized, in the decision's order (sent to the markets)."""
     rejected: list[Refusal] = field(default_factory=list)
+    """Refusals of the parse, feasibility and rule stages."""
     vetoed: list[Refusal] = field(default_factory=list)
+    """Refusals of the sandbox look-ahead."""
     adjusted: list[str] = field(default_factory=list)
+    """Notes of the persona adjustments made ('budget 20% -> 15% (risk preference 0.50 -> 0.25)')."""
 
     def feedback(self) -> list[str]:
         """Sentences the policy reads next tick."""

@@ -18,10 +18,17 @@ class Party:
     """One side: who, its persona traits that matter, what the counterpart conceded before (0..1)."""
 
     agent: int
+    """Who: the agent's number (a household's index in the economy)."""
     social_tendency: float
+    """Persona trait in [0, 1]: a more social side concedes more each round."""
     risk_preference: float
+    """Persona trait in [0, 1]: a risk-seeker concedes less."""
     counterpart_reputation: float = 0.5
+    """Mean share of the gap the counterpart conceded in past talks (0.5 when unknown); the lower it is, the
+    further out this side opens."""
     limit: float | None = None
+    """Walk-away price: the most a buyer pays, the least a seller takes; None: the market price x
+    (1 +- walk_away)."""
 
 
 @dataclass(frozen=True)
@@ -29,8 +36,11 @@ class Offer:
     """One offer in the talks."""
 
     round: int
+    """Round of the talks, from 1 (the seller offers first in each)."""
     by: int
+    """The `Party.agent` who made it."""
     price: float
+    """Price per unit offered, rounded to 4 decimals."""
 
 
 @dataclass
@@ -38,14 +48,24 @@ class NegotiationResult:
     """The talks: offers in order, whether a deal was made, at what price, and each side's concession share."""
 
     buyer: int
+    """The buyer's `Party.agent`."""
     seller: int
+    """The seller's `Party.agent`."""
     market_price: float
+    """Market price of steel the talks start from."""
     quantity: float
+    """Units of steel the talks are about (`NegotiationConfig.quantity`)."""
     offers: list[Offer] = field(default_factory=list)
+    """Every offer in the order made."""
     accepted: bool = False
+    """Whether the talks ended in a deal."""
     price: float = 0.0
+    """Agreed price per unit (0 without a deal)."""
     concession: dict[int, float] = field(default_factory=dict)
+    """`Party.agent` -> share of the opening gap that side gave up (each remembers the other's as its
+    reputation)."""
     reason: str = ""
+    """Why the talks broke down; empty after a deal."""
 
 
 def concession_rate(party: Party, cfg: NegotiationConfig) -> float:

@@ -22,11 +22,21 @@ class Belief:
     """A piece of semantic knowledge about an entity: 'steel -expects-> oversupply' with a signed effect."""
 
     subject: str
+    """Entity it is about: an instrument ('steel', 'stock:<firm>'), 'interest_rate', 'financing_cost' or a
+    counterpart ('agent_<id>')."""
     relation: str
+    """Kind of link: 'after' (a pattern learnt from trades), 'event' (news), 'negotiates', or a causal verb
+    ('raises', 'lowers')."""
     object: str
+    """What the subject is linked to: a signal ('sharp_fall') or an entity ('financing_cost'); the relation
+    itself when the stored relation names no object ('event', 'negotiates')."""
     effect: float = 0.0
+    """Signed effect: on an instrument, above 0 makes a price rise more likely (news sentiment, the mean
+    return after a signal); -1 on the prior chains; a counterpart's mean concession - 0.5."""
     evidence: int = 1
+    """How many trades or talks it rests on (1 for news and the prior causal chains)."""
     text: str = ""
+    """The sentence stored in memory and shown in observations."""
 
 
 @dataclass(frozen=True)
@@ -34,15 +44,28 @@ class Observation:
     """One instrument (or indicator) as the agent reads it this tick."""
 
     subject: str
+    """The instrument ('steel', 'stock:<firm>'), or 'macro' for the indicators."""
     price: float
+    """Latest price (macro: the interest rate)."""
     change: float
+    """Relative change on the previous price (price / previous - 1; macro: 0)."""
     average: float
+    """Mean of the `average_window` prices before the latest, the price itself when it is the only one
+    (macro: the interest rate)."""
     trend: float
+    """Mean log return over the last `average_window` periods."""
     volatility: float
+    """Standard deviation of the log returns over the whole price history kept."""
     signal: str
+    """'sharp_rise', 'sharp_fall', 'below_average', 'above_average' or 'steady' (`notable_move` sets the
+    bands); 'macro' for the indicators."""
     beliefs: tuple[Belief, ...] = ()
+    """The agent's beliefs about the subject, attached and described in the text."""
     text: str = ""
+    """The sentence the agent remembers (`describe`)."""
     fields: Mapping[str, float] = field(default_factory=dict)
+    """Structured numbers for the policies: price, change, average, gap (price / average - 1), trend and
+    volatility; macro: the indicators."""
 
     @property
     def belief_effect(self) -> float:

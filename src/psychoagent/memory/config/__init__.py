@@ -34,6 +34,5 @@ class MemoryConfig(ConfigModel):
     store: StoreConfig = Field(default_factory=StoreConfig)
     recall: RecallConfig = Field(default_factory=RecallConfig)
     affect: AffectiveMemoryConfig = Field(default_factory=AffectiveMemoryConfig)
-    embed_cache_size: NonNegativeInt = Field(
-        10000, description="texts whose embeddings are kept in process memory (the SQLite cache is unbounded)"
-    )
+    embed_cache_size: NonNegativeInt = 10000
+    """texts whose embeddings are kept in process memory (the SQLite cache is unbounded)"""

@@ -68,13 +68,11 @@ DEFAULT_STRATEGIES: tuple[StrategyTemplate, ...] = (
 class FusionConfig(ConfigModel):
     """How a briefing is written (seed 2.3 fusion, 5.2 strategies)."""
 
-    strategies: tuple[StrategyTemplate, ...] = Field(
-        DEFAULT_STRATEGIES, description="tried in order; the first whose words match both sides wins"
-    )
-    clarify_window_seconds: NonNegative = Field(
-        60.0, description="two conflicting instructions closer in time than this call for clarification"
-    )
-    include_partners: bool = Field(
-        True, description="pull the other side of a recalled conflict into the briefing if recall missed it"
-    )
-    summary_words: int = Field(120, ge=10, description="word limit of the optional LLM summary")
+    strategies: tuple[StrategyTemplate, ...] = DEFAULT_STRATEGIES
+    """tried in order; the first whose words match both sides wins"""
+    clarify_window_seconds: NonNegative = 60.0
+    """two conflicting instructions closer in time than this call for clarification"""
+    include_partners: bool = True
+    """pull the other side of a recalled conflict into the briefing if recall missed it"""
+    summary_words: int = Field(120, ge=10)
+    """word limit of the optional LLM summary"""

@@ -36,11 +36,17 @@ class Recalled:
     """One recalled memory of a population agent: id, text, metadata (outcomes carry their fields), affect."""
 
     id: str
+    """'pop_<agent id>_<position>': the agent and the memory's place in its row."""
     content: str
+    """The memory's text."""
     metadata: dict[str, Any] = field(default_factory=dict)
+    """tick and kind_of; an outcome also actual, expected, stake, risky, side, instrument and signal."""
     valence: int = 0
+    """-2 very negative .. 2 very positive (`Affect.valence`)."""
     arousal: int = 1
+    """1 calm .. 3 alarm (`Affect.arousal`)."""
     conflict: int = 0
+    """Conflict intensity, 0 none .. 4 fundamental (`Affect.conflict_intensity`)."""
 
 
 @dataclass
@@ -48,12 +54,20 @@ class Batch:
     """Memories to append, one entry per memory: agent id, text, affect, the tick and what kind of event."""
 
     agents: list[int] = field(default_factory=list)
+    """Id of the agent each memory belongs to (one of the store's `agent_ids`)."""
     texts: list[str] = field(default_factory=list)
+    """The memory's text (embedded once however many agents store it)."""
     valence: list[int] = field(default_factory=list)
+    """`Affect.valence`, -2 .. 2."""
     arousal: list[int] = field(default_factory=list)
+    """`Affect.arousal`, 1 .. 3."""
     conflict: list[int] = field(default_factory=list)
+    """`Affect.conflict_intensity`, 0 .. 4."""
     kind_of: list[str] = field(default_factory=list)
+    """What kind of event, one of `KINDS` (any other is stored as 'episodic')."""
     outcome: list[Mapping[str, Any] | None] = field(default_factory=list)
+    """A scored decision's fields (actual, and expected, stake, risky, instrument, side, signal when
+    known); None for any other memory."""
 
     def add(self, agent: int, text: str, valence: int, arousal: int, conflict: int, kind_of: str,
             outcome: Mapping[str, Any] | None = None) -> None:  # fmt: skip

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from psychoagent.forward import Forward
 from psychoagent.memory.config import DEFAULT_DENSE_WEIGHT, AffectiveMemoryConfig, MemoryConfig
 from psychoagent.memory.contracts import Appraiser, Edge, Embedder, MemoryStore, MemoryUnit, PairJudge
 from psychoagent.memory.index.graph import build_graph
@@ -40,17 +41,9 @@ class Namespace:
         self.pair_judge = pair_judge
 
     # -- resources ------------------------------------------------------------------------------------------
-    @property
-    def store(self) -> MemoryStore:
-        return self.shared.store
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.shared.embedder
-
-    @property
-    def config(self) -> MemoryConfig:
-        return self.shared.config
+    store = Forward[MemoryStore]("shared")
+    embedder = Forward[Embedder]("shared")
+    config = Forward[MemoryConfig]("shared")
 
     @property
     def similarity_floor(self) -> float | None:
