@@ -22,6 +22,7 @@ from psychoagent.memory.contracts import Appraiser, Embedder, MemoryStore, PairJ
 from psychoagent.memory.index.graph import neighbourhood
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.inputs import check_finite, resolve_appraiser
+from psychoagent.memory.recall.answer_type import AnswerTypeStage
 from psychoagent.memory.recall.brief import brief
 from psychoagent.memory.recall.candidates import Stage
 from psychoagent.memory.recall.currency import CurrencyStage
@@ -278,8 +279,9 @@ class Memory:
     # -- affect: conflicts, modulation, briefings, consolidation --------------------------------------------
     def _install_affect(self) -> None:
         """Bind the affect stage and the safety selector to this view (replacing copies bound to another)."""
-        own = (AffectStage, CurrencyStage)
+        own = (AnswerTypeStage, AffectStage, CurrencyStage)
         self.pipeline = [s for s in self.pipeline if not isinstance(s, own)] + [
+            AnswerTypeStage(self._ns),
             AffectStage(self._ns),
             CurrencyStage(self._ns),
         ]

@@ -75,6 +75,16 @@ class RecallConfig(ConfigModel):
     expand_max_share: PositiveShare = 0.005
     """multi-hop: a word is an entity when at most this share of the namespace's units (and at least 2) name
     it"""
+    answer_type_weight: NonNegative = 0.3
+    """a question asking for a place, person, time or amount ("where", "who", "when", "how much"; 哪里, 谁,
+    什么时候, 多少) multiplies each candidate's score by 1 + w x how well it supplies one (`recall.answer_type`);
+    0 turns the stage off"""
+    answer_type_meaning: Share = 0.5
+    """share of the meaning score (similarity to the type's prototype sentences against the others') in a
+    candidate's supply; the rest is the structure rules' score (`recall.answer_words`)"""
+    answer_type_keeps: Share = 0.5
+    """the currency stage reads no pair as an update when the older candidate supplies the asked type by at least
+    this much more than the newer one (0: it ignores the answer type)"""
     ann: Literal["ivf", "exact"] = "ivf"
     """dense search in namespaces of at least ann_min_rows units: a faiss IVF index (extra 'ann'; exact when
     faiss is missing) or always the exact numpy scan"""
