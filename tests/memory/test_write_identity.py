@@ -77,7 +77,8 @@ def digests(path: Path) -> dict[str, str]:
 
 def ranked(mem: Memory) -> list[list[list[Any]]]:
     when = T0 + 30 * 86_400
-    mem.config.recall.answer_type_weight = 0.0  # the golden predates that stage (tests/memory/test_answer_type.py)
+    # the golden predates the answer-type stage (tested in tests/memory/test_answer_type.py)
+    mem.config.recall.answer_type_weight = 0.0
     return [[[h.unit.id, round(h.score, 6)] for h in mem.recall(q, k=10, now=when)] for q in questions()]
 
 
