@@ -26,6 +26,7 @@ from psychoagent.memory.recall.answer_type import AnswerTypeStage
 from psychoagent.memory.recall.brief import brief
 from psychoagent.memory.recall.candidates import Stage
 from psychoagent.memory.recall.currency import CurrencyStage
+from psychoagent.memory.recall.latest import latest_stage
 from psychoagent.memory.recall.modulate import AffectStage
 from psychoagent.memory.recall.retrieve import default_pipeline, drop_forgotten, top_k
 from psychoagent.memory.recall.run import Selector, run_recall
@@ -285,6 +286,8 @@ class Memory:
             AffectStage(self._ns),
             CurrencyStage(self._ns),
         ]
+        # the newest of the statements that answer alike goes last, after every stage that reorders by score
+        self.pipeline = [s for s in self.pipeline if s is not latest_stage] + [latest_stage]
         if isinstance(self.selector, AffectSelector) or getattr(self.selector, "__name__", "") == "<lambda>":
             self.selector = AffectSelector(self._ns)
 

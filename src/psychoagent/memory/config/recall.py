@@ -85,6 +85,15 @@ class RecallConfig(ConfigModel):
     answer_type_keeps: Share = 0.5
     """the currency stage reads no pair as an update when the older candidate supplies the asked type by at least
     this much more than the newer one (0: it ignores the answer type)"""
+    latest_candidates: NonNegativeInt = 8
+    """the newest-statement stage (`recall.latest`) compares the best this many candidates (under 2: off)"""
+    latest_relevance: Share = 0.6
+    """a newer statement ranks above an older one when its query relevance is at least this share of the older's
+    (it answers the question about as well) ..."""
+    latest_similarity: Share = 0.5
+    """... and the two are at least this similar (cosine normalised so the embedder's unrelated level is 0)"""
+    latest_gap: float = Field(0.95, gt=0, lt=1)
+    """the older statement then scores this times the newer one (as `SafetyConfig.supersession_gap`)"""
     ann: Literal["ivf", "exact"] = "ivf"
     """dense search in namespaces of at least ann_min_rows units: a faiss IVF index (extra 'ann'; exact when
     faiss is missing) or always the exact numpy scan"""
