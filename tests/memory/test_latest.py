@@ -28,17 +28,20 @@ def stored(texts: list[str], **recall: int) -> Memory:
     return mem
 
 
-def test_pairs_need_the_newer_to_answer_alike_and_say_much_the_same() -> None:
+def test_pairs_are_mutual_nearest_statements_that_both_answer_well() -> None:
     created = np.array([1.0, 2.0, 3.0])
     relevance = np.array([1.0, 0.7, 0.3])
-    similarity = np.array([[1.0, 0.6, 0.9], [0.6, 1.0, 0.9], [0.9, 0.9, 1.0]])
+    similarity = np.array([[1.0, 0.8, 0.55], [0.8, 1.0, 0.6], [0.55, 0.6, 1.0]])
     pairs = newer_first_pairs(created, relevance, similarity, share=0.6, floor=0.5)
-    assert pairs[0, 1]  # newer, 0.7 of the older's relevance, similar
+    assert pairs[0, 1]  # each other's nearest, the newer answers 0.7 as well
     assert not pairs[1, 0]  # never the older above the newer
-    assert not pairs[0, 2] and not pairs[1, 2]  # 0.3 answers the question much less well
-    assert not newer_first_pairs(created, relevance, similarity, share=0.6, floor=0.7)[
-        0, 1
-    ]  # not similar enough
+    assert not pairs[1, 2] and not pairs[0, 2]  # 2 is nobody's nearest and answers much less well
+    assert pairs.sum() == 1
+    assert not newer_first_pairs(
+        created, relevance, similarity, share=0.6, floor=0.9
+    ).any()  # not similar enough
+    weak = newer_first_pairs(created, np.array([1.0, 0.5, 0.3]), similarity, share=0.6, floor=0.5)
+    assert not weak.any()  # the newer answers only half as well
 
 
 def test_the_later_instruction_ranks_first() -> None:

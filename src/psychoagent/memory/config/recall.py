@@ -93,7 +93,8 @@ class RecallConfig(ConfigModel):
     latest_similarity: Share = 0.5
     """... and the two are at least this similar (cosine normalised so the embedder's unrelated level is 0)"""
     latest_gap: float = Field(0.95, gt=0, lt=1)
-    """the older statement then scores this times the newer one (as `SafetyConfig.supersession_gap`)"""
+    """the newer statement is then lifted to the older one's score divided by this (as
+    `SafetyConfig.supersession_gap`)"""
     ann: Literal["ivf", "exact"] = "ivf"
     """dense search in namespaces of at least ann_min_rows units: a faiss IVF index (extra 'ann'; exact when
     faiss is missing) or always the exact numpy scan"""

@@ -3,9 +3,10 @@
 "Book a steakhouse for team dinners" and, weeks later, "team dinners should be at a vegetarian place" both answer
 "Book a restaurant for Thursday's team dinner"; the older often matches the request's words better. Whether the
 newer replaces the older or adds to it, it is the user's latest word on the question, so it comes first. The
-stage needs no pair classifier: both must be among the best candidates, the newer at least `latest_relevance` as
-relevant to the question as the older, and the two close in meaning (normalised similarity at least
-`latest_similarity`). The older then scores just below the newer (part 'latest'); nothing is dropped. Two chat
+stage needs no pair classifier: both must be among the best candidates and answer the question at least
+`latest_relevance` as well as the best one and the older one, and be each other's nearest candidate in meaning
+(normalised similarity at least `latest_similarity`). The newer is then lifted just above the older (part 'latest'), so no third candidate
+changes place against the older; nothing is dropped. Two chat
 turns are utterances in one dialogue, not standing statements, and are left to the conversation stages; so are
 questions whose answer type only the older supplies (`answer_type`).
 """
@@ -24,17 +25,31 @@ from psychoagent.memory.recall.candidates import Candidates, RecallContext
 def newer_first_pairs(
     created: np.ndarray, relevance: np.ndarray, similarity: np.ndarray, share: float, floor: float
 ) -> np.ndarray:
-    """Boolean matrix [older, newer]: the newer answers at least `share` as well and is at least `floor` similar."""
+    """Boolean matrix [older, newer]: the two are each other's most similar candidate and at least `floor`
+    similar, and both answer the question at least `share` as well as the best candidate and the older does.
+
+    Nearest neighbours, not a similarity level alone: sentences about one person are all alike to an embedder
+    (more so in Chinese), and the statement a newer one revises is the one it is closest to."""
+    n = len(created)
+    if n < 2:
+        return np.zeros((n, n), dtype=bool)
+    others = np.where(np.eye(n, dtype=bool), -np.inf, similarity)
+    nearest = others.argmax(axis=1)
+    mutual = np.zeros((n, n), dtype=bool)
+    both = nearest[nearest] == np.arange(n)
+    mutual[np.flatnonzero(both), nearest[both]] = True
+    strong = relevance >= share * max(float(relevance.max()), 1e-12)
     return (
-        (created[:, None] < created[None, :])
+        mutual
+        & (created[:, None] < created[None, :])
         & (relevance[None, :] >= share * relevance[:, None])
-        & (relevance[None, :] > 0)
+        & (strong[:, None] & strong[None, :])
         & (similarity >= floor)
     )
 
 
 def latest_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:
-    """Cap each older statement just below the lowest-scored newer one it pairs with (see module doc)."""
+    """Lift each newer statement just above the best older one it pairs with (see module doc)."""
     if cfg.latest_candidates < 2 or len(cands.rows) < 2 or "relevance" not in cands.parts:
         return
     top = np.argsort(-cands.score, kind="stable")[: cfg.latest_candidates]
@@ -64,15 +79,13 @@ def latest_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, c
         pairs &= ~(own[:, None] - own[None, :] >= cfg.answer_type_keeps)
     if not pairs.any():
         return
-    score = cands.score.copy()
     factor = np.ones(len(cands.rows))
-    # newest first: a chain (a < b < c) caps b below c before a below b, so each stays below the next
-    for newer in np.argsort(-index.column("created_at")[rows], kind="stable"):
-        for older in np.flatnonzero(pairs[:, newer]):
-            i, j = int(top[older]), int(top[newer])
-            target = score[j] * cfg.latest_gap
-            if score[i] > target > 0:
-                factor[i] *= target / score[i]
-                score[i] = target
-    if (factor < 1.0).any():
+    for older, newer in zip(
+        *np.nonzero(pairs), strict=True
+    ):  # mutual nearest pairs: each candidate in one at most
+        i, j = int(top[older]), int(top[newer])
+        target = float(cands.score[i]) / cfg.latest_gap
+        if target > cands.score[j] > 0:
+            factor[j] = target / cands.score[j]
+    if (factor > 1.0).any():
         cands.multiply("latest", factor)
