@@ -74,6 +74,13 @@ class CurrencyStage:
                 & (score[:, None] > 0)
                 & (score[:, None] > score[None, :] * gap)
             )
+        supplied = cands.parts.get("answer_supply")
+        if supplied is not None and cfg.answer_type_keeps > 0:
+            # the question asks for a place, person, time or amount: a newer fact that does not supply one is no
+            # update of an older fact that does, whatever else they share ("moved to Paris" vs "wants detailed
+            # answers" for "Where does Alice live?")
+            own = supplied[top]
+            open_pair &= ~(own[:, None] - own[None, :] >= cfg.answer_type_keeps)
         if not open_pair.any():
             return
         facts = self.ns.affect().facts
