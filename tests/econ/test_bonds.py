@@ -11,8 +11,8 @@ from psychoagent.econ.config import EconomyConfig
 from .conftest import run, scenario
 
 DEFICIT = EconomyConfig.model_validate(
-    {"trading": {"bonds": {"deficit_share": 0.01}}, "benefit": {"replacement": 0.0}}
-)  # a known deficit: unemployment insurance off
+    {"trading": {"bonds": {"deficit_share": 0.01}}, "benefit": {"replacement": 0.0}, "burn_in": 0}
+)  # a known deficit from the opening balances: unemployment insurance off
 HIKE = [{"kind": "rate_shock", "start": 10, "delta": 0.04}]
 
 

@@ -44,7 +44,7 @@ def test_llm_policy_offline_end_to_end() -> None:
 
 def test_default_offline_model_trades_by_its_rule() -> None:
     backend = OfflineBackend()
-    policy, fills, seen = run(LLMClient(backend), ticks=6)
+    policy, fills, seen = run(LLMClient(backend), ticks=12)  # a year: an economy at rest moves personas later
     assert policy.counts.get("decision.DECIDE", 0) > 0 and policy.counts.get("decision.WAIT", 0) > 0
     assert fills and seen["persona.evolved"] > 0
     assert seen["guardrail.rejected"] + seen["guardrail.adjusted"] > 0

@@ -115,6 +115,13 @@ class MarketConfig(ConfigModel):
     job_finding_rate: Share = 0.45
     """chance a willing household that did not work last month finds one of the open jobs this month (US
     monthly job-finding probability 0.45, Shimer 2005); last month's workers keep theirs first"""
+    max_layoff_rate: Share = 0.02
+    """a firm lays off at most this share of last month's workers a month (labour hoarding: hiring and firing
+    cost, Oi 1962): US layoffs and discharges were 1.2 % of employment a month on average in 2001-2019 and
+    2.0 % at the 2009 peak (BLS JOLTS): no firm cuts more in a month than the US economy did in the worst
+    month of the Great Recession (3 % left a first-three-years slump above 10 % on 1 seed in 10); without the bound a firm fired everyone its expected demand did not need at once, and monthly
+    unemployment jumped by 5-10 points on one month's dip in demand; the bound is rounded at random, so it
+    holds on average for a firm of any size; 1 = no bound"""
     hiring_step: Share = 0.1
     """gap: job-offer rate += hiring_step * phi: firms hire on excess demand"""
     min_offer_rate: Share = 0.5
@@ -265,6 +272,16 @@ class EconomyConfig(ConfigModel):
     """steel and stock markets (trading.enabled = false: none)"""
     firms: FirmsConfig = Field(default_factory=FirmsConfig)
     """how firms decide (mode rule | cognitive | llm)"""
+    burn_in: NonNegativeInt = 60
+    """months the economy runs quietly before month 1 (no shocks, nothing recorded), so a run starts at the
+    model's own steady state instead of the opening balances (econ/start.py); 0 starts from the balances.
+    Five years: from the opening balances the first slump ended within four (docs/results.md)"""
+    burn_in_max: NonNegativeInt = 120
+    """the burn-in goes on past `burn_in` until the economy is at rest (`rest_unemployment`), at most this long"""
+    rest_unemployment: Share = 0.06
+    """at rest: unemployment at or below this in each of the last six months (the natural rate 0.04 plus two
+    points, about the monthly noise of a 100-household economy); a burn-in that ended mid-slump started the
+    run at 14 % unemployment"""
     news_threshold: NonNegative = 0.01
     """the statistics office reports a monthly move in prices or jobs beyond this"""
     household_events: bool = False

@@ -40,6 +40,7 @@ from psychoagent.econ.rules import taylor_rate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
+from psychoagent.econ.start import burn_in
 from psychoagent.events import EventType
 from psychoagent.persona import Persona
 
@@ -135,6 +136,7 @@ class EconomyModel(mesa.Model):
         # policies that trade or keep per-agent state get the model once it is complete
         if isinstance(self.policy, Binds):
             self.policy.bind(self)
+        burn_in(self, cfg.burn_in)  # month 1 starts where the quiet economy settled (econ/start.py)
 
     # -- public view -------------------------------------------------------------------------------------------
 

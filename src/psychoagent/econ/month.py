@@ -36,7 +36,12 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
         if cfg.market.hiring == "demand":
             per_worker = cfg.household.hours * f.cfg.productivity * model.levers.productivity.get(f.name, 1.0)
             f.labour_demand(members.size, per_worker, cfg.market)
-        f.offers = f.post_offers(members.size, model.levers.offer_cap.get(f.name, 1.0))
+        cap = model.levers.offer_cap.get(f.name, 1.0)
+        f.offers = f.post_offers(members.size, cap)
+        if t > 1 and cfg.market.max_layoff_rate < 1.0:  # labour hoarding: at most this share laid off a month
+            keep = (1.0 - cfg.market.max_layoff_rate) * int(held[members].sum())  # rounded at random: on
+            kept = int(np.floor(keep + model.rng.random()))  # average the bound holds for a firm of any size
+            f.offers = min(max(f.offers, kept), int(np.floor(cap * members.size + 0.5)))
         queue = model.rng.permutation(applicants)
         queue = np.concatenate([queue[held[queue]], queue[~held[queue] & found[queue]]])
         hired = queue[: f.offers]
