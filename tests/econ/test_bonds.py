@@ -63,3 +63,15 @@ def test_assets_table_lists_the_bond_with_prices_and_yields() -> None:
     off = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}})
     model, _ = run(ticks=2, config=off)
     assert "bond" not in set(assets_frame(model)["asset"])
+
+
+def test_a_hike_raises_the_households_bond_weight() -> None:
+    model, _ = run(ticks=1)
+    t = model.markets.treasury
+    bank = model.config.bank
+    model.interest_rate = bank.natural_rate + bank.inflation_target  # neutral: the configured weight
+    assert t.weight() == pytest.approx(model.config.trading.bonds.weight)
+    model.interest_rate += 0.04  # Godley and Lavoie's lambda1 = 5: 4 points lift the weight by 0.2
+    assert t.weight() == pytest.approx(model.config.trading.bonds.weight + 0.2)
+    model.interest_rate = 0.0
+    assert t.weight() < model.config.trading.bonds.weight

@@ -151,12 +151,13 @@ class BankConfig(ConfigModel):
     """the rule is applied yearly (EconAgent)"""
     interest_months: Count = 12
     """deposit interest credited yearly (EconAgent)"""
-    interest: Literal["created", "paid"] = "created"
-    """created: deposits earn the policy rate in new money and overdrafts are interest-free (EconAgent's
-    yearly interest; the calibration's default, as 'paid' put econagent outside its ranges,
-    docs/results.md); paid: overdrawn firms and the government pay the bank interest and depositors earn
-    what it earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher
-    rate moves money from borrowers to savers and money is conserved"""
+    interest: Literal["created", "paid"] = "paid"
+    """paid: overdrawn firms and the government pay the bank interest and depositors earn what it earned, at
+    most deposit_beta x the policy rate (the rest is the bank's equity), so a higher rate moves money from
+    borrowers to savers, money is conserved and the sectors' balance sheets close (stock-flow consistency,
+    Godley and Lavoie 2007); created: deposits earn the policy rate in new money and overdrafts are free
+    (EconAgent's yearly interest, the default before the burn-in, when 'paid' put econagent outside its
+    ranges, docs/results.md)"""
     deposit_beta: Share = 0.4
     """paid: deposits earn at most this x the policy rate (what the loans earn above it is the bank's equity):
     US deposit rates rise about 0.4 point per point of the federal funds rate (Drechsler, Savov and Schnabl

@@ -335,7 +335,7 @@ class Markets:
         if cols:
             w[cols] = self.state.price[cols] / self.state.price[cols].sum()
         if BOND in self.col:
-            w[self.col[BOND]] = self.cfg.bonds.weight
+            w[self.col[BOND]] = self.treasury.weight()
         return w
 
     def _dealer_quotes(self, k: int, inst: str) -> tuple[OrderArrays, OrderArrays]:
