@@ -64,7 +64,8 @@ def test_created_interest_is_the_only_new_money(policy: str, firms: str) -> None
 def test_unemployment_insurance_moves_the_government_balance_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Benefits less contributions (and interest on its overdraft) are the government's deficit; total money is
     unchanged by them."""
-    cfg = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}})
+    no_rule = {"balance_speed": 0.0, "debt_speed": 0.0}  # the debt rule would move the lump sum too
+    cfg = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}, "fiscal": no_rule})
     model, _ = run(ticks=11, scenario=scenario(shocks=SHOCKS), config=cfg)
     start, balance, created, flows = model.total_money(), model.gov_balance, model.money_created, {}
     owed = model.bank.gov_owed  # month 12 settles the interest on the government's overdraft with the bank

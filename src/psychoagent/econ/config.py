@@ -207,6 +207,22 @@ class BenefitConfig(ConfigModel):
     balances at the natural rate of unemployment (u_n = 0.04, EconAgent) and only the cycle moves it"""
 
 
+class FiscalConfig(ConfigModel):
+    """The government's debt rule: the lump sum is adjusted so that the balance the bond auctions left (an unsold
+    shortfall is an overdraft, a surplus with no bonds left to retire is idle money) closes and debt stays near
+    its anchor; deficits themselves are financed by selling bonds (markets/bonds.py)."""
+
+    balance_speed: Share = 0.25
+    """share of last month's balance returned (surplus) or withheld (overdraft) through the lump sum each month:
+    an overdraft the market did not take is repaid within about four months"""
+    debt_anchor: NonNegative = 0.6
+    """debt anchor, bonds at face plus overdraft over annual nominal GDP (the EU's 60 %, Maastricht Treaty
+    art. 126 and its protocol)"""
+    debt_speed: Share = 0.05
+    """share of the debt above the anchor withheld from the lump sum a year (the EU's 1/20 debt-reduction
+    benchmark, Regulation 1177/2011), charged monthly"""
+
+
 class PolicyConfig(ConfigModel):
     """Coefficients of the rule policies (composite baseline and persona heuristic)."""
 
@@ -266,6 +282,8 @@ class EconomyConfig(ConfigModel):
     market: MarketConfig = Field(default_factory=MarketConfig)
     bank: BankConfig = Field(default_factory=BankConfig)
     tax: TaxConfig = Field(default_factory=TaxConfig)
+    fiscal: FiscalConfig = Field(default_factory=FiscalConfig)
+    """the government's debt rule (fiscal.balance_speed = 0 and debt_speed = 0: none)"""
     benefit: BenefitConfig = Field(default_factory=BenefitConfig)
     """unemployment insurance (benefit.replacement = 0: none)"""
     policy: PolicyConfig = Field(default_factory=PolicyConfig)

@@ -111,7 +111,8 @@ def incomes(model: Economy, flows: dict[str, np.ndarray], t: int) -> None:
     kept = 0.0  # what a tax change adds (or loses) that the government keeps (PolicyChange.to_balance)
     if model.levers.tax_to_balance > 0:
         kept = model.levers.tax_to_balance * (revenue - float(progressive_tax(gross, cfg.tax).sum()))
-    transfer = np.full(hh.n, (revenue - kept) / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
+    pool = max(revenue - kept + debt_rule(model), 0.0)  # the debt rule adds a surplus, withholds an overdraft
+    transfer = np.full(hh.n, pool / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
     model.gov_balance += revenue - float(transfer.sum())
     transfer = transfer + spending
     benefit, contribution = unemployment_insurance(flows["wages"], flows["unhired_pay"], cfg.benefit)
@@ -122,6 +123,15 @@ def incomes(model: Economy, flows: dict[str, np.ndarray], t: int) -> None:
     flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer, benefit=benefit)
     model.bus.emit(t, EventType.TAX_COLLECTED, {"revenue": revenue, "redistributed": float(transfer.sum()),
                                        "balance": model.gov_balance}, "government")  # fmt: skip
+
+
+def debt_rule(model: Economy) -> float:
+    """What the debt rule adds to this month's lump sum (negative: withholds): `balance_speed` x the balance the
+    last bond auctions left, less `debt_speed` / 12 x the debt above `debt_anchor` x annual nominal GDP."""
+    fiscal, gdp = model.config.fiscal, 12.0 * max(model.metrics["nominal_gdp"], 0.0)
+    bonds = model.markets.bonds_outstanding() * model.config.trading.bonds.face
+    excess = max(bonds + max(-model.gov_balance, 0.0) - fiscal.debt_anchor * gdp, 0.0)
+    return fiscal.balance_speed * model.gov_balance - fiscal.debt_speed / 12.0 * excess
 
 
 def goods_market(model: Economy, intents: IntentBatch, t: int) -> np.ndarray:
