@@ -21,7 +21,7 @@ month 1 left a transient of 13-14 % unemployment in its first three years.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -30,8 +30,9 @@ from psychoagent.econ.baselines import CompositePolicy, PersonaHeuristicPolicy
 from psychoagent.econ.collect import make_collector
 from psychoagent.econ.scenario import Scenario
 
-if TYPE_CHECKING:
-    from psychoagent.econ.model import EconomyModel
+EconomyModel = Any
+"""The model these functions start (`psychoagent.econ.model.EconomyModel`, which imports this module: naming it
+here would close an import circle)."""
 
 
 REST_MONTHS = 6
