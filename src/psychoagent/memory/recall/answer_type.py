@@ -121,3 +121,14 @@ class AnswerTypeStage:
             value = np.maximum(value, np.where(index.conversation.has_time(cands.rows), 1.0, 0.0))
         cands.parts["answer_supply"] = value
         cands.multiply("answer_type", 1.0 + cfg.answer_type_weight * value)
+
+
+def keeps_older(cands: Candidates, top: np.ndarray, cfg: RecallConfig) -> np.ndarray | None:
+    """Pairs (older row, newer column) of `top` where only the older supplies the asked type well enough to stay
+    the answer ("moved to Paris" vs "wants detailed answers" for "Where does Alice live?"); None when unasked."""
+    supplied = cands.parts.get("answer_supply")
+    if supplied is None or cfg.answer_type_keeps <= 0:
+        return None
+    own = supplied[top]
+    result: np.ndarray = own[:, None] - own[None, :] >= cfg.answer_type_keeps
+    return result

@@ -14,6 +14,7 @@ from psychoagent.memory.conflicts.pairs import comparable, scored_row, turn_spea
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS
 from psychoagent.memory.conflicts.subject_keys import share_subject
 from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.memory.recall.answer_type import keeps_older
 from psychoagent.memory.recall.candidates import Candidates, RecallContext
 from psychoagent.memory.recall.pair_cache import NOT_COMPARABLE, PairKey, decisions_for
 from psychoagent.memory.recall.successors import lift_successors
@@ -74,13 +75,9 @@ class CurrencyStage:
                 & (score[:, None] > 0)
                 & (score[:, None] > score[None, :] * gap)
             )
-        supplied = cands.parts.get("answer_supply")
-        if supplied is not None and cfg.answer_type_keeps > 0:
-            # the question asks for a place, person, time or amount: a newer fact that does not supply one is no
-            # update of an older fact that does, whatever else they share ("moved to Paris" vs "wants detailed
-            # answers" for "Where does Alice live?")
-            own = supplied[top]
-            open_pair &= ~(own[:, None] - own[None, :] >= cfg.answer_type_keeps)
+        kept = keeps_older(cands, top, cfg)  # a newer fact that does not supply the asked type is no update
+        if kept is not None:
+            open_pair &= ~kept
         if not open_pair.any():
             return
         facts = self.ns.affect().facts

@@ -19,6 +19,7 @@ from psychoagent.embed import normalised_similarity
 from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS
 from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.memory.recall.answer_type import keeps_older
 from psychoagent.memory.recall.candidates import Candidates, RecallContext
 
 
@@ -73,10 +74,9 @@ def latest_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, c
     )
     turn = index.conversation.is_turn(rows)
     pairs &= ~(turn[:, None] & turn[None, :])
-    supplied = cands.parts.get("answer_supply")
-    if supplied is not None and cfg.answer_type_keeps > 0:
-        own = supplied[top]
-        pairs &= ~(own[:, None] - own[None, :] >= cfg.answer_type_keeps)
+    kept = keeps_older(cands, top, cfg)
+    if kept is not None:
+        pairs &= ~kept
     if not pairs.any():
         return
     factor = np.ones(len(cands.rows))
