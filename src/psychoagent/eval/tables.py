@@ -19,7 +19,9 @@ def fmt(x: float) -> str:
         return "n/a"
     if x == 0:
         return "0"
-    if abs(x) >= 1000 or abs(x) < 0.001:
+    if 1000 <= abs(x) < 1e12:  # 337,000 rather than 3.37e+05: 3 significant digits, thousands separated
+        return f"{float(f'{x:.3g}'):,.0f}"
+    if abs(x) >= 1e12 or abs(x) < 0.001:
         return f"{x:.3g}"
     return f"{x:.3g}" if abs(x) >= 1 else f"{x:.3f}".rstrip("0").rstrip(".")
 

@@ -75,7 +75,7 @@ TERMS: dict[str, Term] = {
     "stylized.kurtosis": Term("fat tails", "excess kurtosis of log returns (normal = 0; real markets: well above 0)", "excess kurtosis", -2.0),
     "stylized.kurtosis_agg5": Term("fat tails, 5-period returns", "excess kurtosis of returns summed over 5 periods", "excess kurtosis", -2.0),
     "stylized.kurtosis_agg20": Term("fat tails, 20-period returns", "excess kurtosis of returns summed over 20 periods", "excess kurtosis", -2.0),
-    "stylized.kurtosis_change": Term("aggregational Gaussianity", "kurtosis of 20-period minus 1-period returns (real markets: negative)", "excess kurtosis"),
+    "stylized.kurtosis_change": Term("tails thin out over longer periods", "kurtosis of 20-period minus 1-period returns; real markets: negative (aggregational Gaussianity)", "excess kurtosis"),
     "stylized.volume_abs_return_corr": Term("volume follows volatility", "correlation of trading volume with |log return|", "r", *CORR),
     "stylized.leverage": Term("leverage effect", "correlation of today's return with future squared returns (real markets: negative)", "r", *CORR),
     "stylized.volatility": Term("return volatility", "standard deviation of log returns per trading period", "per period", *NONNEG),

@@ -73,7 +73,7 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
         ("metrics", "Metrics", lambda: metrics_html(metrics, result.get("not_available", {}))),
         ("macro", "Economy month by month", lambda: image_html(
             lambda: run_plots.macro_series(run), "macro series", "needs macro.csv rows",
-            "Dashed lines: months where a shock of the scenario starts.")),
+            "Dashed lines: months where a shock of the scenario starts." if run.shock_ticks() else "")),
         ("phillips", "Phillips curve and Okun's law (one point per year)", lambda: run_plots.phillips_okun_html(run.macro)),
         ("wealth", "Wealth and its distribution", lambda: image_html(
             lambda: run_plots.wealth(run), "wealth", "needs agents.csv")),
