@@ -16,8 +16,8 @@ if ! .venv/bin/python scripts/check_llama.py >/dev/null 2>&1; then
     "llama-cpp-python==$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("llama-cpp-python"))')"
   .venv/bin/python scripts/check_llama.py >/dev/null
 fi
-.venv/bin/ruff check src tests benchmarks
-.venv/bin/ruff format --check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks examples
+.venv/bin/ruff format --check src tests benchmarks examples
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
 .venv/bin/python -m pytest "$@"
