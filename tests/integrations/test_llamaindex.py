@@ -67,7 +67,7 @@ def test_query_engine_reads_the_retriever_with_affect_and_conflicts() -> None:
 
 
 async def test_async_query_over_an_async_memory() -> None:
-    """`aquery` reaches `_aretrieve`, which awaits an `AsyncMemory`; the sync path works on it too."""
+    """`aquery` reaches `_aretrieve`, which awaits an `AsyncMemory`; the sync paths and the chat memory work on it."""
     async with AsyncMemory(None, namespace="li", embedder="hash") as mem:
         await mem.observe_many(FACTS)
         retriever = PsychoAgentRetriever(mem, k=2, conflicts=True)
@@ -78,6 +78,17 @@ async def test_async_query_over_an_async_memory() -> None:
         synced = await asyncio.to_thread(retriever.retrieve, "Where does Alice live?")
         assert [n.node.node_id for n in synced] == [n.node.node_id for n in response.source_nodes]
         assert retriever.retrieve("Where does Alice live?")[0].node.node_id == synced[0].node.node_id
+        chat = PsychoAgentChatMemory(memory=mem, session_id="a", k=2)
+        await chat.aput_messages([ChatMessage(role="user", content="Where does Alice live?")])
+        assert [m.content for m in await chat.aget_all()] == ["Where does Alice live?"]
+        [recalled, asked] = await chat.aget()
+        assert recalled.role == MessageRole.SYSTEM and '"Alice moved to Paris." [current' in (
+            recalled.content or ""
+        )
+        assert (
+            asked.content == "Where does Alice live?"
+            and chat.get(input="chess")[0].content != recalled.content
+        )
 
 
 def test_chat_engine_gets_the_conflict_aware_recall_for_the_latest_message() -> None:
