@@ -59,6 +59,10 @@ async def acall(memory: MemoryLike, name: str, *args: Any, **kwargs: Any) -> Any
     return await asyncio.to_thread(call, memory, name, *args, **kwargs)
 
 
+CHAT_KIND = "chat"
+"""The kind of the units adapters store a conversation's messages or items as."""
+
+
 def session_units(units: list[MemoryUnit], session: str, key: str) -> list[MemoryUnit]:
     """The live units (in insertion order) an adapter stored for `session`: metadata `session` and `key` set."""
     return [u for u in units if u.metadata.get("session") == session and key in u.metadata]

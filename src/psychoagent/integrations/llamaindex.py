@@ -23,7 +23,7 @@ from llama_index.core.memory import BaseMemory
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pydantic import ConfigDict, Field, field_validator
 
-from psychoagent.integrations.calls import MemoryLike, acall, call, check_memory, session_units
+from psychoagent.integrations.calls import CHAT_KIND, MemoryLike, acall, call, check_memory, session_units
 from psychoagent.integrations.hits import hit_metadata
 from psychoagent.quoting import DATA_NOTE, escape, quote
 from psychoagent.types import ConflictRecord, Recall
@@ -121,7 +121,7 @@ class PsychoAgentChatMemory(BaseMemory):
     # -- reading ----------------------------------------------------------------------------------------
     def _stored(self) -> list[tuple[str, ChatMessage]]:
         """This chat's (unit id, message) pairs, oldest first."""
-        units = session_units(call(self.memory, "units"), self.session_id, MESSAGE_KEY)
+        units = session_units(call(self.memory, "units", kind=CHAT_KIND), self.session_id, MESSAGE_KEY)
         return [(u.id, ChatMessage.model_validate_json(u.metadata[MESSAGE_KEY])) for u in units]
 
     def get_all(self) -> list[ChatMessage]:
@@ -171,7 +171,7 @@ class PsychoAgentChatMemory(BaseMemory):
             _text(message).strip() or f"[{role} message: {', '.join(b.block_type for b in message.blocks)}]"
         )
         metadata = {"session": self.session_id, "role": role, MESSAGE_KEY: message.model_dump_json()}
-        return {"text": text, "kind": "chat", "metadata": metadata}
+        return {"text": text, "kind": CHAT_KIND, "metadata": metadata}
 
 
 def _window_start(messages: list[ChatMessage], history: int) -> int:

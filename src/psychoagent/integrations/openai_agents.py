@@ -20,7 +20,7 @@ from agents.items import TResponseInputItem
 from agents.memory.session import SessionABC
 from agents.memory.session_settings import SessionSettings, resolve_session_limit
 
-from psychoagent.integrations.calls import MemoryLike, acall, check_memory, session_units
+from psychoagent.integrations.calls import CHAT_KIND, MemoryLike, acall, check_memory, session_units
 
 ITEM_KEY = "agents_item"
 """Unit metadata key of a stored conversation item (its JSON): what marks a unit as one of a session's items."""
@@ -44,7 +44,7 @@ class PsychoAgentSession(SessionABC):
 
     async def _stored(self) -> list[tuple[str, TResponseInputItem]]:
         """This session's (unit id, item) pairs, oldest first."""
-        units = session_units(await acall(self.memory, "units"), self.session_id, ITEM_KEY)
+        units = session_units(await acall(self.memory, "units", kind=CHAT_KIND), self.session_id, ITEM_KEY)
         return [(u.id, json.loads(u.metadata[ITEM_KEY])) for u in units]
 
     async def get_items(self, limit: int | None = None) -> list[TResponseInputItem]:
@@ -85,7 +85,7 @@ class PsychoAgentSession(SessionABC):
         data: Mapping[str, Any] = item
         role = data.get("role") or data.get("type") or "item"
         metadata = {"session": self.session_id, "role": str(role), ITEM_KEY: json.dumps(item)}
-        return {"text": item_text(data), "kind": "chat", "metadata": metadata}
+        return {"text": item_text(data), "kind": CHAT_KIND, "metadata": metadata}
 
 
 def item_text(item: Mapping[str, Any]) -> str:
