@@ -57,6 +57,8 @@ def test_query_engine_reads_the_retriever_with_affect_and_conflicts() -> None:
     prompt = str(response)  # MockLLM answers with the prompt it was given
     assert "Alice moved to Paris." in prompt and "current: True" in prompt and "current: False" in prompt
     assert "other_text" in prompt and "score_parts" not in prompt and "namespace" not in prompt
+    plain = PsychoAgentRetriever(_memory(), k=2, conflicts=False).retrieve("Where does Alice live?")
+    assert len(plain) == 2 and all(n.node.metadata["conflicts"] == [] for n in plain)
     hobby = PsychoAgentRetriever(_memory(), k=3, where={"metadata.topic": "hobby"}).retrieve("chess")
     assert [n.node.get_content() for n in hobby] == ["Bob plays chess on Sundays."]
     assert hobby[0].node.metadata["metadata"] == {"topic": "hobby"}
