@@ -26,6 +26,11 @@ async def test_same_answers_as_memory(tmp_path: Path) -> None:
         brief = await mem.brief("Where does Alice live?", k=3)
         assert brief.text == sync.brief("Where does Alice live?", k=3).text
         assert len(await mem.units()) == 3 and await mem.namespace() == "alice"
+        await mem.observe("A rule of thumb.", kind="semantic")
+        assert [u.content for u in await mem.units(kind="semantic")] == ["A rule of thumb."]
+        assert len(await mem.units(kind="episodic")) == 3 and sync.units(kind="goal") == []
+        with pytest.raises(InvalidArgument, match="kind"):
+            sync.units(kind="")
     sync.close()
 
 
