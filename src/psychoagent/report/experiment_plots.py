@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from psychoagent.eval.glossary import term
 from psychoagent.eval.macro import okun_points, phillips_points, pooled
 from psychoagent.report.figures import (
     COLOURS,
@@ -24,7 +25,6 @@ from psychoagent.report.figures import (
     scatter_fit,
     styled,
 )
-from psychoagent.report.glossary import term
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

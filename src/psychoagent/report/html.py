@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from psychoagent.eval.experiment import is_experiment
+from psychoagent.eval.glossary import term
 from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.tables import fmt
 from psychoagent.report import cognition_plots, firms, run_plots
 from psychoagent.report.experiment_html import experiment_report
-from psychoagent.report.glossary import term
 from psychoagent.report.page import (
     Section,
     esc,
