@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.eval.behaviour import behaviour_metrics
+from psychoagent.eval.experience import experience_metrics
 from psychoagent.eval.macro import okun_law, phillips_curve
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.social import social_metrics
@@ -35,7 +36,7 @@ HIGHER_IS_BETTER = {
     "social.cooperation_rate": True, "social.broken_rate": False,
     "macro.mean_unemployment": False,
     "welfare.gini": False, "welfare.equality": True, "welfare.productivity": True, "welfare.social_welfare": True,
-    "cognition.guardrail_vetoed_per_agent_tick": False,
+    "cognition.guardrail_vetoed_per_agent_tick": False, "experience.second_shock_loss_ratio": False,
 }  # fmt: skip
 """Which direction counts as better for the comparison table (True: higher; absent: no judgement). The Phillips and
 Okun correlations have none: a more negative r is closer to the textbook relation, not a better economy."""
@@ -110,6 +111,7 @@ NEEDS: dict[str, tuple[str, str]] = {
     "stylized": ("assets.csv", "traded asset prices in assets.csv"), "welfare": ("agents.csv", "wealth in agents.csv"),
     "cognition": ("events.jsonl", "memory.formed / persona.evolved / guardrail.* events"),
     "macro": ("macro.csv", "at least 3 full years for the annual correlations"),
+    "experience": ("events.jsonl", "an adverse shock with a year before it and three after, trades, or two like shocks"),
 }  # fmt: skip
 """Per metric group: the run file it reads and what else it needs; `why_missing` says which one is lacking."""
 GROUPS = {group: f"needs {what}" for group, (_, what) in NEEDS.items()}
@@ -138,6 +140,7 @@ def compute_metrics(path: str | Path) -> dict[str, Any]:
     flat.update(macro_metrics(run))
     flat.update(welfare_metrics(run))
     flat.update(cognition_metrics(run))
+    flat.update(experience_metrics(run))
     metrics = {k: (float(v) if v is not None and math.isfinite(v) else None) for k, v in sorted(flat.items())}
     missing = {}
     for group in NEEDS:
