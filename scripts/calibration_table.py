@@ -76,7 +76,7 @@ def markdown(runs: pd.DataFrame) -> str:
 
 SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regulation": (49, 73),
                  "bull_turning_bear": (85, 109), "policy_black_swan": (97, 133),
-                 "rate_hike": (97, 145)}  # fmt: skip
+                 "rate_hike": (97, 145), "repeated_crash": (73, 157)}  # fmt: skip
 """Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear; for rate_hike the
 36-month hold and the year of decay after it, months 97-144)."""
 
