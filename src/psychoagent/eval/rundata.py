@@ -112,6 +112,29 @@ class RunData:
             self._cache[key] = list(iter_events(self.path / "events.jsonl", chosen, prefix))
         return list(self._cache[key])
 
+    def stamp(self) -> dict[str, list[int]]:
+        """Size and modification time (ns) of each run file present: a cache built from the run is valid while
+        this is unchanged."""
+        out = {}
+        for name in ("config.json", "macro.csv", "agents.csv", "assets.csv", "events.jsonl"):
+            p = self.path / name
+            if p.is_file():
+                st = p.stat()
+                out[name] = [st.st_size, st.st_mtime_ns]
+        return out
+
+    def household_index(self) -> dict[int, int]:
+        """agents.csv `agent_id` (the Mesa id) -> household index (events' `household:N` and order payloads): the
+        model creates its households in index order after the firms, so the index is the rank of the id."""
+        if self.agents is None:
+            return {}
+        return {int(a): i for i, a in enumerate(sorted(self.agents["agent_id"].unique()))}
+
+    def shocks(self) -> list[dict[str, Any]]:
+        """The scenario's shocks as written in config.json (kind, start, duration, ...)."""
+        scen = self.config.get("scenario") or {}
+        return [dict(s) for s in scen.get("shocks", []) if isinstance(s, dict)]
+
     @property
     def ticks(self) -> int:
         """Number of ticks in macro.csv."""
