@@ -4,9 +4,9 @@ and the real command serving and printing its URL."""
 from __future__ import annotations
 
 import os
-import time
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
