@@ -14,6 +14,7 @@ const state = { info: null, run: null, agents: null, sort: { key: "id", dir: 1 }
 const TRAITS = ["risk_preference", "optimism", "learning_rate", "social_tendency"];
 const MACRO = [["unemployment", "Unemployment"], ["inflation", "Inflation (monthly)"], ["real_gdp", "Real GDP"], ["price_level", "Price level"], ["interest_rate", "Policy rate"], ["gini", "Gini of wealth"]];
 const layout = (title, extra = {}) => ({ title: { text: title, font: { size: 13 } }, margin: { l: 50, r: 10, t: 30, b: 35 }, hovermode: "x unified", xaxis: { title: "month" }, legend: { orientation: "h", y: -0.25 }, ...extra });
+const box = (parent) => { const card = document.createElement("div"); card.className = "card"; const el = document.createElement("div"); el.className = "plot"; card.append(el); parent.append(card); return el; };
 const plot = (el, traces, lay) => Plotly.newPlot(el, traces, lay, { displaylogo: false, responsive: true });
 
 function shockShapes() {
@@ -36,16 +37,16 @@ async function overview() {
   <h3>Configuration</h3><details class="card"><summary>config.json</summary><pre>${esc(JSON.stringify(cfg, null, 1))}</pre></details>`;
   const m = run.macro, x = m.tick;
   for (const [key, title] of MACRO.filter(([k]) => m[k])) {
-    const el = document.createElement("div"); el.className = "card chart"; $("#macro").append(el);
+    const el = box($("#macro"));
     plot(el, [{ x, y: m[key], name: title, mode: "lines" }], layout(title, { shapes: shockShapes(), showlegend: false }));
   }
   const names = Object.keys(run.assets);
   if (names.length) {
-    const el = document.createElement("div"); el.className = "card chart"; $("#markets").append(el);
+    const el = box($("#markets"));
     const bonds = names.filter((n) => n.includes("bond")), rest = names.filter((n) => !n.includes("bond"));
     plot(el, rest.map((n) => ({ x: run.assets[n].tick, y: run.assets[n].price, name: n, mode: "lines" })), layout("Asset prices (close)", { shapes: shockShapes() }));
     if (bonds.length) {
-      const b = document.createElement("div"); b.className = "card chart"; $("#markets").append(b);
+      const b = box($("#markets"));
       plot(b, bonds.map((n) => ({ x: run.assets[n].tick, y: run.assets[n].price, name: n, mode: "lines" })), layout("Bonds", { shapes: shockShapes() }));
     }
   } else $("#markets").innerHTML = `<p class="muted">This run has no asset markets.</p>`;
@@ -93,7 +94,7 @@ async function agent(id, month) {
   const a = await api(`/agents/${id}`);
   const months = a.decisions.map((d) => d.tick);
   view().innerHTML = `<h2 data-testid="agent-title">Household ${a.id} <span class="muted">${esc(a.persona_label)} · ${esc(a.sector)}</span></h2>
-   <div class="grid"><div class="card chart" id="persona"></div><div class="card chart" id="affect"></div></div>
+   <div class="grid"><div class="card"><div class="plot" id="persona"></div></div><div class="card"><div class="plot" id="affect"></div></div></div>
    <div class="card"><h3 style="margin-top:0">A month's decision</h3>${months.length ? `<label>month <select id="month" data-testid="month">${months.map((m) => `<option>${m}</option>`).join("")}</select></label> <span class="muted">${months.length} traced decisions; click a decision in the persona chart too</span><div id="decision"></div>` : `<p class="muted">No traced decisions for this household (rule-driven, or the run was written without mind.decision events).</p>`}</div>
    <div class="card"><h3 style="margin-top:0">Conflicts <span class="muted">(${a.conflicts.length})</span></h3><div class="scroll"><table data-testid="conflicts"><thead><tr><th>month</th><th>kind</th><th>earlier side</th><th>later side (current)</th></tr></thead><tbody>${a.conflicts.map((c) => `<tr><td>${c.tick}</td><td>${esc(c.kind)}${c.subject ? " · " + esc(c.subject) : ""}</td><td><div class="side" data-testid="side-a">${esc(c.a)}</div></td><td><div class="side current" data-testid="side-b">${esc(c.b)} <span class="tag good">current</span></div></td></tr>`).join("") || `<tr><td colspan="4" class="muted">none recorded</td></tr>`}</tbody></table></div></div>
    <div class="grid"><div class="card"><h3 style="margin-top:0">Memories formed</h3><div class="scroll"><table id="memories"><thead><tr><th>month</th><th>strongest memory</th><th>n</th><th>valence</th><th>arousal</th><th>conflict</th></tr></thead><tbody>${a.memories.map((m) => `<tr data-tick="${m.tick}"><td>${m.tick}</td><td>${esc(m.text)}${m.clash ? `<div class="muted">clash: ${esc(m.clash)}</div>` : ""}</td><td>${m.count}</td><td>${m.valence}</td><td>${m.arousal}</td><td>${m.conflict}</td></tr>`).join("")}</tbody></table></div></div>
@@ -119,8 +120,8 @@ async function showMonth(id, m) {
   $("#decision").innerHTML = `<div class="grid"><div><h3>Briefing recalled ${d.reused ? `<span class="tag">reused recall</span>` : ""}</h3><div class="briefing" data-testid="briefing">${esc(d.briefing || "no briefing")}</div>
     <h3>Memories that fed it <button id="feed" data-testid="fed-by">show in memories</button></h3><table><thead><tr><th>month</th><th>memory</th><th>score</th><th>val.</th><th>ar.</th><th>confl.</th></tr></thead><tbody>${(d.recalled || []).map((e) => `<tr><td>${e.tick ?? "–"}</td><td>${esc(e.text)} <span class="tag">${esc(e.kind)}</span></td><td>${fmt(e.score)}</td><td>${e.valence}</td><td>${e.arousal}</td><td>${e.conflict}</td></tr>`).join("")}</tbody></table>
     <h3>Beliefs</h3>${list(d.beliefs, (b) => `<li>${esc(b)}</li>`)}</div>
-    <div><h3>Decision in month ${m}</h3><p data-testid="decision-intent"><span class="tag">${esc(dec.type || "–")}</span> ${esc(dec.intent || "")}</p><p class="muted">${esc(dec.reason || "")}${dec.expected_return ? ` · expected ${(dec.expected_return * 100).toFixed(1)} %` : ""}</p>
-    <h3>Through the guardrails</h3><div data-testid="guardrails"><b>adjusted</b>${list(d.adjusted, (x) => `<li>${esc(x)}</li>`)}<b>rejected</b>${list(d.rejected, (x) => `<li><span class="tag bad">${esc(x.rule)}</span>${esc(x.order)}: ${esc(x.reason)}</li>`)}<b>vetoed</b>${list(d.vetoed, (x) => `<li><span class="tag bad">${esc(x.rule)}</span>${esc(x.order)}: ${esc(x.reason)}</li>`)}<b>approved</b>${list(d.approved, (x) => `<li><span class="tag good">order</span>${esc(x)}</li>`)}</div>
+    <div><h3>Decision in month ${m}</h3><p data-testid="decision-intent"><span class="tag">${esc(dec.type || "–")}</span> ${esc(dec.intent || "")}</p><p class="muted">${esc(dec.reason || "")}</p>
+    <h3>Through the guardrails</h3><div data-testid="guardrails"><div><b>adjusted</b> ${list(d.adjusted, (x) => `<li>${esc(x)}</li>`)}</div><div><b>rejected</b> ${list(d.rejected, (x) => `<li><span class="tag bad">${esc(x.rule)}</span>${esc(x.order)}: ${esc(x.reason)}</li>`)}</div><div><b>vetoed</b> ${list(d.vetoed, (x) => `<li><span class="tag bad">${esc(x.rule)}</span>${esc(x.order)}: ${esc(x.reason)}</li>`)}</div><div><b>approved</b> ${list(d.approved, (x) => `<li><span class="tag good">order</span>${esc(x)}</li>`)}</div></div>
     ${r.moves.length ? `<h3>Persona this month</h3>${list(r.moves, (x) => `<li>${esc(x.why)}</li>`)}` : ""}</div></div>`;
   $("#feed").addEventListener("click", () => {
     const ticks = new Set((d.recalled || []).map((e) => String(e.tick)));
