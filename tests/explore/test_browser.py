@@ -59,12 +59,12 @@ def test_overview_agents_filter_agent_month_briefing_and_conflict_sides(page: An
     page.fill("[data-f=conflicts_min]", "1")
     with_conflicts = page.locator("#agents tbody tr").count()
     assert 0 < with_conflicts < everyone
+    _shot(page, "agents")
     persona = page.locator("#agents tbody tr").first.locator("td").nth(1).inner_text()
     page.select_option("[data-testid=filter-persona]", persona)
     rows = page.locator("#agents tbody tr")
     assert all(rows.nth(i).locator("td").nth(1).inner_text() == persona for i in range(rows.count()))
     page.click("#agents th[data-k=wealth]")
-    _shot(page, "agents")
 
     who = rows.first.locator("td").first.inner_text()
     rows.first.click()

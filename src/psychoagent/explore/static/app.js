@@ -170,10 +170,10 @@ async function graph(id, ns) {
   $("#center").textContent = id;
   const W = 560, H = 360, pos = {}, rings = {};
   for (const n of g.nodes) (rings[n.hops] = rings[n.hops] || []).push(n);
-  for (const [h, ns2] of Object.entries(rings)) ns2.forEach((n, i) => { const r = +h * 120, t = (2 * Math.PI * i) / ns2.length; pos[n.id] = [W / 2 + r * Math.cos(t), H / 2 + r * Math.sin(t)]; });
+  for (const [h, ns2] of Object.entries(rings)) ns2.forEach((n, i) => { const r = +h * 130, t = (2 * Math.PI * i) / ns2.length; pos[n.id] = [W / 2 + r * Math.cos(t), H / 2 + r * Math.sin(t)]; });
   const colour = { supersedes: "#3757d6", contradicts: "#c4320a", derived_from: "#067647" };
-  const edges = g.edges.map((e) => { const [a, b] = [pos[e.src], pos[e.dst]]; return `<line x1="${a[0]}" y1="${a[1]}" x2="${b[0]}" y2="${b[1]}" stroke="${colour[e.type]}" stroke-width="2" marker-end="url(#arr)"><title>${e.type}</title></line><text x="${(a[0] + b[0]) / 2}" y="${(a[1] + b[1]) / 2}" fill="${colour[e.type]}">${e.type}</text>`; }).join("");
-  const nodes = g.nodes.map((n) => `<g><circle cx="${pos[n.id][0]}" cy="${pos[n.id][1]}" r="${n.hops ? 7 : 10}" fill="${n.invalid_at ? "#98a2b3" : n.hops ? "#7a8fe6" : "#3757d6"}"><title>${esc(n.text)}</title></circle><text x="${pos[n.id][0] + 12}" y="${pos[n.id][1] + 4}">${esc(n.text.slice(0, 38))}</text></g>`).join("");
+  const edges = g.edges.map((e, i) => { const [a, b] = [pos[e.src], pos[e.dst]]; return `<line x1="${a[0]}" y1="${a[1]}" x2="${b[0]}" y2="${b[1]}" stroke="${colour[e.type]}" stroke-width="2" marker-end="url(#arr)"><title>${e.type}</title></line><text text-anchor="middle" x="${(a[0] + b[0]) / 2}" y="${(a[1] + b[1]) / 2 - 8 - 13 * (i % 3)}" fill="${colour[e.type]}">${e.type}</text>`; }).join("");
+  const nodes = g.nodes.map((n) => `<g><circle cx="${pos[n.id][0]}" cy="${pos[n.id][1]}" r="${n.hops ? 7 : 10}" fill="${n.invalid_at ? "#98a2b3" : n.hops ? "#7a8fe6" : "#3757d6"}"><title>${esc(n.text)}</title></circle><text text-anchor="middle" x="${pos[n.id][0]}" y="${pos[n.id][1] + 24}">${esc(n.text.slice(0, 38))}</text></g>`).join("");
   $("#graph").innerHTML = `<svg data-testid="graph" viewBox="0 0 ${W} ${H}" width="100%"><defs><marker id="arr" viewBox="0 0 10 10" refX="16" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L10,5L0,10z" fill="#667085"/></marker></defs>${edges}${nodes}</svg><p class="muted">${g.nodes.length} units, ${g.edges.length} links (grey: no longer valid)</p>`;
 }
 
