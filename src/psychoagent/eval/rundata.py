@@ -6,9 +6,11 @@ optional, and metrics that need a missing one are reported as not available.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -18,6 +20,12 @@ import pandas as pd
 
 WEALTH_COLUMNS = ("net_worth", "total_wealth", "wealth")
 """agents.csv columns tried in order for an agent's wealth (net worth with holdings when markets exist)."""
+
+
+_loads: Callable[[str], Any] = json.loads
+"""The JSON line parser: orjson's where it is installed (several times faster), else the standard one."""
+with contextlib.suppress(ImportError):  # orjson is optional: the standard parser reads the same
+    from orjson import loads as _loads
 
 
 def _read_csv(path: Path) -> pd.DataFrame | None:
@@ -33,19 +41,21 @@ def _read_csv(path: Path) -> pd.DataFrame | None:
 def iter_events(path: Path, types: Iterable[str] | None = None, prefix: str | None = None) -> Iterator[dict]:
     """Events of events.jsonl one by one, optionally only the given types or types starting with `prefix`.
 
-    Lines are filtered on the raw text before parsing, so scanning a large file for a rare type stays cheap.
+    Lines are filtered on the raw text before parsing (one pattern for all the types), so scanning a large file for
+    a rare type stays cheap; lines are parsed with orjson where it is installed (several times faster).
     """
     if not path.is_file():
         return
     wanted = set(types) if types is not None else None
+    quoted = re.compile("|".join(f'"{re.escape(str(t))}"' for t in sorted(wanted))) if wanted else None
     with path.open(encoding="utf-8") as fh:
         for line in fh:
-            if wanted is not None and not any(f'"{t}"' in line for t in wanted):
+            if wanted is not None and (quoted is None or quoted.search(line) is None):
                 continue
             if prefix is not None and f'"{prefix}' not in line:
                 continue
             try:
-                event = json.loads(line)
+                event = _loads(line)
             except json.JSONDecodeError:
                 continue
             kind = str(event.get("type", ""))

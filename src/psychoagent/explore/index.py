@@ -17,6 +17,18 @@ from psychoagent.eval.rundata import RunData, iter_events
 from psychoagent.events import EventType
 from psychoagent.explore.config import ExploreConfig
 
+try:
+    from orjson import OPT_SERIALIZE_NUMPY
+    from orjson import dumps as _orjson_dumps
+
+    def _dumps(value: Any) -> bytes:
+        return _orjson_dumps(value, option=OPT_SERIALIZE_NUMPY)
+except ImportError:  # orjson is optional: the standard encoder writes the same JSON, slower
+
+    def _dumps(value: Any) -> bytes:
+        return json.dumps(value).encode("utf-8")
+
+
 VERSION = 1
 """Layout of the cache files; a cache of another version is rebuilt."""
 TRAITS = ("risk_preference", "optimism", "learning_rate", "social_tendency")
@@ -64,7 +76,7 @@ class RunIndex:
     def load(self) -> bool:
         """Read the cached table and summary; False when missing, stale or of another version."""
         try:
-            head = json.loads((self.folder / "index.json").read_text(encoding="utf-8"))
+            head = json.loads((self.folder / "index.json").read_bytes())
         except (OSError, ValueError):
             return False
         if head.get("version") != VERSION or head.get("stamp") != self.run.stamp():
@@ -77,9 +89,9 @@ class RunIndex:
         try:
             (self.folder / "agents").mkdir(parents=True, exist_ok=True)
             for i, page in pages.items():
-                (self.folder / "agents" / f"{i}.json").write_text(json.dumps(page), encoding="utf-8")
+                (self.folder / "agents" / f"{i}.json").write_bytes(_dumps(page))
             head = {"version": VERSION, "stamp": self.run.stamp(), "summary": self.summary, "rows": self.rows}
-            (self.folder / "index.json").write_text(json.dumps(head), encoding="utf-8")
+            (self.folder / "index.json").write_bytes(_dumps(head))
         except OSError:
             return False
         return True
@@ -92,7 +104,7 @@ class RunIndex:
         if not self._kept:
             return None
         try:
-            page = json.loads((self.folder / "agents" / f"{agent_id}.json").read_text(encoding="utf-8"))
+            page = json.loads((self.folder / "agents" / f"{agent_id}.json").read_bytes())
         except (OSError, ValueError):
             return None
         if len(self._agents) >= self.config.pages_in_memory:
