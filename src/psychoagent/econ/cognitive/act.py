@@ -39,7 +39,7 @@ class Guard:
         assert decision is not None
         agent.feedback = []
         if decision.type != "DECIDE":
-            trace(kit, t, d, None)
+            trace(kit, t, d, None, len(view.ids))
             return []
         vol = {o.subject: o.volatility for o in obs}
         res = kit.guardrails.check(
@@ -57,7 +57,7 @@ class Guard:
             kit.emit(
                 t, EventType.GUARDRAIL_VETOED, {"rule": r.rule, "reason": r.reason, "order": r.order}, src
             )
-        trace(kit, t, d, res)
+        trace(kit, t, d, res, len(view.ids))
         agent.feedback = res.feedback()
         for f in agent.feedback:
             agent.note(t, f"My order was refused: {f}", Affect(valence=-1, arousal=2, reason="guardrail refusal"),

@@ -17,13 +17,13 @@ TEXT = 160
 BRIEFING = 600
 
 
-def stride(kit: Kit) -> int:
-    """Every k-th household is traced: 1 up to `trace_decisions` households, more above it (0: none traced)."""
+def stride(kit: Kit, households: int) -> int:
+    """Every k-th household of the economy is traced, k = ceil(households / trace_decisions): all of them up to
+    `trace_decisions`, an even sample above (0: none). The same in one process and in shards."""
     limit = kit.cognitive.trace_decisions
     if limit <= 0:
         return 0
-    n = len(kit.remote) if kit.remote is not None else len(kit.households())
-    return max(1, math.ceil(n / limit))
+    return max(1, math.ceil(households / limit))
 
 
 def _episode(item: Any) -> dict[str, Any]:
@@ -73,8 +73,8 @@ def payload(d: Deciding, result: PipelineResult | None) -> dict[str, Any]:
     return out
 
 
-def trace(kit: Kit, t: int, d: Deciding, result: PipelineResult | None) -> None:
-    """Publish `mind.decision` for household `d` when it is among the traced ones."""
-    k = stride(kit)
+def trace(kit: Kit, t: int, d: Deciding, result: PipelineResult | None, households: int) -> None:
+    """Publish `mind.decision` for household `d` when it is among the traced ones (of `households` in all)."""
+    k = stride(kit, households)
     if k and d.index % k == 0:
         kit.emit(t, EventType.MIND_DECISION, payload(d, result), f"household:{d.index}")
