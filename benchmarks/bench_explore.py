@@ -104,7 +104,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         sizes = grow(seed_run(Path(tmp) / "seed"), Path(tmp) / "big", households, months)
         start = time.perf_counter()
-        RunIndex.open(Path(tmp) / "big")
+        fresh = RunIndex.open(Path(tmp) / "big", background=True)
+        serving = time.perf_counter() - start
+        fresh.ready.wait()
         first = time.perf_counter() - start
         start = time.perf_counter()
         index = RunIndex.open(Path(tmp) / "big")
@@ -118,7 +120,8 @@ def main() -> None:
         "",
         "| step | time | target | time / target |",
         "|---|---|---|---|",
-        f"| first open (reads the run files, builds and caches the indexes) | {first:.1f} s | {OPEN_TARGET_S:.0f} s | {first / OPEN_TARGET_S:.2f} |",
+        f"| first open: serving, the overview ready (`psychoagent explore` indexes in the background) | {serving * 1000:.0f} ms | {OPEN_TARGET_S:.0f} s | {serving / OPEN_TARGET_S:.3f} |",
+        f"| first open: events indexed and cached, the agents table ready | {first:.1f} s | {OPEN_TARGET_S:.0f} s | {first / OPEN_TARGET_S:.2f} |",
         f"| later open (from the cache beside the run) | {again * 1000:.0f} ms | {OPEN_TARGET_S:.0f} s | {again / OPEN_TARGET_S:.3f} |",
         f"| agent page, median / p95 | {statistics.median(pages) * 1000:.0f} / {p95(pages) * 1000:.0f} ms | {PAGE_TARGET_S * 1000:.0f} ms | {p95(pages) / PAGE_TARGET_S:.2f} |",
         f"| a month (briefing and decision), median / p95 | {statistics.median(month_times) * 1000:.0f} / {p95(month_times) * 1000:.0f} ms | {PAGE_TARGET_S * 1000:.0f} ms | {p95(month_times) / PAGE_TARGET_S:.2f} |",

@@ -96,3 +96,37 @@ def test_the_page_and_its_assets_come_from_the_package(client: Any) -> None:
     assert "/static/app.js" in page and "http" not in page.replace("http-equiv", "")
     assert client.get("/static/plotly.min.js").text.lstrip().startswith("/**")
     assert client.get("/static/nope.js").status_code == 404
+
+
+def test_a_first_open_in_the_background_answers_503_until_indexed(
+    run_dir: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """The overview answers at once; the table and pages say 503 (retry) until the events are indexed."""
+    import shutil
+    import threading
+
+    import httpx
+
+    from psychoagent.explore.app import create_app
+    from psychoagent.explore.index import RunIndex
+    from psychoagent.service.background import serve_in_thread
+
+    fresh = tmp_path / "run"
+    shutil.copytree(run_dir, fresh, ignore=shutil.ignore_patterns(".explore"))
+    release, build = threading.Event(), RunIndex.build
+
+    def held(self: RunIndex) -> None:
+        release.wait(60)
+        build(self)
+
+    monkeypatch.setattr(RunIndex, "build", held)
+    index = RunIndex.open(fresh, background=True)
+    with serve_in_thread(create_app(index, None)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        assert client.get("/api/run").json()["indexing"] is True
+        busy = client.get("/api/agents")
+        assert busy.status_code == 503 and "indexing" in busy.json()["detail"]
+        release.set()
+        assert index.ready.wait(60)
+        assert len(client.get("/api/agents").json()) == 12
+        assert "indexing" not in client.get("/api/run").json()
+    assert (fresh / ".explore" / "index.json").is_file()

@@ -36,7 +36,7 @@ def explore(
     index = browser = None
     if run is not None:
         try:
-            index = RunIndex.open(run)
+            index = RunIndex.open(run, background=True)
         except (FileNotFoundError, ValueError) as exc:
             fail(str(exc))
     if db is not None:

@@ -35,6 +35,14 @@ class Missing(Exception):
         self.field = field
 
 
+class Busy(Exception):
+    """A 503: the run's events are still being indexed (the answer says so; the page retries)."""
+
+
+class Broken(Exception):
+    """A 500: indexing the run failed (the answer says why; retrying would not help)."""
+
+
 def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
     return JSONResponse(status_code=status, content={"detail": message, "field": field})
 
@@ -62,6 +70,15 @@ def create_app(
     def _missing(_: Request, exc: Missing) -> JSONResponse:
         return _error(404, str(exc), exc.field)
 
+    @app.exception_handler(Busy)
+    def _busy(_: Request, exc: Busy) -> JSONResponse:
+        return JSONResponse(status_code=503, content={"detail": str(exc), "field": None},
+                            headers={"Retry-After": "2"})  # fmt: skip
+
+    @app.exception_handler(Broken)
+    def _broken(_: Request, exc: Broken) -> JSONResponse:
+        return _error(500, str(exc))
+
     @app.exception_handler(ServiceError)
     def _service(_: Request, exc: ServiceError) -> JSONResponse:
         return _error(404 if type(exc).__name__ == "NotFound" else 422, str(exc), exc.field)
@@ -79,6 +96,12 @@ def create_app(
     def need_run() -> RunIndex:
         if run is None:
             raise Missing("no run is open: start with `psychoagent explore RUN_DIR`")
+        if not run.ready.is_set():
+            raise Busy(
+                f"indexing the events of {run.run.path} (once; cached beside the run): try again shortly"
+            )
+        if run.failure is not None:
+            raise Broken(run.failure)
         return run
 
     def need_memory() -> MemoryBrowser:
@@ -86,7 +109,11 @@ def create_app(
             raise Missing("no memory file is open: start with `psychoagent explore --db MEMORY_FILE`")
         return memory
 
-    api = APIRouter(prefix="/api", responses={404: {"description": "not found: `detail` says what"}})
+    api = APIRouter(
+        prefix="/api",
+        responses={404: {"description": "not found: `detail` says what"},
+                   503: {"description": "the run's events are being indexed (first open): retry"}},
+    )  # fmt: skip
 
     @api.get("/info", summary="What is open: a run, a memory file or both")
     def info() -> dict[str, Any]:
@@ -95,7 +122,9 @@ def create_app(
 
     @api.get("/run", summary="The run's summary and configuration, macro series, asset prices and shocks")
     def run_summary() -> dict[str, Any]:
-        return need_run().summary
+        if run is None:
+            raise Missing("no run is open: start with `psychoagent explore RUN_DIR`")
+        return run.summary  # while the events are indexed: without the households, `indexing` true
 
     @api.get("/agents", summary="Every household: id, persona, traits, wealth, employment, affect, counts")
     def agents() -> list[dict[str, Any]]:

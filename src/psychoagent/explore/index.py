@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -63,14 +64,34 @@ class RunIndex:
         self._agents: dict[int, dict[str, Any]] = {}
         """Agent pages held in memory (all of them when the cache could not be written)."""
         self._kept = False
+        self.ready = threading.Event()
+        """Set once the table and the agent pages can be read (at once from a valid cache)."""
+        self.failure: str | None = None
+        """Why a background build failed (None while it runs or after it succeeded)."""
 
     @classmethod
-    def open(cls, path: str | Path, config: ExploreConfig | None = None) -> RunIndex:
-        """Open a run folder (FileNotFoundError / ValueError when it is not one), from its cache when valid."""
+    def open(
+        cls, path: str | Path, config: ExploreConfig | None = None, background: bool = False
+    ) -> RunIndex:
+        """Open a run folder (FileNotFoundError / ValueError when it is not one), from its cache when valid; else
+        build the index now, or with `background` in a thread (the overview is ready at once, the rest when
+        `ready` is set), so a server can answer while a big run is indexed."""
         index = cls(RunData.open(path), config)
-        if not index.load():
+        if index.load():
+            index.ready.set()
+        elif not background:
             index.build()
+        else:
+            index.summary = {**index._summary({}), "indexing": True}
+            threading.Thread(target=index._build_in_background, name="explore-index", daemon=True).start()
         return index
+
+    def _build_in_background(self) -> None:
+        try:
+            self.build()
+        except Exception as exc:  # reported by the API instead of dying silently in the thread
+            self.failure = f"indexing {self.run.path} failed: {exc}"
+            self.ready.set()
 
     # -- the cache ----------------------------------------------------------------------------------------------
     def load(self) -> bool:
@@ -148,6 +169,7 @@ class RunIndex:
         self.summary = self._summary(minds)
         self._kept = self.save(pages)
         self._agents = {} if self._kept else pages
+        self.ready.set()
 
     def _minds(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
         """The household events of events.jsonl grouped by household and type (one pass, raw-text filtered)."""

@@ -5,7 +5,12 @@ const view = () => $("#view");
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const fmt = (x, d = 3) => (x === null || x === undefined ? "–" : typeof x === "number" ? (Math.abs(x) >= 1000 ? x.toFixed(0) : +x.toFixed(d)) : esc(x));
 async function api(path) {
-  const r = await fetch("/api" + path);
+  let r = await fetch("/api" + path);
+  while (r.status === 503) {  // the run's events are being indexed (first open): say so and retry
+    view().innerHTML = `<p class="muted" data-testid="indexing">${esc((await r.json()).detail)}</p>`;
+    await new Promise((done) => setTimeout(done, 2000));
+    r = await fetch("/api" + path);
+  }
   const body = await r.json();
   if (!r.ok) throw new Error(body.detail || r.statusText);
   return body;
@@ -195,7 +200,7 @@ async function route() {
 
 (async () => {
   state.info = await api("/info");
-  if (state.info.run) state.run = await api("/run");
+  if (state.info.run) { state.agents = await api("/agents"); state.run = await api("/run"); }
   $("#source").textContent = [state.info.run, state.info.memory].filter(Boolean).join(" · ");
   window.addEventListener("hashchange", route);
   route();
