@@ -50,6 +50,10 @@ def test_a_month_gives_the_briefing_and_the_decision_through_the_guardrails(clie
         assert isinstance(trace.get(key, []), list)
     recalled = trace["recalled"]
     assert recalled and all("score" in r and "valence" in r and r["tick"] <= month for r in recalled)
+    for m in body["decided_months"]:  # lists written once ("recalled_as": month) are resolved for every month
+        again = client.get(f"/api/agents/{who}/month/{m}").json()["decision"]
+        assert isinstance(again["recalled"], list) and isinstance(again["beliefs"], list)
+        assert not {k for k in again if k.endswith("_as")}
 
 
 def test_a_missing_agent_is_a_404_with_a_json_error(client: Any) -> None:

@@ -208,6 +208,11 @@ class RunIndex:
                   for kind in (EventType.GUARDRAIL_ADJUSTED, EventType.GUARDRAIL_REJECTED, EventType.GUARDRAIL_VETOED)
                   for g in events.get(kind, [])]  # fmt: skip
         traces = {str(d["tick"]): d for d in events.get(EventType.MIND_DECISION, [])}
+        for trace in traces.values():  # lists written once and referred to by month after that
+            for key in ("recalled", "beliefs"):
+                month = trace.pop(f"{key}_as", None)
+                if month is not None:
+                    trace[key] = traces.get(str(month), {}).get(key, [])
         conflicts, seen = [], set()
         for tick, trace in sorted(traces.items(), key=lambda p: int(p[0])):
             for c in trace.get("conflicts", []):

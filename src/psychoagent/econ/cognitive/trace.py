@@ -5,6 +5,7 @@ generators, so journalling leaves every decision and number of the run unchanged
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 from psychoagent.econ.cognitive.kit import Kit
@@ -15,6 +16,10 @@ from psychoagent.events import EventType
 TEXT = 160
 """Characters kept of each recalled memory, belief or conflict side (the briefing itself keeps `BRIEFING`)."""
 BRIEFING = 600
+RECALLED = 100
+"""Characters kept of each recalled memory (five or so per decision: the largest part of a trace)."""
+_LAST: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, Any]]] = weakref.WeakKeyDictionary()
+"""Per household mind, the month and value of the lists its last trace wrote (kept only while the mind lives)."""
 
 
 def stride(kit: Kit, households: int) -> int:
@@ -31,18 +36,34 @@ def _episode(item: Any) -> dict[str, Any]:
     unit, score, parts = item if isinstance(item, tuple) else (item, 0.0, {})
     meta = getattr(unit, "metadata", {}) or {}
     affect = getattr(unit, "affect", None)
-    row = {"id": str(getattr(unit, "id", "")), "text": str(getattr(unit, "content", ""))[:TEXT],
+    row = {"id": str(getattr(unit, "id", "")), "text": str(getattr(unit, "content", ""))[:RECALLED],
            "score": round(float(score), 4), "tick": meta.get("tick"), "kind": meta.get("kind_of", "")}  # fmt: skip
     row["valence"] = int(affect.valence if affect is not None else getattr(unit, "valence", 0))
     row["arousal"] = int(affect.arousal if affect is not None else getattr(unit, "arousal", 1))
     row["conflict"] = int(affect.conflict_intensity if affect is not None else getattr(unit, "conflict", 0))
-    if isinstance(parts, dict):
-        row["parts"] = {k: round(float(v), 4) for k, v in parts.items() if isinstance(v, int | float)}
+    kept = {k: round(float(v), 4) for k, v in (parts if isinstance(parts, dict) else {}).items()
+            if isinstance(v, int | float) and k != "score"}  # fmt: skip
+    if kept:
+        row["parts"] = kept
     return row
 
 
-def payload(d: Deciding, result: PipelineResult | None) -> dict[str, Any]:
-    """The compact trace of one household's decision this month."""
+def _same_as(mind: Any, t: int, out: dict[str, Any], key: str) -> None:
+    """Replace `out[key]` by the month of this household's last trace that listed the same (`<key>_as`): a reused
+    recall or unchanged beliefs are written once, not every month."""
+    seen = _LAST.setdefault(mind, {})
+    value = out[key]
+    last = seen.get(key)
+    if last is not None and last[1] == value:
+        out[f"{key}_as"] = last[0]
+        del out[key]
+    else:
+        seen[key] = (t, value)
+
+
+def payload(d: Deciding, result: PipelineResult | None, t: int = 0) -> dict[str, Any]:
+    """The compact trace of one household's decision in month `t` (lists unchanged since its last trace are
+    written as the month they were written in)."""
     brief, decision = d.briefing, d.decision
     out: dict[str, Any] = {"briefing": "", "recalled": [], "beliefs": [], "conflicts": []}
     if brief is not None:
@@ -55,6 +76,8 @@ def payload(d: Deciding, result: PipelineResult | None) -> dict[str, Any]:
         ]
         out["conflicts"] = [{"a": c.description_a[:TEXT], "b": c.description_b[:TEXT], "intensity": c.intensity,
                              "status": str(c.status), "kind": c.kind} for c in brief.conflicts]  # fmt: skip
+    for key in ("recalled", "beliefs"):
+        _same_as(d.mind, t, out, key)
     revised = d.mind.semantic.revised
     out["conflicts"] += [{"a": old[:TEXT], "b": new[:TEXT], "subject": subject, "kind": "belief",
                           "since": when.isoformat(), "status": "revised"} for subject, old, new, when in revised]  # fmt: skip
@@ -77,4 +100,4 @@ def trace(kit: Kit, t: int, d: Deciding, result: PipelineResult | None, househol
     """Publish `mind.decision` for household `d` when it is among the traced ones (of `households` in all)."""
     k = stride(kit, households)
     if k and d.index % k == 0:
-        kit.emit(t, EventType.MIND_DECISION, payload(d, result), f"household:{d.index}")
+        kit.emit(t, EventType.MIND_DECISION, payload(d, result, t), f"household:{d.index}")
