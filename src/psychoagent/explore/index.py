@@ -209,10 +209,10 @@ class RunIndex:
                   for g in events.get(kind, [])]  # fmt: skip
         traces = {str(d["tick"]): d for d in events.get(EventType.MIND_DECISION, [])}
         for trace in traces.values():  # lists written once and referred to by month after that
-            for key in ("recalled", "beliefs"):
-                month = trace.pop(f"{key}_as", None)
+            for name in ("recalled", "beliefs"):
+                month = trace.pop(f"{name}_as", None)
                 if month is not None:
-                    trace[key] = traces.get(str(month), {}).get(key, [])
+                    trace[name] = traces.get(str(month), {}).get(name, [])
         conflicts, seen = [], set()
         for tick, trace in sorted(traces.items(), key=lambda p: int(p[0])):
             for c in trace.get("conflicts", []):
