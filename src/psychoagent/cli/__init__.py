@@ -25,6 +25,11 @@ TABLE = {
         "register",
         "Write DIR/report.html (self-contained: plots embedded, opens offline) and print its path.",
     ),
+    "explore": Entry(
+        "psychoagent.cli.explore",
+        "register",
+        "Serve a web app to look inside a run's agents and a memory file (API docs at /docs); print its URL.",
+    ),
     "serve": Entry(
         "psychoagent.cli.service",
         "register",

@@ -13,6 +13,7 @@ EXAMPLES: dict[str, list[str]] = {
         "psychoagent simulate --policy persona --scenario rate_hike --ticks 145 --out runs/hike",
         "psychoagent simulate --policy econagent --llm offline --agents 50 --ticks 24 --out runs/econagent",
         "psychoagent simulate --policy persona --firms cognitive --seed 7 --out runs/firms --overwrite",
+        "psychoagent simulate --agents 5000 --trace-decisions 500 --out runs/big",
     ],
     "metrics": ["psychoagent metrics runs/demo"],
     "experiment": [
@@ -20,6 +21,7 @@ EXAMPLES: dict[str, list[str]] = {
         "--out runs/exp",
     ],
     "report": ["psychoagent report runs/demo"],
+    "explore": ["psychoagent explore runs/demo", "psychoagent explore --db mem.db --port 8766"],
     "serve": ["psychoagent serve --db mem.db --port 8765", "psychoagent serve --db mem.db --keys keys.toml"],
     "mcp": [
         "psychoagent mcp --db mem.db --namespace alice",
