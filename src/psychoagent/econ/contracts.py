@@ -190,9 +190,22 @@ class Exchange(MarketAccess, Protocol):
 class Lender(Protocol):
     """The bank as the month's steps use it: what a firm's overdraft cost this month, and deposit interest."""
 
+    equity: float
+
     def month_cost(self, index: int) -> float: ...
 
     def settle(self, deposits: np.ndarray) -> np.ndarray: ...
+
+
+class BillWindow(Protocol):
+    """Treasury bills at the bank's window (econ/bills.py): who holds them, their interest and the month's trades."""
+
+    households: np.ndarray
+    bank: float
+
+    def interest(self) -> np.ndarray: ...
+
+    def trade(self) -> float: ...
 
 
 class FirmBoard(Protocol):
@@ -284,6 +297,9 @@ class Economy(Protocol):
     def markets(self) -> Exchange: ...
 
     @property
+    def bills(self) -> BillWindow: ...
+
+    @property
     def firm_board(self) -> FirmBoard | None: ...
 
     @property
@@ -295,3 +311,5 @@ class Economy(Protocol):
     def snapshot(self) -> Snapshot: ...
 
     def total_money(self) -> float: ...
+
+    def money(self) -> float: ...

@@ -17,7 +17,7 @@ from psychoagent.eval.glossary import term
 from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.tables import fmt
-from psychoagent.report import cognition_plots, firms, run_plots
+from psychoagent.report import cognition_plots, firms, money_plots, run_plots
 from psychoagent.report.experiment_html import experiment_report
 from psychoagent.report.page import (
     Section,
@@ -74,6 +74,10 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
         ("macro", "Economy month by month", lambda: image_html(
             lambda: run_plots.macro_series(run), "macro series", "needs macro.csv rows",
             "Dashed lines: months where a shock of the scenario starts." if run.shock_ticks() else "")),
+        ("money", "Money, credit and the central bank's rate", lambda: image_html(
+            lambda: money_plots.transmission(run), "transmission", "needs the money columns of macro.csv",
+            "How the rate reaches prices and jobs: a higher rate moves households' money into bills (the bank "
+            "holds those they do not), so the money stock and spending fall. Dashed lines: shock starts.")),
         ("phillips", "Phillips curve and Okun's law (one point per year)", lambda: run_plots.phillips_okun_html(run.macro)),
         ("wealth", "Wealth and its distribution", lambda: image_html(
             lambda: run_plots.wealth(run), "wealth", "needs agents.csv")),
