@@ -2,7 +2,7 @@
 scenario, whichever way deposit interest is paid.
 
 Households hold cash, deposits and bonds (at face); firms and the government hold a balance at the bank (negative:
-an overdraft) and the government owes the bonds; the bank's equity is what its loans earned above what it paid;
+an overdraft) and the government owes the bonds; the stocks' market maker holds cash; the bank's equity is what its loans earned above what it paid;
 the central bank owes the outside money, the money stock the run started with plus any interest it created. Shares
 are claims on firms' real capital and stay outside the financial account.
 """
@@ -24,6 +24,7 @@ def net_worths(model: EconomyModel, outside: float) -> dict[str, float]:
     return {
         "households": float(hh.cash.sum() + hh.deposits.sum()) + bonds,
         "firms": sum(f.cash for f in model.firms),
+        "market maker": model.markets.maker.cash,
         "government": model.gov_balance - bonds,
         "bank": model.bank.equity,
         "central bank": -(outside + model.money_created),
