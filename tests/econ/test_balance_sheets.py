@@ -2,8 +2,9 @@
 scenario, whichever way deposit interest is paid.
 
 Households hold cash, deposits, bills and bonds (at face); firms and the government hold a balance at the bank
-(negative: an overdraft) and the government owes the bonds and the bills; the bank holds the bills households do
-not, the reserves it received for those it sold, and its equity, what its loans earned above what it paid;
+(negative: an overdraft) and the government owes the bonds and the bills; the stocks' market maker holds cash; the
+bank holds the bills households do not, the reserves it received for those it sold, and its equity, what its loans
+earned above what it paid;
 the central bank owes the outside money, the money stock the run started with plus any interest it created. Shares
 are claims on firms' real capital and stay outside the financial account.
 """
@@ -26,6 +27,7 @@ def net_worths(model: EconomyModel, outside: float) -> dict[str, float]:
     return {
         "households": float(hh.cash.sum() + hh.deposits.sum() + bills.households.sum()) + bonds,
         "firms": sum(f.cash for f in model.firms),
+        "market maker": model.markets.maker.cash,
         "government": model.gov_balance - bonds - bills.issued,
         "bank": model.bank.equity + bills.reserves + bills.bank,
         "central bank": -(outside + model.money_created),

@@ -172,6 +172,12 @@ class MarketAccess(Protocol):
     def yield_of(self, instrument: str) -> float | None: ...
 
 
+class HoldsCash(Protocol):
+    """A sector of the markets that holds money (the market maker)."""
+
+    cash: float
+
+
 class Exchange(MarketAccess, Protocol):
     """The markets as the model's monthly steps use them: dividends by shares held, the government's payments
     financed by bonds, and the auction records of assets.csv."""
@@ -185,6 +191,9 @@ class Exchange(MarketAccess, Protocol):
     def government_payments(self, nominal_gdp: float) -> tuple[np.ndarray, np.ndarray]: ...
 
     def bonds_outstanding(self) -> float: ...  # bond units held (the government's debt in bonds, at face)
+
+    @property
+    def maker(self) -> HoldsCash: ...  # the stocks' market maker: its cash is part of the money stock
 
 
 class Lender(Protocol):

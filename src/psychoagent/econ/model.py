@@ -124,6 +124,7 @@ class EconomyModel(mesa.Model):
         self.gov_balance = 0.0
         self.fallbacks = 0
         self.levers = Levers()
+        self.markets = Markets(self)
         self.indicators = Indicators(self)
         self.metrics: dict[str, float] = self.indicators.initial()
         self.history: list[dict[str, float]] = [dict(self.metrics)]
@@ -131,7 +132,6 @@ class EconomyModel(mesa.Model):
         self._news: tuple[NewsItem, ...] = ()
         self._snapshot: Snapshot | None = None
         self.agent_table: list[tuple[object, ...]] = []
-        self.markets = Markets(self)
         self.metrics.update(self.indicators.balances())  # money and credit need the markets' bonds
         self.history[-1].update(self.metrics)
         self.firm_board = CognitiveFirms(self, cfg.firms) if cfg.firms.mode != "rule" else None
@@ -152,10 +152,10 @@ class EconomyModel(mesa.Model):
         return int(self.steps)
 
     def total_money(self) -> float:
-        """Household cash and deposits + firm cash + government balance + the bank's retained earnings and the
-        reserves it received for bills."""
+        """Household cash and deposits + firm cash + the market maker's cash + government balance + the bank's
+        retained earnings and the reserves it received for bills."""
         hh = self.households
-        firms = sum(f.cash for f in self.firms)
+        firms = sum(f.cash for f in self.firms) + self.markets.maker.cash
         bank = self.bank.equity + self.bills.reserves
         return float(hh.cash.sum() + hh.deposits.sum() + firms + self.gov_balance + bank)
 

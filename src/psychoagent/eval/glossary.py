@@ -81,6 +81,8 @@ TERMS: dict[str, Term] = {
     "stylized.kurtosis_change": Term("tails thin out over longer periods", "kurtosis of 20-period minus 1-period returns; real markets: negative (aggregational Gaussianity)", "excess kurtosis"),
     "stylized.volume_abs_return_corr": Term("volume follows volatility", "correlation of trading volume with |log return|", "r", *CORR),
     "stylized.leverage": Term("leverage effect", "correlation of today's return with future squared returns (real markets: negative)", "r", *CORR),
+    "stylized.acf_month1": Term("monthly return autocorrelation", "lag-1 autocorrelation of close-to-close monthly log returns (real markets: near 0; the report's table asks |r| <= 0.1)", "r", *CORR),
+    "stylized.traded_share": Term("auctions that trade", "share of call auctions in which anything changed hands", "share 0-1", *SHARE),
     "stylized.volatility": Term("return volatility", "standard deviation of log returns per trading period", "per period", *NONNEG),
     "welfare.gini": Term("wealth inequality (Gini)", "Gini coefficient of household wealth in the last month (0 equal, 1 one owns all)", "Gini 0-1", *SHARE),
     "welfare.equality": Term("equality", "AI Economist equality 1 - n/(n-1) x Gini", "index 0-1", *SHARE),

@@ -16,6 +16,7 @@ from psychoagent.eval.experiment import is_experiment
 from psychoagent.eval.glossary import term
 from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
+from psychoagent.eval.stylized import fact_checks
 from psychoagent.eval.tables import fmt
 from psychoagent.report import cognition_plots, firms, money_plots, run_plots
 from psychoagent.report.experiment_html import experiment_report
@@ -86,7 +87,7 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
             "Grey: median and 10-90 % band of all households; coloured: five sample households.")),
         ("assets", "Asset prices and returns", lambda: image_html(
             lambda: run_plots.assets(run), "assets", GROUPS["stylized"])),
-        ("stylized", "Stylized facts of returns", lambda: image_html(
+        ("stylized", "Stylized facts of returns", lambda: _facts_table(result) + image_html(
             lambda: run_plots.stylized(run), "stylized facts", GROUPS["stylized"])),
         ("affect", "How the memories felt", lambda: image_html(
             lambda: cognition_plots.affect_over_time(run), "affect",
@@ -98,6 +99,18 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
     if firms.cognitive(run):  # cognitive firms: their decisions and capacity, before the glossary
         sections.insert(-1, ("firms", "Firms' decisions and capacity", lambda: _firms_html(run)))
     return page(f"PsychoAgent run report: {Path(path).name}", run_meta(run), sections, progress)
+
+
+def _facts_table(result: Mapping[str, Any]) -> str:
+    """Per asset, each stylized fact's value and whether it holds (empty without assets)."""
+    per = (result.get("details") or {}).get("assets") or {}
+    if not per:
+        return ""
+    header, rows = fact_checks(per)
+    return table_html(header, rows) + (
+        '<p class="meta">Per-auction returns (20 auctions a month) except the monthly autocorrelation; one run is '
+        "noisy (240 months: ±0.13 is two standard errors), so judge the autocorrelation over seeds.</p>"
+    )
 
 
 def _firms_html(run: RunData) -> str:
