@@ -25,11 +25,13 @@ from psychoagent.memory.conflicts.detect import (
     Embed,
     Judgement,
     PairScorer,
+    gate_for,
     judge,
     scorer_for,
     second_for,
 )
 from psychoagent.memory.conflicts.facts import subjects
+from psychoagent.memory.conflicts.gate import blocked_by_rules
 from psychoagent.memory.conflicts.pairs import slot_clash
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, conflict_id, goal_id, slots_of
 from psychoagent.memory.conflicts.second_stage import SecondStage
@@ -87,7 +89,7 @@ def prepare(
         plan.slots.append((unit, slots))
         if unit.kind not in UNCHECKED_KINDS:
             cands = _candidates(state, index, stored, batch, i, slots, cfg, floor)
-            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second)
+            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second, name)
             for verdict in verdicts:
                 _apply(plan, state, unit, verdict, by_id, cfg, heuristic)
         if slots:
@@ -236,12 +238,16 @@ def _verdicts(
     embed: Embed | None = None,
     floor: float | None = None,
     second: SecondStage | None = None,
+    name: str = "",
 ) -> list[Judgement]:
-    """At most one update (`nearest_update`) plus contradictions; rules alone when the scorer is off."""
+    """At most one update (`nearest_update`) plus contradictions; rules alone when the scorer is off (a slot clash
+    the gate's rules do not rule out: `gate.blocked_by_rules`)."""
     created = unit.created_at.timestamp()
     if scorer is None:
         return [
-            Judgement(c, "update", (1.0, 0.0, 0.0, 0.0), created < c.created) for c in cands if c.slot_key
+            Judgement(c, "update", (1.0, 0.0, 0.0, 0.0), created < c.created)
+            for c in cands
+            if c.slot_key and not (cfg.gate and _ruled_out(unit.content, c, created))
         ][:1]
     verdicts = judge(
         scorer,
@@ -258,8 +264,16 @@ def _verdicts(
         embed=embed,
         floor=floor,
         second=second,
+        gate=gate_for(cfg, name),
+        embedder=name,
     )
     return nearest_update(verdicts) + [v for v in verdicts if v.label == "contradiction"]
+
+
+def _ruled_out(content: str, cand: Candidate, created: float) -> bool:
+    """Whether the gate's rules rule out a conflict between a new unit and a candidate (older text first)."""
+    old, new = (content, cand.content) if created < cand.created else (cand.content, content)
+    return blocked_by_rules(old, new) is not None
 
 
 def nearest_update(verdicts: list[Judgement]) -> list[Judgement]:
