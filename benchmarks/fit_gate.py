@@ -25,8 +25,9 @@ from benchmarks.conflict_gen import generate, split
 from benchmarks.pair_data import cross_pairs
 from benchmarks.pair_vectors import embed_all
 from psychoagent.embed import get_embedder
-from psychoagent.memory.conflicts.gate import GATE_FEATURES, RESHAPING, Exemplars, Gate, blocked_by_rules
-from psychoagent.memory.conflicts.structure import attribute_phrase, change_kind
+from psychoagent.memory.conflicts.gate import GATE_FEATURES, Exemplars, Gate, blocked_by_rules
+from psychoagent.memory.conflicts.gate import lifted as gate_lifted
+from psychoagent.memory.conflicts.structure import attribute_phrase
 
 DATA = Path(__file__).resolve().parent / "data"
 OUT = Path(__file__).resolve().parents[1] / "src" / "psychoagent" / "data" / "conflict_gate.json"
@@ -44,7 +45,7 @@ def dev_pairs(more: list[Path], seed: int) -> list[Pair]:
         (i.old, i.new, int(i.conflicting), i.family, i.lang) for i in dev if i.family != "restatement"
     ]
     pairs += [(o, n, 0, "cross_domain", "zh" if _zh(n) else "en") for o, n, _ in cross_pairs(dev, 600, seed)]
-    for path in [DATA / "natural_dev.json", DATA / "gate_dev.json", *more]:
+    for path in [DATA / "natural_dev.json", DATA / "natural_dev2.json", DATA / "gate_dev.json", *more]:
         if not path.exists():
             continue
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -148,8 +149,8 @@ def main(argv: list[str] | None = None) -> None:
         for kind in sorted(set(kinds)):
             held = kinds == kind
             out_of_kind[held] = predict(logistic(x[~held], y[~held], args.l2), x[held])
-        # a cancellation, hand-over or change by an amount is never blocked by the head (`gate.RESHAPING`)
-        lifted = np.array([bool(change_kind(p[1]) & RESHAPING) for p in sub])
+        # a cancellation, hand-over, change by an amount or two sources is never blocked by the head (`gate.lifted`)
+        lifted = np.array([gate_lifted(p[0], p[1]) for p in sub])
         block = max(
             (t for t in GRID if ((out_of_kind >= t) | lifted)[y == 1].mean() >= args.keep), default=GRID[0]
         )

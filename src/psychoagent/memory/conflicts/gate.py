@@ -20,6 +20,7 @@ decides it; without one the scorer's label stands); at or above `sure` it passes
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from psychoagent.memory.conflicts.facts import analyse
 from psychoagent.memory.conflicts.spans import Embed, TextVectors, cache_for, content_words
 from psychoagent.memory.conflicts.structure import (
     MASK,
@@ -70,19 +72,38 @@ def blocked_by_rules(old_text: str, new_text: str) -> str | None:
     """The rule that rules out a conflict between the two facts, or None: "items" (each names an item the other
     does not: two things of one kind), "other_subject" (a relative the other fact does not speak of),
     "value_detail" (the newer one tells of the thing the older one gives as its value, and ends or hands over
-    nothing), "adds" (the newer one adds to a set and neither ends nor replaces anything)."""
+    nothing), "past" (the older one is told as over: "used to", "以前"), "adds" (the newer one adds to a set and neither ends nor replaces anything)."""
     a, b = item_ids(old_text), item_ids(new_text)
-    if a and b and (a - b) and (b - a) and "replace" not in change_kind(new_text):
-        return "items"
+    said = analyse(new_text)
+    if a and b and (a - b) and (b - a) and "replace" not in change_kind(new_text) and not said.correction:
+        return "items"  # a correction ("Actually the password is sunflower23") changes an identifier
     relation = subject_relation(old_text, new_text)
     if relation == "other":
         return "other_subject"
     cues = change_kind(new_text)
     if relation == "value_detail" and not cues & {"cancel", "handover"}:
         return "value_detail"
+    told = said.source or analyse(old_text).source  # a source's report names its subject after the source
+    if relation == "value_subject" and not cues and not (said.negation or said.correction or told):
+        return "value_detail"
+    if _PAST.search(old_text) and not _PAST.search(new_text):
+        return "past"  # "Zoe used to live in Paris" / "Zoe lives in Brighton": the older one was told as over
     if "add" in cues and not cues & {"cancel", "handover"} and not _replaces(new_text):
         return "adds"
     return None
+
+
+_PAST = re.compile(r"\bused to\b|以前|曾经|过去|当过|读过|住过")
+"""An older fact told as already over: a present fact adds to it, never replaces it."""
+
+
+def lifted(old_text: str, new_text: str) -> bool:
+    """Whether the head may leave a pair uncertain but never block it: the newer fact cancels, hands over or changes
+    by an amount (`RESHAPING`: the attribute in other words), or both are told by a source ("The HR file says ...",
+    "Viktor's passport says ...": the frame, not the attribute, fills the phrase)."""
+    if change_kind(new_text) & RESHAPING:
+        return True
+    return analyse(old_text).source and analyse(new_text).source
 
 
 def _replaces(text: str) -> bool:
@@ -242,8 +263,8 @@ class Gate:
             probs = self.probabilities(self.rows([pairs[i] for i in todo], embed or _hash_embed()))
             for i, p in zip(todo, probs.tolist(), strict=True):
                 verdict = "block" if p < self.block else "unsure" if p < self.sure else "pass"
-                if verdict == "block" and change_kind(pairs[i][1]) & RESHAPING:
-                    verdict = "unsure"  # a cancellation or hand-over says the attribute in other words
+                if verdict == "block" and lifted(pairs[i][0], pairs[i][1]):
+                    verdict = "unsure"
                 out[i] = Reading(verdict, p, "head")
         return [r for r in out if r is not None]
 

@@ -29,13 +29,15 @@ MASK = "_"
 KIN_EN = frozenset(
     "brother brothers sister sisters mother mom mum father dad parents son sons daughter daughters kid kids child "
     "children wife husband partner boyfriend girlfriend fiance fiancee friend friends roommate flatmate cousin aunt "
-    "uncle grandma grandpa grandmother grandfather niece nephew neighbour neighbor twin in-laws".split()
+    "uncle grandma grandpa grandmother grandfather niece nephew neighbour neighbor twin in-laws colleague colleagues "
+    "coworker flatmates".split()
 )
 """Relatives and companions: a possessive naming one ("Ken's brother", "my sister") is another person. A closed
 class of words (family and household), not a list of attributes."""
 KIN_ZH = (
     "哥哥", "姐姐", "弟弟", "妹妹", "父母", "爸爸", "妈妈", "父亲", "母亲", "儿子", "女儿", "孩子", "丈夫", "妻子", "老公",
     "老婆", "朋友", "室友", "邻居", "男朋友", "女朋友", "爷爷", "奶奶", "外公", "外婆", "表哥", "表姐", "堂哥", "姐夫", "嫂子",
+    "同事", "同学",
 )  # fmt: skip
 """The same closed class in Chinese ("小林的父母", "我妹妹")."""
 
@@ -55,6 +57,8 @@ class Subject:
     of: str = ""
     person: bool = False
     """True when `of` is a relative or companion (another person)."""
+    deep: bool = False
+    """True when the relative's own thing is meant ("my wife's manager", "我同事的房东"): always another subject."""
 
 
 @lru_cache(maxsize=32768)
@@ -83,7 +87,8 @@ def subject_of(text: str) -> Subject:
     of = m.group(2).lower()
     if of in _STOP_EN:
         return Subject(owner)
-    return Subject(owner, of, of in KIN_EN)
+    person = of in KIN_EN
+    return Subject(owner, of, person, person and text[m.end() : m.end() + 2] in ("'s", "’s"))
 
 
 def _subject_zh(text: str) -> Subject:
@@ -96,11 +101,11 @@ def _subject_zh(text: str) -> Subject:
             owner = word
         else:
             continue
-        rest = "".join(w for w, _ in tags[i + 1 : i + 5])
-        rest = rest.removeprefix("的").removeprefix("家的").removeprefix("家")
+        rest = "".join(w for w, _ in tags[i + 1 : i + 6])
+        rest = rest.lstrip("他她").removeprefix("的").removeprefix("家的").removeprefix("家")
         kin = next((k for k in KIN_ZH if rest.startswith(k)), "")
         if kin:
-            return Subject(owner, kin, True)
+            return Subject(owner, kin, True, rest[len(kin) :].startswith("的"))
         after = [w for w, _ in tags[i + 1 : i + 3]]
         return Subject(owner, after[1] if len(after) == 2 and after[0] == "的" else "")
     return Subject("")
@@ -116,9 +121,14 @@ def subject_relation(old_text: str, new_text: str) -> str:
     if a.owner != b.owner:
         if a.owner not in new_text.lower() and b.owner not in old_text.lower():
             return "named_apart"
+        named = {e.lower() for e in analyse(old_text).entities} if not has_cjk(old_text) else set()
+        if b.owner in named and a.owner not in new_text.lower():
+            return "value_subject"  # "The Royal Infirmary opened a wing" after "Amy works at the Royal Infirmary"
         return "unknown"
     if a.of == b.of:
         return "same"
+    if a.deep or b.deep:
+        return "other"
     for mine, theirs, text in ((a, b, new_text), (b, a, old_text)):
         # a relative of the owner the other sentence never speaks of, unless this sentence speaks of the other's
         # thing ("Lena's kids renamed the cat" after "Lena's cat is called Biscuit")
@@ -166,10 +176,10 @@ _UNITS = frozenset("am pm euro pound dollar yuan yen hour minute day week month 
 _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("cancel", re.compile(
         r"\b(?:call(?:ed|s)? off|cancel(?:l?ed|s)?|scrapped|discontinued|(?:has |have )?ended|broke(?:n)? off|"
-        r"no longer|stopped|quit|dropped|(?:is|are|was) off\b|shut down|closed down)|取消|不办了|作罢|结束了?|停了|"
+        r"no longer|stopped|quit|dropped|retired|resigned|(?:is|are|was) off\b|shut down|closed down)|取消|不办了|作罢|结束了?|停了|辞职|退休|调走|"
         r"分手|解除|停止|不再", re.I)),
     ("handover", re.compile(
-        r"\b(?:took over|takes over|taking over|handed (?:over|on)|elected|appointed|new (?:captain|manager|head|"
+        r"\b(?:took over|takes over|taking over|taken over|handed (?:over|on)|elected|appointed|new (?:captain|manager|head|"
         r"chair|lead|leader|coach|owner|boss)|replaced|succeeded|now (?:leads|runs|manages|heads|reports to))|接任|"
         r"接手|接替|换成了?|由\S{1,4}负责|新任|选了?\S{0,4}当", re.I)),
     ("relative", re.compile(
@@ -178,7 +188,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:raised|cut|increased|reduced|lowered|up|down) by)|翻倍|翻了一番|减半|多了|少了|推迟|提前|延后|涨了|降了", re.I)),
     ("add", re.compile(
         r"\b(?:also|as well|another|a second(?!-)|an? (?:extra|additional)|in addition|besides)\b|,? too[.!]?$|"
-        r"也|还(?:养|有|会|买|订|学)|另(?:一|外)|第二|又(?:养|买|学|会|有|多|订)", re.I)),
+        r"也(?![没不别])|还(?:养|会|买|订|学|跑|兼|办)|另(?:一|外)|第二|又(?:养|买|学|会|有|多|订|办|加|领|添|请)", re.I)),
     ("replace", re.compile(
         r"\b(?:now|instead|switched|changed|moved|anymore|any more|no more|renamed|these days|from now on|"
         r"starting|from (?:monday|next|today|tomorrow))\b|现在|改|换|搬|不再|转|如今", re.I)),
