@@ -28,7 +28,7 @@ import numpy as np
 
 from psychoagent.embed import normalised_similarity
 from psychoagent.memory.config import ConflictConfig
-from psychoagent.memory.conflicts.gate import Gate, phrase_embed
+from psychoagent.memory.conflicts.gate import Gate, blocked_by_rules, phrase_embed
 from psychoagent.memory.conflicts.pairs import (
     FEATURES,
     analyse,
@@ -282,6 +282,15 @@ def judge(
     update or contradiction must pass the structural gate (`gate`: same subject, same single-valued attribute, a
     replacing change); the referee is asked only about the pairs the gate leaves uncertain (`referee_pairs`)."""
     candidates = [c for c in candidates if comparable(c.content, content)]
+    if (
+        gate is not None
+    ):  # the gate's rules first: a pair they rule out needs no features (most of a write's cost)
+        candidates = [
+            c
+            for c in candidates
+            if blocked_by_rules(*((content, c.content) if created < c.created else (c.content, content)))
+            is None
+        ]
     if not candidates:
         return []
     rows = []
