@@ -30,13 +30,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from psychoagent.memory.conflicts.facts import analyse
+from psychoagent.memory.conflicts.facts import analyse, shared_entities
 from psychoagent.memory.conflicts.spans import Embed, TextVectors, cache_for, content_words
 from psychoagent.memory.conflicts.structure import (
     MASK,
     attribute_phrase,
     change_kind,
     item_ids,
+    subject_of,
     subject_relation,
 )
 
@@ -75,7 +76,19 @@ def blocked_by_rules(old_text: str, new_text: str) -> str | None:
     nothing), "past" (the older one is told as over: "used to", "以前"), "adds" (the newer one adds to a set and neither ends nor replaces anything)."""
     a, b = item_ids(old_text), item_ids(new_text)
     said = analyse(new_text)
-    if a and b and (a - b) and (b - a) and "replace" not in change_kind(new_text) and not said.correction:
+    owners = subject_of(old_text).owner, subject_of(new_text).owner
+    # items of one subject ("Ines' parking spot is space 27") are its values: only facts sharing no name and not both
+    # the speaker's tell two items apart by their identifiers
+    told_apart = not shared_entities(analyse(old_text).entities, said.entities) and "<self>" not in owners
+    if (
+        a
+        and b
+        and (a - b)
+        and (b - a)
+        and told_apart
+        and "replace" not in change_kind(new_text)
+        and not said.correction
+    ):
         return "items"  # a correction ("Actually the password is sunflower23") changes an identifier
     relation = subject_relation(old_text, new_text)
     if relation == "other":
@@ -83,12 +96,9 @@ def blocked_by_rules(old_text: str, new_text: str) -> str | None:
     cues = change_kind(new_text)
     if relation == "value_detail" and not cues & {"cancel", "handover"}:
         return "value_detail"
-    told = said.source or analyse(old_text).source  # a source's report names its subject after the source
-    if relation == "value_subject" and not cues and not (said.negation or said.correction or told):
-        return "value_detail"
     if _PAST.search(old_text) and not _PAST.search(new_text):
         return "past"  # "Zoe used to live in Paris" / "Zoe lives in Brighton": the older one was told as over
-    if "add" in cues and not cues & {"cancel", "handover"} and not _replaces(new_text):
+    if "add" in cues and not cues & RESHAPING and not _replaces(new_text):
         return "adds"
     return None
 
@@ -99,29 +109,19 @@ _PAST = re.compile(r"\bused to\b|以前|曾经|过去|当过|读过|住过")
 
 def lifted(old_text: str, new_text: str) -> bool:
     """Whether the head may leave a pair uncertain but never block it: the newer fact cancels, hands over or changes
-    by an amount (`RESHAPING`: the attribute in other words), or both are told by a source ("The HR file says ...",
+    by an amount (`RESHAPING`: the attribute in other words), corrects, or both are told by a source ("The HR file says ...",
     "Viktor's passport says ...": the frame, not the attribute, fills the phrase)."""
-    if change_kind(new_text) & RESHAPING:
-        return True
-    return analyse(old_text).source and analyse(new_text).source
+    said = analyse(new_text)
+    if change_kind(new_text) & RESHAPING or said.correction:
+        return True  # a correction may name only the value ("Sorry, I meant 24, not 26"): no attribute phrase
+    return analyse(old_text).source and said.source
 
 
 def _replaces(text: str) -> bool:
     """Whether a sentence with an adding cue still says the old value is gone ("instead", "no longer", "不再")."""
     lower = text.lower()
-    cues = (
-        "instead",
-        "no longer",
-        "anymore",
-        "any more",
-        "switched",
-        "changed",
-        "moved",
-        "不再",
-        "改",
-        "换",
-        "搬",
-    )
+    cues = ("instead", "no longer", "anymore", "any more", "switched", "changed", "moved", "in total", "altogether",
+            "不再", "改", "换", "搬", "一共", "总共")  # fmt: skip
     return any(cue in lower for cue in cues)
 
 

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from psychoagent.memory.conflicts.facts import _STOP_EN, _zh_tagged, analyse, has_cjk
+from psychoagent.memory.conflicts.facts import _STOP_EN, _zh_tagged, analyse, has_cjk, shared_entities
 
 __all__ = [
     "KIN_EN", "KIN_ZH", "Subject", "attribute_phrase", "change_kind", "item_ids", "subject_of", "subject_relation",
@@ -119,8 +119,9 @@ def subject_relation(old_text: str, new_text: str) -> str:
     if not a.owner or not b.owner:
         return "unknown"
     if a.owner != b.owner:
-        if a.owner not in new_text.lower() and b.owner not in old_text.lower():
-            return "named_apart"
+        third = shared_entities(analyse(old_text).entities, analyse(new_text).entities)
+        if a.owner not in new_text.lower() and b.owner not in old_text.lower() and not third:
+            return "named_apart"  # with a third one named in both, two people tell of that one ("X swears that ...")
         named = {e.lower() for e in analyse(old_text).entities} if not has_cjk(old_text) else set()
         if b.owner in named and a.owner not in new_text.lower():
             return "value_subject"  # "The Royal Infirmary opened a wing" after "Amy works at the Royal Infirmary"
