@@ -21,7 +21,7 @@ import numpy as np
 
 from benchmarks._report import write_section
 from benchmarks.bench_conflicts import SharedCache
-from benchmarks.dialogue_scripts import CONVERSATIONS, FILLERS, Conversation
+from benchmarks.dialogue_scripts import CONTROLS, CONVERSATIONS, FILLERS, Conversation
 from psychoagent import Memory
 from psychoagent.embed import get_embedder
 from psychoagent.llm import LLMClient, LLMConfig, Sampling, get_model
@@ -147,6 +147,18 @@ def briefing_rows(turns: list[Turn]) -> str:
     return "\n".join(lines)
 
 
+def control_rows(embedder: Any) -> str:
+    """Control conversations (instructions that do not contradict), awareness on: both in the briefing, flagged."""
+    infos = [(c, brief_for(c, i, embedder, True)[1]) for i, c in enumerate(CONTROLS)]
+    lines = []
+    for lang in ("en", "zh", "all"):
+        rows = [info for c, info in infos if lang in ("all", c.lang)]
+        both = np.mean([r["in_brief_latest"] and r["in_brief_earlier"] for r in rows])
+        flagged = [r["flagged"] for r in rows]
+        lines.append(f"| {lang} | {len(rows)} | {both:.0%} | {np.mean(flagged):.0%} ({sum(flagged)}) |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run every conversation with awareness on and off through every available model; write the report."""
     ap = argparse.ArgumentParser(description=__doc__)
@@ -156,8 +168,9 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
 
     embedder = SharedCache(get_embedder(args.embedder))
-    texts = [t for i, c in enumerate(CONVERSATIONS) for turns in sessions(c, i) for t in turns]
-    embedder.warm(texts, [c.request for c in CONVERSATIONS])
+    scripted = [*enumerate(CONVERSATIONS), *enumerate(CONTROLS)]
+    texts = [t for i, c in scripted for turns in sessions(c, i) for t in turns]
+    embedder.warm(texts, [c.request for _, c in scripted])
     models: dict[str, Any] = {"offline": LLMClient(OfflineBackend(rule=first_memory), LLMConfig.from_env())}
     skipped = ""
     if args.no_local:
@@ -178,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
                 seconds[name] += time.perf_counter() - start
                 copied = any(t[: max(8, len(t) // 2)] in answer for t in stored)
                 turns.append(Turn(conv, aware, name, answer, copied=copied, **info))
-    body = report(turns, models, skipped, embedder.inner.name, seconds)
+    body = report(turns, models, skipped, embedder.inner.name, seconds, control_rows(embedder))
     print(body)
     for t in turns:
         if t.model != "offline" and t.aware:
@@ -198,7 +211,12 @@ def first_memory(messages: tuple[dict[str, str], ...], schema: dict[str, Any] | 
 
 
 def report(
-    turns: list[Turn], models: dict[str, Any], skipped: str, embedder: str, seconds: dict[str, float]
+    turns: list[Turn],
+    models: dict[str, Any],
+    skipped: str,
+    embedder: str,
+    seconds: dict[str, float],
+    controls: str,
 ) -> str:
     """The markdown section."""
     n_en = sum(c.lang == "en" for c in CONVERSATIONS)
@@ -221,6 +239,14 @@ What the briefings held (the same for every model):
 | awareness | language | conversations | later instruction in briefing | earlier in briefing | later ranked above earlier | conflict flagged |
 |---|---|---|---|---|---|---|
 {briefing_rows(turns)}
+
+Control conversations ({len(CONTROLS)}, `CONTROLS` in the same file): the later instruction adds to or refines the
+earlier one (a meal besides the seat, an agenda besides the day, a second transfer besides the first), both still
+hold; awareness on. Flagging one of them is a false alarm.
+
+| language | control conversations | both in briefing | flagged (false alarms) |
+|---|---|---|---|
+{controls}
 
 Answers:
 

@@ -1,5 +1,5 @@
-"""Natural fact updates: 40 everyday updates and 20 compatible pairs in English and Chinese, written once in plain
-everyday wording (`benchmarks/data/natural_updates.json`) and never used to fit, tune or choose anything.
+"""Natural fact updates: everyday updates and compatible pairs in English and Chinese, written in plain everyday
+wording and never used to fit, tune or choose anything (`benchmarks/data/natural_updates.json`, the default).
 
 Same protocol as the conflict benchmark: a fresh default `Memory()` per item; the older fact, six unrelated facts,
 the newer fact and six more, an hour apart, stored with `observe(text, timestamp=...)` only; the question is asked
@@ -8,9 +8,11 @@ the pair flagged in `brief(question, k=5)`; for compatible pairs, a conflict rec
 marked superseded (wrong). With 20 updates and 10 compatible pairs per language, one item is 5 or 10 points:
 read the numbers as coarse.
 
-A second set written the same way but later, `benchmarks/data/natural_dev.json` (other people, places and
-wordings), is the one to look at and tune on: ``--data benchmarks/data/natural_dev.json`` (never written to the docs
-section, which reports the untouched set).
+Other sets, written the same way later with other people, places and wordings, are run with ``--data FILE`` and
+never written to the docs section: `natural_dev.json` and `natural_dev2.json` are the ones to look at and tune on;
+`natural_untouched.json` (64 updates and 64 compatible pairs a language, eight of each kind) is held out and run
+only to report. Items of the later sets carry a "kind" (`UPDATE_KINDS`, `COMPATIBLE_KINDS`); the second table
+reports each kind in each language.
 
 Run: ``python -m benchmarks.bench_natural [--embedder hash] [--no-write] [--misses] [--data FILE]``.
 """
@@ -21,6 +23,7 @@ import argparse
 import datetime as dt
 import json
 import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +35,81 @@ from psychoagent.embed import get_embedder
 
 DATA = Path(__file__).resolve().parent / "data" / "natural_updates.json"
 START = dt.datetime(2026, 3, 2, 9, 0)
+LANGS = ("en", "zh")
+SECTIONS = ("updates", "compatible")
+FIELDS = ("lang", "old", "new", "q")
+N_FILLERS = 12  # six between the two facts, six after the newer one
+
+UPDATE_KINDS = {
+    "replace": "a single-valued attribute takes a new value (home, job, manager, price, phone, car)",
+    "cancellation": "an event called off, an engagement ended",
+    "ended_arrangement": "a subscription or an arrangement discontinued",
+    "new_role_holder": "a new captain, chair or head",
+    "arithmetic": "a relative change: doubled, two fewer, an hour later",
+    "reported": "passive or reported: 'I heard that', 'was moved to'",
+    "no_shared_word": "the two facts share the subject and no other word",
+    "value_correction": "the older value corrected",
+}
+COMPATIBLE_KINDS = {
+    "other_attribute": "another attribute of the same thing (departure time and stopover, one fee and another)",
+    "other_person": "the same attribute of another person (a relative's job or home)",
+    "second_item": "a second item of the same kind (hotel, room, server)",
+    "set_member": "an additional member of a set (pet, tool, allergy, language)",
+    "origin_residence": "born in one place, living in another",
+    "used_to_also": "'used to' and 'now also'",
+    "detail": "a detail of the thing the older fact names",
+    "elaboration": "more about the same fact",
+}
+KINDS = {"updates": UPDATE_KINDS, "compatible": COMPATIBLE_KINDS}
+
+Outcome = dict[str, bool]
+Row = tuple[str, dict[str, str], Outcome]  # section, item, outcome
 
 
-def run_item(item: dict[str, str], fillers: list[str], embedder: Any, rng: random.Random) -> dict[str, bool]:
+class DataError(ValueError):
+    """A natural set that does not follow the schema; the message names the item and the field."""
+
+
+def validate(data: Any, *, require_kind: bool | None = None) -> None:
+    """Check a natural set's schema: every item has non-empty lang/old/new/q (and a known kind where kinds are
+    required), and each language used has enough distinct fillers. Raise `DataError` on the first problem.
+
+    `require_kind` None requires kinds when any item has one, so a set that names kinds names them for every item.
+    """
+    if not isinstance(data, dict) or any(s not in data for s in (*SECTIONS, "fillers")):
+        raise DataError("the set needs the keys 'updates', 'compatible' and 'fillers'")
+    if require_kind is None:
+        require_kind = any(isinstance(i, dict) and "kind" in i for s in SECTIONS for i in data[s])
+    for section in SECTIONS:
+        for idx, item in enumerate(data[section]):
+            where = f"{section}[{idx}]"
+            if not isinstance(item, dict):
+                raise DataError(f"{where}: not an object")
+            for field in (*FIELDS, "kind") if require_kind else FIELDS:
+                value = item.get(field)
+                if not isinstance(value, str) or not value.strip():
+                    raise DataError(f"{where}: missing or empty field '{field}'")
+            if item["lang"] not in LANGS:
+                raise DataError(f"{where}: field 'lang' is {item['lang']!r}, not one of {', '.join(LANGS)}")
+            if "kind" in item and item["kind"] not in KINDS[section]:
+                raise DataError(f"{where}: field 'kind' is {item['kind']!r}, not a kind of {section}")
+    fillers = data["fillers"]
+    for lang in sorted({i["lang"] for s in SECTIONS for i in data[s]}):
+        if not isinstance(fillers, dict) or len(set(fillers.get(lang, []))) < N_FILLERS:
+            raise DataError(f"fillers['{lang}']: fewer than {N_FILLERS} distinct fillers")
+
+
+def load(path: Path) -> dict[str, Any]:
+    """Read and validate a natural set; a schema problem becomes a `DataError` naming the file."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        validate(data)
+    except DataError as exc:
+        raise DataError(f"{path.name}: {exc}") from None
+    return data
+
+
+def run_item(item: dict[str, str], fillers: list[str], embedder: Any, rng: random.Random) -> Outcome:
     """Store one item in a fresh memory and measure recall, briefing and records."""
     pool = fillers[:]
     rng.shuffle(pool)
@@ -58,40 +133,101 @@ def run_item(item: dict[str, str], fillers: list[str], embedder: Any, rng: rando
     }
 
 
+def run_set(data: dict[str, Any], embedder: Any, seed: int = 7) -> list[Row]:
+    """Run every item of a validated set, updates first, with one shared filler shuffle stream."""
+    rng = random.Random(seed)
+    return [
+        (section, item, run_item(item, data["fillers"][item["lang"]], embedder, rng))
+        for section in SECTIONS
+        for item in data[section]
+    ]
+
+
+def _pct(outs: list[Outcome], key: str) -> str:
+    return f"{100 * np.mean([o[key] for o in outs]):.0f} %" if outs else "–"
+
+
+def _outs(rows: Iterable[Row], section: str, lang: str) -> list[Outcome]:
+    return [o for s, i, o in rows if s == section and lang in (i["lang"], "all")]
+
+
+def language_table(rows: list[Row]) -> str:
+    """Per language (and all): updates with both in top 5, newer first, flagged; compatible pairs wrongly flagged."""
+    lines = ["| language | updates | both in top 5 | newer first | flagged | compatible pairs | wrongly flagged |",
+             "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for lang in (*LANGS, "all"):
+        upd, comp = _outs(rows, "updates", lang), _outs(rows, "compatible", lang)
+        lines.append(f"| {lang} | {len(upd)} | {_pct(upd, 'both')} | {_pct(upd, 'newer_first')} | "
+                     f"{_pct(upd, 'flagged')} | {len(comp)} | {_pct(comp, 'wrong')} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def kind_counts(rows: Iterable[Row]) -> dict[tuple[str, str, str], dict[str, int]]:
+    """(section, kind, lang) -> n, newer_first, flagged, wrong: the counts behind the kind table."""
+    counts: dict[tuple[str, str, str], dict[str, int]] = {}
+    for section, item, out in rows:
+        c = counts.setdefault((section, item.get("kind", "?"), item["lang"]), dict.fromkeys(("n", *out), 0))
+        c["n"] += 1
+        for key, value in out.items():
+            c[key] += int(value)
+    return counts
+
+
+def kind_table(rows: list[Row]) -> str:
+    """Kind × language: n, newer first and flagged for updates, wrongly flagged for compatible pairs."""
+    counts = kind_counts(rows)
+    lines = ["| set | kind | language | n | newer first | flagged | wrongly flagged |",
+             "|---|---|---|---:|---:|---:|---:|"]  # fmt: skip
+    for section in SECTIONS:
+        known = list(KINDS[section]) + sorted({k for s, k, _ in counts if s == section} - set(KINDS[section]))
+        for kind in known:
+            for lang in LANGS:
+                c = counts.get((section, kind, lang))
+                if c is None:
+                    continue
+
+                def pct(key: str, c: dict[str, int] = c) -> str:
+                    return f"{100 * c[key] / c['n']:.0f} %"
+
+                upd = section == "updates"
+                lines.append(f"| {section} | {kind} | {lang} | {c['n']} | {pct('newer_first') if upd else '–'} | "
+                             f"{pct('flagged') if upd else '–'} | {'–' if upd else pct('wrong')} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def misses(rows: list[Row]) -> list[str]:
+    """One line per item that missed: an update not newer-first-and-flagged, a compatible pair flagged."""
+    out = []
+    for section, item, o in rows:
+        bad = o["wrong"] if section == "compatible" else not (o["newer_first"] and o["flagged"])
+        if bad:
+            out.append(
+                f"{section} {item['lang']} {item.get('kind', '')} {o} | {item['old']} -> {item['new']}"
+            )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedder", default="e5", help="e5 (default) or hash")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md as is")
     parser.add_argument("--misses", action="store_true", help="also print the items that missed")
-    parser.add_argument("--data", type=Path, default=DATA, help="the set to run (default: the untouched one)")
+    parser.add_argument(
+        "--data", type=Path, default=DATA, help="the set to run (default: natural_updates.json)"
+    )
     args = parser.parse_args(argv)
-    data = json.loads(args.data.read_text(encoding="utf-8"))
-    embedder = get_embedder(args.embedder)
-    rng = random.Random(7)
-    rows: dict[tuple[str, str], list[tuple[dict[str, str], dict[str, bool]]]] = {}
-    for kind in ("updates", "compatible"):
-        for item in data[kind]:
-            out = run_item(item, data["fillers"][item["lang"]], embedder, rng)
-            rows.setdefault((kind, item["lang"]), []).append((item, out))
-    lines = ["| language | updates | both in top 5 | newer first | flagged | compatible pairs | wrongly flagged |",
-             "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
-    for lang in ("en", "zh", "all"):
-        upd = [o for (k, lg), v in rows.items() if k == "updates" and lang in (lg, "all") for _, o in v]
-        comp = [o for (k, lg), v in rows.items() if k == "compatible" and lang in (lg, "all") for _, o in v]
-
-        def pct(outs: list[dict[str, bool]], key: str) -> str:
-            return f"{100 * np.mean([o[key] for o in outs]):.0f} %"
-
-        lines.append(f"| {lang} | {len(upd)} | {pct(upd, 'both')} | {pct(upd, 'newer_first')} | "
-                     f"{pct(upd, 'flagged')} | {len(comp)} | {pct(comp, 'wrong')} |")  # fmt: skip
-    table = "\n".join(lines)
+    try:
+        data = load(args.data)
+    except DataError as exc:
+        parser.exit(2, f"bench_natural: {exc}\n")
+    rows = run_set(data, get_embedder(args.embedder))
+    table = language_table(rows)
+    has_kinds = any("kind" in i for _, i, _ in rows)
+    if has_kinds:
+        table += "\n\nBy kind:\n\n" + kind_table(rows)
     print(table)
     if args.misses:
-        for (kind, _), v in sorted(rows.items()):
-            for item, o in v:
-                bad = o["wrong"] if kind == "compatible" else not (o["newer_first"] and o["flagged"])
-                if bad:
-                    print(kind, o, "|", item["old"], "->", item["new"])
+        print("\n".join(misses(rows)))
     if not args.no_write and args.data.resolve() == DATA:
         body = (f"Embedder {args.embedder}. {__doc__.split(chr(10) * 2)[1]}\n\n{table}\n\nThe pair scorer is fitted "
                 "and chosen on the conflict benchmark's generated scenarios; this set checks how far that carries "

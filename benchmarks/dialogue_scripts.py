@@ -7,7 +7,7 @@ Each conversation: the earlier instruction in the first session, the later one (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -117,3 +117,69 @@ FILLERS = {
            "查一下图书馆的开放时间。", "我昨天走了一万二千步。", "把我喜欢的那个柠檬蛋糕食谱存下来。",
            "季度会开得挺顺利。", "明早告诉我天气怎么样。", "电费账单归到水电费那一类。"),
 }  # fmt: skip
+
+# Control conversations: the later instruction adds to or refines the earlier one and both still hold, so a
+# briefing should show both and flag no conflict. `latest` / `earlier_keys` are the words of each instruction.
+CONTROLS = tuple(replace(c, id=f"{c.id}-control") for c in (
+    _c("en", "travel", "When you book my flights, always get me a window seat.",
+       "On long flights I'd also like a vegetarian meal if they offer one.",
+       "Please book my seat on the Friday flight to Oslo.", "vegetarian", "window"),
+    _c("en", "food", "For team dinners, book a place that takes group reservations.",
+       "Oh, and Leila doesn't eat pork, so make sure there's something for her at team dinners.",
+       "Book a restaurant for Thursday's team dinner.", "pork|leila", "group"),
+    _c("en", "schedules", "Schedule my weekly one-to-ones on Tuesday mornings.",
+       "Could you put a short agenda in each one-to-one invite from now on?",
+       "Set up next week's one-to-one with Priya.", "agenda", "tuesday"),
+    _c("en", "money", "Keep birthday gifts for my nephews under 30 dollars.",
+       "Wrap the nephews' presents in plain paper, they hate the cartoon stuff.",
+       "Pick a birthday gift for my nephew Sam.", "plain paper|wrap", "30"),
+    _c("en", "work", "Send me the weekly sales report as a one-page summary.",
+       "Put the report in the shared drive too, so the team can find it.",
+       "Prepare this week's sales report for me.", "shared drive", "one-page|one page"),
+    _c("en", "shopping", "When you reorder coffee, buy the Lavazza beans.",
+       "We're also low on oat milk, get a carton with the next grocery order.",
+       "We're out of coffee, please reorder.", "oat milk", "lavazza"),
+    _c("en", "pets", "Biscuit eats the chicken kibble; order that when we run low.",
+       "Biscuit's flea treatment is due every three months, remind me when it comes up.",
+       "Biscuit's food is nearly gone, order more.", "flea", "chicken"),
+    _c("en", "tech", "Back up my photos to the external hard drive every Sunday.",
+       "Please back up my work documents to the cloud every Friday as well.",
+       "It's Sunday, run my photo backup.", "cloud|documents", "hard drive|external drive"),
+    _c("en", "documents", "Send contracts to clients as PDF files.",
+       "Copy Maria from legal on every contract you send out.",
+       "Send the new contract to the Brightway client.", "maria|legal", "pdf"),
+    _c("en", "events", "Book the community hall for the neighbourhood party.",
+       "For the party, ask the Hendersons if they can bring their barbecue.",
+       "Send out the invitations for the neighbourhood party with the venue.", "barbecue|hendersons", "community hall"),
+    _c("en", "health", "Put my gym sessions at 7 am, before work.",
+       "I'm adding a yoga class on Saturday mornings, please keep that slot free.",
+       "Add tomorrow's gym session to my calendar.", "yoga|saturday", "7 am|7am|07:00"),
+    _c("en", "savings", "Transfer 200 dollars to my savings account on the first of each month.",
+       "Also put 50 dollars into the holiday fund each month.",
+       "It's the first of the month, do the savings transfer.", "50|holiday", "200"),
+    _c("zh", "travel", "以后帮我订机票都选靠窗的座位。", "坐长途航班的话，麻烦帮我再订一份素食餐。",
+       "帮我订周五去青岛航班的座位。", "素食", "靠窗"),
+    _c("zh", "food", "部门聚餐订能接待二十人的包间。", "对了，小刘不吃辣，点菜时给她留几道清淡的。",
+       "帮我订周四部门聚餐的餐厅。", "不吃辣|清淡", "包间"),
+    _c("zh", "schedules", "我的一对一面谈都排在周二上午。", "以后每次一对一的邀请里附上一份简短的议程。",
+       "帮我约下周和小王的一对一。", "议程", "周二"),
+    _c("zh", "money", "给侄子买生日礼物别超过200元。", "礼物记得用素色的纸包，他们不喜欢卡通图案。",
+       "帮我挑一份给侄子的生日礼物。", "素色|包", "200"),
+    _c("zh", "work", "每周销售报告给我一页纸的摘要就行。", "报告也顺便传一份到共享盘，方便大家查看。",
+       "把这周的销售报告准备好给我。", "共享盘", "一页"),
+    _c("zh", "shopping", "咖啡豆快没了就买云南小粒咖啡。", "燕麦奶也快喝完了，下次买菜的时候带一盒。",
+       "咖啡豆没了，帮我下单。", "燕麦奶", "云南"),
+    _c("zh", "pets", "豆豆吃鸡肉味的狗粮，快吃完了就订。", "豆豆每三个月要驱一次虫，到时候提醒我。",
+       "豆豆的狗粮快没了，再订一些。", "驱虫|驱一次虫", "鸡肉"),
+    _c("zh", "tech", "每周日把照片备份到移动硬盘。", "工作文件每周五也备份一下，传到网盘上。",
+       "今天周日，帮我备份照片。", "工作文件|网盘", "移动硬盘"),
+    _c("zh", "documents", "合同发给客户一律用PDF格式。", "每份合同发出去的时候抄送法务的小陈。",
+       "把新合同发给明远食品的客户。", "小陈|法务", "pdf"),
+    _c("zh", "events", "小区聚会就订社区活动中心。", "聚会那天问问老李家能不能把烧烤架带过来。",
+       "发小区聚会的邀请，写上地点。", "烧烤架|老李", "活动中心"),
+    _c("zh", "health", "健身安排在每天早上7点，上班前练。", "我周六上午报了瑜伽课，那个时间别安排别的。",
+       "把明天的健身加到日程里。", "瑜伽|周六", "早上7点|7点|07:00"),
+    _c("zh", "savings", "每月1号往储蓄账户转1000元。", "另外每个月再往旅游基金里存300元。",
+       "今天1号了，帮我转存款。", "300|旅游基金", "1000"),
+))  # fmt: skip
+"""Conversations whose instructions do not contradict: the share flagged as a conflict is the false-alarm rate."""

@@ -75,8 +75,10 @@ def markdown(runs: pd.DataFrame) -> str:
 
 
 SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regulation": (49, 73),
-                 "bull_turning_bear": (85, 109), "policy_black_swan": (97, 133)}  # fmt: skip
-"""Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear)."""
+                 "bull_turning_bear": (85, 109), "policy_black_swan": (97, 133),
+                 "rate_hike": (97, 145)}  # fmt: skip
+"""Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear; for rate_hike the
+36-month hold and the year of decay after it, months 97-144)."""
 
 
 def policy_of(name: str) -> str:
@@ -157,7 +159,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", nargs="?", type=Path, help="experiment folder (psychoagent experiment --out)")
     ap.add_argument("--shocks", nargs=2, metavar=("POLICY", "SEEDS"), help="policy and comma-separated seeds")
-    ap.add_argument("--scenarios", default="", help="comma-separated shock scenarios (default: all five)")
+    ap.add_argument("--scenarios", default="", help="comma-separated shock scenarios (default: all six)")
     ap.add_argument("--ticks", type=int, default=150, help="months per shock run (default 150)")
     ap.add_argument("--parts", action="store_true", help="also run each shock of a scenario alone")
     args = ap.parse_args()

@@ -14,7 +14,8 @@ PAID = EconomyConfig.model_validate({"bank": {"interest": "paid"}})
 
 
 def _overdrawn(rate: float) -> EconomyModel:
-    model, _ = run(ticks=3, households=30, seed=5, config=PAID)
+    """Three months from the opening balances (no burn-in: only the overdrafts set here are owed)."""
+    model, _ = run(ticks=3, households=30, seed=5, config=PAID.model_copy(update={"burn_in": 0}))
     model.interest_rate = rate
     model.firms[0].cash = -50_000.0  # an overdraft of the consumer-goods firm
     model.gov_balance = -20_000.0

@@ -11,8 +11,8 @@ from psychoagent.econ.config import EconomyConfig
 from .conftest import run, scenario
 
 DEFICIT = EconomyConfig.model_validate(
-    {"trading": {"bonds": {"deficit_share": 0.01}}, "benefit": {"replacement": 0.0}}
-)  # a known deficit: unemployment insurance off
+    {"trading": {"bonds": {"deficit_share": 0.01}}, "benefit": {"replacement": 0.0}, "burn_in": 0}
+)  # a known deficit from the opening balances: unemployment insurance off
 HIKE = [{"kind": "rate_shock", "start": 10, "delta": 0.04}]
 
 
@@ -63,3 +63,15 @@ def test_assets_table_lists_the_bond_with_prices_and_yields() -> None:
     off = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}})
     model, _ = run(ticks=2, config=off)
     assert "bond" not in set(assets_frame(model)["asset"])
+
+
+def test_a_hike_raises_the_households_bond_weight() -> None:
+    model, _ = run(ticks=1)
+    t = model.markets.treasury
+    bank = model.config.bank
+    model.interest_rate = bank.natural_rate + bank.inflation_target  # neutral: the configured weight
+    assert t.weight() == pytest.approx(model.config.trading.bonds.weight)
+    model.interest_rate += 0.04  # Godley and Lavoie's lambda1 = 5: 4 points lift the weight by 0.2
+    assert t.weight() == pytest.approx(model.config.trading.bonds.weight + 0.2)
+    model.interest_rate = 0.0
+    assert t.weight() < model.config.trading.bonds.weight

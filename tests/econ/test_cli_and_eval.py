@@ -76,3 +76,19 @@ def test_simulate_runs_the_cognitive_policy_by_default(tmp_path) -> None:
     assert res.exit_code == 0, res.output
     assert "policy cognitive" in res.output
     assert '"memory.formed"' in (out / "events.jsonl").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("shock", "field"),
+    [('kind = "policy_change"\nstart = 5\ntax_scale = 0', "shocks.0.policy_change.tax_scale"),
+     ('kind = "policy_change"\nstart = 5\ntax_scale = -1.5', "shocks.0.policy_change.tax_scale"),
+     ('kind = "rate_shock"\nstart = 5\nfloor = -0.01', "shocks.0.rate_shock.floor")],
+)  # fmt: skip
+def test_a_shock_out_of_range_is_refused_before_the_run(tmp_path, shock: str, field: str) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'name = "bad"\n[[shocks]]\n{shock}\n')
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["simulate", "--agents", "5", "--ticks", "1", "--out", str(out),
+                                   "--scenario", str(bad)])  # fmt: skip
+    assert res.exit_code == 2 and field in res.output
+    assert len(res.output.strip().splitlines()) == 1 and not out.exists()

@@ -44,7 +44,7 @@ def test_llm_policy_offline_end_to_end() -> None:
 
 def test_default_offline_model_trades_by_its_rule() -> None:
     backend = OfflineBackend()
-    policy, fills, seen = run(LLMClient(backend), ticks=6)
+    policy, fills, seen = run(LLMClient(backend), ticks=12)  # a year: an economy at rest moves personas later
     assert policy.counts.get("decision.DECIDE", 0) > 0 and policy.counts.get("decision.WAIT", 0) > 0
     assert fills and seen["persona.evolved"] > 0
     assert seen["guardrail.rejected"] + seen["guardrail.adjusted"] > 0
@@ -72,17 +72,17 @@ def test_offline_decision_follows_persona_and_prices() -> None:
 def test_replay_from_cache_gives_the_same_run(tmp_path: Path) -> None:
     db = str(tmp_path / "cache.db")
     record = LLMClient(OfflineBackend(rule=trader), LLMConfig(cache=CacheConfig(mode="record", path=db)))
-    _, fills, _ = run(record, ticks=4)
+    _, fills, _ = run(record, ticks=6)  # the first fills of this economy come in month 5
     record.close()
 
     def no_model(messages: Any, schema: Any) -> Any:
         raise AssertionError("replay must not call the model")
 
     replay = LLMClient(OfflineBackend(rule=no_model), LLMConfig(cache=CacheConfig(mode="replay", path=db)))
-    _, again, _ = run(replay, ticks=4)
+    _, again, _ = run(replay, ticks=6)
     assert fills and again == fills
     with pytest.raises(CacheMissError):
-        run(replay, ticks=5)  # one tick further than recorded: a replay miss is an error, not a silent call
+        run(replay, ticks=7)  # one tick further than recorded: a replay miss is an error, not a silent call
 
 
 def test_llm_fused_briefings_are_batched_and_cached() -> None:

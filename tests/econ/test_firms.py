@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from psychoagent.cli import app
 from psychoagent.econ.collect import macro_frame
+from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.firms import board as board_module
 from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
@@ -23,6 +24,8 @@ from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.run import RUN_FILES, simulate
 
 CFG = FirmsConfig(mode="cognitive")
+OPENING = EconomyConfig(burn_in=0)
+"""No burn-in: the board's timing is checked from the opening balances, month by month."""
 CEO, CONSERVATIVE = firm_persona("startup CEO"), firm_persona("conservative manufacturer")
 
 
@@ -137,7 +140,7 @@ def _forced(monkeypatch: pytest.MonkeyPatch, firm: str, **decision: float) -> No
 
 def test_a_plant_takes_months_and_money_before_it_adds_capacity(monkeypatch: pytest.MonkeyPatch) -> None:
     _forced(monkeypatch, "tech", expand=0.1)
-    model = EconomyModel(seed=2, households=30, firms="cognitive")
+    model = EconomyModel(OPENING, seed=2, households=30, firms="cognitive")
     events = []
     model.bus.subscribe("firm", events.append)
     model.run(10)
@@ -154,7 +157,7 @@ def test_a_plant_takes_months_and_money_before_it_adds_capacity(monkeypatch: pyt
 
 def test_firm_actions_are_events_and_households_perceive_them(monkeypatch: pytest.MonkeyPatch) -> None:
     _forced(monkeypatch, "steel", expand=0.1)
-    model = EconomyModel(seed=4, households=30, firms="cognitive", policy="cognitive")
+    model = EconomyModel(OPENING, seed=4, households=30, firms="cognitive", policy="cognitive")
     events = []
     model.bus.subscribe("*", events.append)
     model.run(13)
@@ -173,7 +176,7 @@ def test_firm_actions_are_events_and_households_perceive_them(monkeypatch: pytes
 
 
 def test_a_failed_expansion_lowers_risk_appetite_and_is_remembered() -> None:
-    model = EconomyModel(seed=1, households=20, firms="cognitive")
+    model = EconomyModel(OPENING, seed=1, households=20, firms="cognitive")
     model.run(3)
     board = model.firm_board
     assert board is not None
@@ -201,7 +204,8 @@ def test_money_is_conserved_with_cognitive_firms(firms: str) -> None:
     for name in model.sector_names:
         inv = df[f"inventory_{name}"].to_numpy()
         flow = df[f"produced_{name}"].to_numpy() - df[f"sold_{name}"].to_numpy()
-        np.testing.assert_allclose(inv, np.concatenate([[0.0], inv[:-1]]) + flow, rtol=1e-9, atol=1e-6)
+        opening = model.history[0][f"inventory_{name}"]  # the stock the burn-in left
+        np.testing.assert_allclose(inv, np.concatenate([[opening], inv[:-1]]) + flow, rtol=1e-9, atol=1e-6)
         assert (df[f"produced_{name}"] <= df[f"capacity_{name}"] * (1 + 1e-9)).all()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from psychoagent.econ.scenario import builtin_scenarios, load_scenario, parse_scenario
@@ -144,8 +145,12 @@ def test_a_tax_rise_to_the_balance_keeps_what_it_adds(monkeypatch: pytest.Monkey
     from psychoagent.econ.rules import progressive_tax
 
     cfg = EconomyConfig.model_validate(
-        {"trading": {"bonds": {"enabled": False}}, "benefit": {"replacement": 0.0, "contribution": 0.0}}
-    )  # no coupons, no deficit spending, no insurance: only taxes move the government's balance
+        {
+            "trading": {"bonds": {"enabled": False}},
+            "benefit": {"replacement": 0.0, "contribution": 0.0},
+            "fiscal": {"balance_speed": 0.0, "debt_speed": 0.0},
+        }
+    )  # no coupons, deficit spending, insurance or debt rule: only taxes move the government's balance
     rise = {"kind": "policy_change", "start": 3, "duration": 4, "tax_scale": 1.5, "to_balance": 1.0}
     model, _ = run(ticks=3, scenario=scenario(shocks=[rise]), config=cfg)
     real, seen = econ_model.incomes, []
@@ -179,3 +184,11 @@ def test_to_balance_needs_a_tax_change_and_is_announced() -> None:
     assert "financed by borrowing" in s.shocks[2].news(3).headline
     plain = scenario(shocks=[{"kind": "policy_change", "start": 1, "tax_scale": 1.5}]).shocks[0]
     assert "deficit" not in plain.news(1).headline
+
+
+def test_a_rate_floor_holds_while_the_deviation_is_held() -> None:
+    cut = {"kind": "rate_shock", "start": 3, "duration": 6, "delta": -0.5, "floor": 0.01}
+    _, df = run(ticks=12, scenario=scenario(shocks=[cut]))
+    rate = df.set_index("tick")["interest_rate"]
+    assert np.allclose(rate.loc[3:8], 0.01)  # a 50-point cut stops at the floor
+    assert rate.loc[9] == rate.loc[2] != 0.01  # the hold and its floor end: the rule's rate again

@@ -115,6 +115,13 @@ class MarketConfig(ConfigModel):
     job_finding_rate: Share = 0.45
     """chance a willing household that did not work last month finds one of the open jobs this month (US
     monthly job-finding probability 0.45, Shimer 2005); last month's workers keep theirs first"""
+    max_layoff_rate: Share = 0.02
+    """a firm lays off at most this share of last month's workers a month (labour hoarding: hiring and firing
+    cost, Oi 1962): US layoffs and discharges were 1.2 % of employment a month on average in 2001-2019 and
+    2.0 % at the 2009 peak (BLS JOLTS): no firm cuts more in a month than the US economy did in the worst
+    month of the Great Recession (3 % left a first-three-years slump above 10 % on 1 seed in 10); without the bound a firm fired everyone its expected demand did not need at once, and monthly
+    unemployment jumped by 5-10 points on one month's dip in demand; the bound is rounded at random, so it
+    holds on average for a firm of any size; 1 = no bound"""
     hiring_step: Share = 0.1
     """gap: job-offer rate += hiring_step * phi: firms hire on excess demand"""
     min_offer_rate: Share = 0.5
@@ -144,12 +151,13 @@ class BankConfig(ConfigModel):
     """the rule is applied yearly (EconAgent)"""
     interest_months: Count = 12
     """deposit interest credited yearly (EconAgent)"""
-    interest: Literal["created", "paid"] = "created"
-    """created: deposits earn the policy rate in new money and overdrafts are interest-free (EconAgent's
-    yearly interest; the calibration's default, as 'paid' put econagent outside its ranges,
-    docs/results.md); paid: overdrawn firms and the government pay the bank interest and depositors earn
-    what it earned, at most deposit_beta x the policy rate (the rest is the bank's equity), so a higher
-    rate moves money from borrowers to savers and money is conserved"""
+    interest: Literal["created", "paid"] = "paid"
+    """paid: overdrawn firms and the government pay the bank interest and depositors earn what it earned, at
+    most deposit_beta x the policy rate (the rest is the bank's equity), so a higher rate moves money from
+    borrowers to savers, money is conserved and the sectors' balance sheets close (stock-flow consistency,
+    Godley and Lavoie 2007); created: deposits earn the policy rate in new money and overdrafts are free
+    (EconAgent's yearly interest, the default before the burn-in, when 'paid' put econagent outside its
+    ranges, docs/results.md)"""
     deposit_beta: Share = 0.4
     """paid: deposits earn at most this x the policy rate (what the loans earn above it is the bank's equity):
     US deposit rates rise about 0.4 point per point of the federal funds rate (Drechsler, Savov and Schnabl
@@ -197,6 +205,22 @@ class BenefitConfig(ConfigModel):
     contribution: Share = 0.019
     """payroll contribution on wages: replacement x u_n / (1 - u_n) = 0.45 x 0.04 / 0.96, so the scheme
     balances at the natural rate of unemployment (u_n = 0.04, EconAgent) and only the cycle moves it"""
+
+
+class FiscalConfig(ConfigModel):
+    """The government's debt rule: the lump sum is adjusted so that the balance the bond auctions left (an unsold
+    shortfall is an overdraft, a surplus with no bonds left to retire is idle money) closes and debt stays near
+    its anchor; deficits themselves are financed by selling bonds (markets/bonds.py)."""
+
+    balance_speed: Share = 0.25
+    """share of last month's balance returned (surplus) or withheld (overdraft) through the lump sum each month:
+    an overdraft the market did not take is repaid within about four months"""
+    debt_anchor: NonNegative = 0.6
+    """debt anchor, bonds at face plus overdraft over annual nominal GDP (the EU's 60 %, Maastricht Treaty
+    art. 126 and its protocol)"""
+    debt_speed: Share = 0.05
+    """share of the debt above the anchor withheld from the lump sum a year (the EU's 1/20 debt-reduction
+    benchmark, Regulation 1177/2011), charged monthly"""
 
 
 class PolicyConfig(ConfigModel):
@@ -258,6 +282,8 @@ class EconomyConfig(ConfigModel):
     market: MarketConfig = Field(default_factory=MarketConfig)
     bank: BankConfig = Field(default_factory=BankConfig)
     tax: TaxConfig = Field(default_factory=TaxConfig)
+    fiscal: FiscalConfig = Field(default_factory=FiscalConfig)
+    """the government's debt rule (fiscal.balance_speed = 0 and debt_speed = 0: none)"""
     benefit: BenefitConfig = Field(default_factory=BenefitConfig)
     """unemployment insurance (benefit.replacement = 0: none)"""
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
@@ -265,6 +291,16 @@ class EconomyConfig(ConfigModel):
     """steel and stock markets (trading.enabled = false: none)"""
     firms: FirmsConfig = Field(default_factory=FirmsConfig)
     """how firms decide (mode rule | cognitive | llm)"""
+    burn_in: NonNegativeInt = 60
+    """months the economy runs quietly before month 1 (no shocks, nothing recorded), so a run starts at the
+    model's own steady state instead of the opening balances (econ/start.py); 0 starts from the balances.
+    Five years: from the opening balances the first slump ended within four (docs/results.md)"""
+    burn_in_max: NonNegativeInt = 120
+    """the burn-in goes on past `burn_in` until the economy is at rest (`rest_unemployment`), at most this long"""
+    rest_unemployment: Share = 0.06
+    """at rest: unemployment at or below this in each of the last six months (the natural rate 0.04 plus two
+    points, about the monthly noise of a 100-household economy); a burn-in that ended mid-slump started the
+    run at 14 % unemployment"""
     news_threshold: NonNegative = 0.01
     """the statistics office reports a monthly move in prices or jobs beyond this"""
     household_events: bool = False

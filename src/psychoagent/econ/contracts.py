@@ -184,6 +184,8 @@ class Exchange(MarketAccess, Protocol):
 
     def government_payments(self, nominal_gdp: float) -> tuple[np.ndarray, np.ndarray]: ...
 
+    def bonds_outstanding(self) -> float: ...  # bond units held (the government's debt in bonds, at face)
+
 
 class Lender(Protocol):
     """The bank as the month's steps use it: what a firm's overdraft cost this month, and deposit interest."""

@@ -40,6 +40,7 @@ from psychoagent.econ.rules import taylor_rate
 from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
+from psychoagent.econ.start import burn_in
 from psychoagent.events import EventType
 from psychoagent.persona import Persona
 
@@ -135,6 +136,7 @@ class EconomyModel(mesa.Model):
         # policies that trade or keep per-agent state get the model once it is complete
         if isinstance(self.policy, Binds):
             self.policy.bind(self)
+        burn_in(self, cfg.burn_in)  # month 1 starts where the quiet economy settled (econ/start.py)
 
     # -- public view -------------------------------------------------------------------------------------------
 
@@ -204,7 +206,7 @@ class EconomyModel(mesa.Model):
         t = self.tick
         shocks = self.scenario.shocks
         self.levers = Levers.fold(shocks, t, self.config.bank.review_months)
-        self.interest_rate = max(self.rule_rate + self.levers.rate_gap, 0.0)
+        self.interest_rate = max(self.rule_rate + self.levers.rate_gap, self.levers.rate_floor)
         self._snapshot = None
         self._publish_news(t)
         snap = self.snapshot()
@@ -315,8 +317,9 @@ class EconomyModel(mesa.Model):
         target = self.levers.inflation_target
         rule = bank if target is None else bank.model_copy(update={"inflation_target": target})
         self.rule_rate = taylor_rate(inflation, unemployment, rule)
-        gap = Levers.fold(self.scenario.shocks, t + 1, n).rate_gap  # a rate shock still in force stays on
-        self.interest_rate = max(self.rule_rate + gap, 0.0)
+        ahead = Levers.fold(self.scenario.shocks, t + 1, n)  # a rate shock still in force stays on
+        gap = ahead.rate_gap
+        self.interest_rate = max(self.rule_rate + gap, ahead.rate_floor)
         self.bus.emit(t, EventType.BANK_RATE_SET, {"rate": self.interest_rate, "rule_rate": self.rule_rate, "gap": gap,
                                            "inflation": inflation, "unemployment": unemployment},
                       "central_bank")  # fmt: skip

@@ -36,7 +36,12 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
         if cfg.market.hiring == "demand":
             per_worker = cfg.household.hours * f.cfg.productivity * model.levers.productivity.get(f.name, 1.0)
             f.labour_demand(members.size, per_worker, cfg.market)
-        f.offers = f.post_offers(members.size, model.levers.offer_cap.get(f.name, 1.0))
+        cap = model.levers.offer_cap.get(f.name, 1.0)
+        f.offers = f.post_offers(members.size, cap)
+        if t > 1 and cfg.market.max_layoff_rate < 1.0:  # labour hoarding: at most this share laid off a month
+            keep = (1.0 - cfg.market.max_layoff_rate) * int(held[members].sum())  # rounded at random: on
+            kept = int(np.floor(keep + model.rng.random()))  # average the bound holds for a firm of any size
+            f.offers = min(max(f.offers, kept), int(np.floor(cap * members.size + 0.5)))
         queue = model.rng.permutation(applicants)
         queue = np.concatenate([queue[held[queue]], queue[~held[queue] & found[queue]]])
         hired = queue[: f.offers]
@@ -106,7 +111,8 @@ def incomes(model: Economy, flows: dict[str, np.ndarray], t: int) -> None:
     kept = 0.0  # what a tax change adds (or loses) that the government keeps (PolicyChange.to_balance)
     if model.levers.tax_to_balance > 0:
         kept = model.levers.tax_to_balance * (revenue - float(progressive_tax(gross, cfg.tax).sum()))
-    transfer = np.full(hh.n, (revenue - kept) / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
+    pool = max(revenue - kept + debt_rule(model), 0.0)  # the debt rule adds a surplus, withholds an overdraft
+    transfer = np.full(hh.n, pool / hh.n) if tax_cfg.redistribute else np.zeros(hh.n)
     model.gov_balance += revenue - float(transfer.sum())
     transfer = transfer + spending
     benefit, contribution = unemployment_insurance(flows["wages"], flows["unhired_pay"], cfg.benefit)
@@ -117,6 +123,15 @@ def incomes(model: Economy, flows: dict[str, np.ndarray], t: int) -> None:
     flows.update(dividends=dividends, interest=interest, tax=tax, transfer=transfer, benefit=benefit)
     model.bus.emit(t, EventType.TAX_COLLECTED, {"revenue": revenue, "redistributed": float(transfer.sum()),
                                        "balance": model.gov_balance}, "government")  # fmt: skip
+
+
+def debt_rule(model: Economy) -> float:
+    """What the debt rule adds to this month's lump sum (negative: withholds): `balance_speed` x the balance the
+    last bond auctions left, less `debt_speed` / 12 x the debt above `debt_anchor` x annual nominal GDP."""
+    fiscal, gdp = model.config.fiscal, 12.0 * max(model.metrics["nominal_gdp"], 0.0)
+    bonds = model.markets.bonds_outstanding() * model.config.trading.bonds.face
+    excess = max(bonds + max(-model.gov_balance, 0.0) - fiscal.debt_anchor * gdp, 0.0)
+    return fiscal.balance_speed * model.gov_balance - fiscal.debt_speed / 12.0 * excess
 
 
 def goods_market(model: Economy, intents: IntentBatch, t: int) -> np.ndarray:

@@ -54,7 +54,7 @@ class PolicyChange(_Shock):
     `to_balance`), and/or move the inflation target."""
 
     kind: Literal["policy_change"] = "policy_change"
-    tax_scale: float = Field(1.0, ge=0, description="multiplies every bracket rate (capped at 100 %)")
+    tax_scale: float = Field(1.0, gt=0, description="multiplies every bracket rate (capped at 100 %); > 0")
     to_balance: float = Field(
         0.0,
         ge=0,
@@ -137,7 +137,15 @@ class RateShock(_Shock):
         ge=0,
         description="months the deviation is held in full; 0 = until the bank's next review (not permanent)",
     )
-    delta: float = Field(0.02, ge=-0.5, le=0.5, description="change of the annual policy rate (floored at 0)")
+    delta: float = Field(
+        0.02, ge=-0.5, le=0.5, description="change of the annual policy rate (floored at `floor`)"
+    )
+    floor: float = Field(
+        0.0,
+        ge=0,
+        le=0.5,
+        description="lowest policy rate while the deviation is held (0: the zero lower bound)",
+    )
     persistence: float = Field(
         0.0,
         ge=0,
@@ -202,6 +210,8 @@ class Levers:
     """Sum of the rate shocks' deviations from the Taylor rule this tick."""
     rate_gap_ahead: float = 0.0
     """Their announced sum over this and the coming months, in rate x years (what the Euler term reads)."""
+    rate_floor: float = 0.0
+    """The policy rate's floor this tick: the highest floor of the rate shocks held now (0: zero lower bound)."""
 
     @classmethod
     def fold(cls, shocks: list[Shock], tick: int, review_months: int = 12) -> Levers:
@@ -211,6 +221,8 @@ class Levers:
             if isinstance(s, RateShock):
                 lev.rate_gap += s.gap(tick, review_months)
                 lev.rate_gap_ahead += s.gap_ahead(tick, review_months)
+                if s.start <= tick <= s.hold_end(review_months):
+                    lev.rate_floor = max(lev.rate_floor, s.floor)
                 continue
             if not s.active(tick):
                 continue

@@ -22,9 +22,11 @@ from psychoagent.memory.contracts import Appraiser, Embedder, MemoryStore, PairJ
 from psychoagent.memory.index.graph import neighbourhood
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.inputs import check_finite, resolve_appraiser
+from psychoagent.memory.recall.answer_type import AnswerTypeStage
 from psychoagent.memory.recall.brief import brief
 from psychoagent.memory.recall.candidates import Stage
 from psychoagent.memory.recall.currency import CurrencyStage
+from psychoagent.memory.recall.latest import latest_stage
 from psychoagent.memory.recall.modulate import AffectStage
 from psychoagent.memory.recall.retrieve import default_pipeline, drop_forgotten, top_k
 from psychoagent.memory.recall.run import Selector, run_recall
@@ -278,11 +280,14 @@ class Memory:
     # -- affect: conflicts, modulation, briefings, consolidation --------------------------------------------
     def _install_affect(self) -> None:
         """Bind the affect stage and the safety selector to this view (replacing copies bound to another)."""
-        own = (AffectStage, CurrencyStage)
+        own = (AnswerTypeStage, AffectStage, CurrencyStage)
         self.pipeline = [s for s in self.pipeline if not isinstance(s, own)] + [
+            AnswerTypeStage(self._ns),
             AffectStage(self._ns),
             CurrencyStage(self._ns),
         ]
+        # the newest of the statements that answer alike goes last, after every stage that reorders by score
+        self.pipeline = [s for s in self.pipeline if s is not latest_stage] + [latest_stage]
         if isinstance(self.selector, AffectSelector) or getattr(self.selector, "__name__", "") == "<lambda>":
             self.selector = AffectSelector(self._ns)
 

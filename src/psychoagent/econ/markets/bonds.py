@@ -42,6 +42,13 @@ class Treasury:
         """Annual coupon per unit of face value: the policy rate plus the premium."""
         return float(self.model.interest_rate) + self.cfg.premium
 
+    def weight(self) -> float:
+        """Households' strategic bond weight at today's policy rate: `weight` + `rate_weight` x (rate - neutral),
+        neutral = natural rate + inflation target (Godley and Lavoie's bills demand, model PC)."""
+        bank = self.model.config.bank
+        gap = float(self.model.interest_rate) - bank.natural_rate - bank.inflation_target
+        return float(np.clip(self.cfg.weight + self.cfg.rate_weight * gap, 0.0, 1.0))
+
     def yield_at(self, price: float) -> float:
         """Current yield of a bond bought at `price`: annual coupon / price."""
         return self.coupon_rate() * self.cfg.face / price if price > 0 else float("nan")

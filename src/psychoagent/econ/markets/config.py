@@ -101,7 +101,12 @@ class BondConfig(ConfigModel):
     premium: NonNegative = 0.005
     """coupon = policy rate + this a year: a term premium over deposits (50 bp, Adrian et al. 2013)"""
     weight: Share = 0.3
-    """households' strategic bond holding = this x allocation.invest (a 70/30 stock/bond mix)"""
+    """households' strategic bond holding = this x allocation.invest (a 70/30 stock/bond mix) at the neutral
+    policy rate (natural rate + inflation target)"""
+    rate_weight: NonNegative = 5.0
+    """the strategic bond weight rises by this x the policy rate's gap to neutral (clipped to [0, 1]): the demand
+    for bills in Godley and Lavoie's model PC (2007, ch. 4: bills' share of wealth = lambda0 + lambda1 r - ...,
+    lambda1 = 5), so a hike moves wealth from deposits toward bonds; 0 keeps the weight fixed"""
     issue_spread: float = Field(0.01, ge=0, lt=1)
     """the treasury sells at no less than last price x (1 - this), buys back at most x (1 + this)"""
     min_price: PositiveShare = 0.5

@@ -62,7 +62,7 @@ class Markets:
             ]
             ids += [BOND] if self.cfg.bonds.enabled else []
         self._ids = tuple(ids)
-        self.treasury = Treasury(model, self.cfg.bonds, self._bonds_held)
+        self.treasury = Treasury(model, self.cfg.bonds, self.bonds_outstanding)
         self.col = {inst: k for k, inst in enumerate(ids)}
         self.firm_col = {f.index: self.col[stock(f.name)] for f in model.firms if stock(f.name) in self.col}
         self.shares = float(self.cfg.shares_per_household * n)
@@ -216,7 +216,7 @@ class Markets:
             prices[self.col[BOND]] = self.cfg.bonds.face
         return prices
 
-    def _bonds_held(self) -> float:  # what the treasury reads as bonds outstanding
+    def bonds_outstanding(self) -> float:  # bond units households hold (what the treasury reads)
         return 0.0 if BOND not in self.col else float(self.units[:, self.col[BOND]].sum())
 
     def _steel_firm(self) -> Firm | None:
@@ -335,7 +335,7 @@ class Markets:
         if cols:
             w[cols] = self.state.price[cols] / self.state.price[cols].sum()
         if BOND in self.col:
-            w[self.col[BOND]] = self.cfg.bonds.weight
+            w[self.col[BOND]] = self.treasury.weight()
         return w
 
     def _dealer_quotes(self, k: int, inst: str) -> tuple[OrderArrays, OrderArrays]:

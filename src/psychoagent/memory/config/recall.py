@@ -75,6 +75,26 @@ class RecallConfig(ConfigModel):
     expand_max_share: PositiveShare = 0.005
     """multi-hop: a word is an entity when at most this share of the namespace's units (and at least 2) name
     it"""
+    answer_type_weight: NonNegative = 0.3
+    """a question asking for a place, person, time or amount ("where", "who", "when", "how much"; 哪里, 谁,
+    什么时候, 多少) multiplies each candidate's score by 1 + w x how well it supplies one (`recall.answer_type`);
+    0 turns the stage off"""
+    answer_type_meaning: Share = 0.5
+    """share of the meaning score (similarity to the type's prototype sentences against the others') in a
+    candidate's supply; the rest is the structure rules' score (`recall.answer_words`)"""
+    answer_type_keeps: Share = 0.5
+    """the currency stage reads no pair as an update when the older candidate supplies the asked type by at least
+    this much more than the newer one (0: it ignores the answer type)"""
+    latest_candidates: NonNegativeInt = 8
+    """the newest-statement stage (`recall.latest`) compares the best this many candidates (under 2: off)"""
+    latest_relevance: Share = 0.6
+    """a newer statement ranks above an older one when its query relevance is at least this share of the older's
+    (it answers the question about as well) ..."""
+    latest_similarity: Share = 0.5
+    """... and the two are at least this similar (cosine normalised so the embedder's unrelated level is 0)"""
+    latest_gap: float = Field(0.95, gt=0, lt=1)
+    """the newer statement is then lifted to the older one's score divided by this (as
+    `SafetyConfig.supersession_gap`)"""
     ann: Literal["ivf", "exact"] = "ivf"
     """dense search in namespaces of at least ann_min_rows units: a faiss IVF index (extra 'ann'; exact when
     faiss is missing) or always the exact numpy scan"""

@@ -15,6 +15,7 @@ from psychoagent.memory.conflicts.pairs import comparable, scored_row, turn_spea
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS
 from psychoagent.memory.conflicts.subject_keys import share_subject
 from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.memory.recall.answer_type import keeps_older
 from psychoagent.memory.recall.candidates import Candidates, RecallContext
 from psychoagent.memory.recall.pair_cache import NOT_COMPARABLE, PairKey, decisions_for
 from psychoagent.memory.recall.successors import lift_successors
@@ -75,6 +76,9 @@ class CurrencyStage:
                 & (score[:, None] > 0)
                 & (score[:, None] > score[None, :] * gap)
             )
+        kept = keeps_older(cands, top, cfg)  # a newer fact that does not supply the asked type is no update
+        if kept is not None:
+            open_pair &= ~kept
         if not open_pair.any():
             return
         facts = self.ns.affect().facts
