@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from psychoagent import Memory
+from psychoagent.memory.conflicts.detect import PairScorer
 from psychoagent.memory.conflicts.gate import Gate, blocked_by_rules
 from psychoagent.memory.conflicts.structure import (
     attribute_phrase,
@@ -18,6 +20,7 @@ from psychoagent.memory.conflicts.structure import (
     subject_of,
     subject_relation,
 )
+from psychoagent.memory.write import updates
 
 
 def test_a_possessive_relative_is_another_subject() -> None:
@@ -119,6 +122,31 @@ def test_distinct_items_of_one_template_supersede_nothing(
     assert all(mem.get(uid).invalid_at is None for uid in ids)
     for uid, tok in zip(ids, tokens, strict=True):
         assert mem.recall(tok, k=1)[0].unit.id == uid
+    mem.close()
+
+
+def test_distinct_items_are_ruled_out_before_a_similarity_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The item rule drops distinct items while a write gathers candidates (a late arrival too, whose candidates
+    are newer): no candidate's similarity is read and no pair is scored."""
+    read: list[str] = []
+    scored: list[int] = []
+    candidate, probabilities = updates.candidate, PairScorer.probabilities
+    monkeypatch.setattr(
+        updates, "candidate", lambda found, *a: read.append(found.unit_id) or candidate(found, *a)
+    )
+    monkeypatch.setattr(
+        PairScorer, "probabilities", lambda self, rows: scored.append(len(rows)) or probabilities(self, rows)
+    )
+    mem = Memory(embedder="hash", appraiser=None)
+    start = dt.datetime(2026, 3, 1, 9)
+    items = [{"text": f"order {n} shipped with tracking code zq{n}x{n}zq", "timestamp": start + dt.timedelta(minutes=n)}
+             for n in range(1, 41)]  # fmt: skip
+    ids = [u.id for u in mem.observe_many(items)]
+    ids.append(mem.observe("order 99 shipped with tracking code zq99x99zq", timestamp=start).id)
+    assert all(mem.get(uid).invalid_at is None for uid in ids)
+    assert not read and not scored
+    mem.observe("Actually the tracking code of order 7 is zq7x8zq", timestamp=start + dt.timedelta(hours=2))
+    assert read  # a correction is not ruled out by the item rule: its pairs are judged
     mem.close()
 
 

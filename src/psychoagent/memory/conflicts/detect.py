@@ -225,6 +225,14 @@ def referee_pairs(
     return unsure if referee is not None else []
 
 
+def kept(content: str, created: float, other: str, other_created: float, gated: bool) -> bool:
+    """Whether a new text and a candidate are a pair `judge` scores: comparable (`pairs.comparable`) and, with the
+    gate, not ruled out by its rules. The rules run first: on a store of distinct items they rule out most pairs,
+    and cost less than the comparison."""
+    old, new = (content, other) if created < other_created else (other, content)
+    return not (gated and blocked_by_rules(old, new)) and comparable(other, content)
+
+
 def rebuilt(old_text: str, new_text: str) -> str | None:
     """The full sentence a value-only correction stands for (`resolve_ellipsis`: "Sorry, I meant 4200, not 5000",
     "Scratch 3000: 3400 is right."). Without a correction or denial cue, a text that opens with a name speaks about
@@ -281,16 +289,7 @@ def judge(
     decided by the second stage (`second_stage`: masked-predicate similarity). With `gate`, every pair judged
     update or contradiction must pass the structural gate (`gate`: same subject, same single-valued attribute, a
     replacing change); the referee is asked only about the pairs the gate leaves uncertain (`referee_pairs`)."""
-    candidates = [c for c in candidates if comparable(c.content, content)]
-    if (
-        gate is not None
-    ):  # the gate's rules first: a pair they rule out needs no features (most of a write's cost)
-        candidates = [
-            c
-            for c in candidates
-            if blocked_by_rules(*((content, c.content) if created < c.created else (c.content, content)))
-            is None
-        ]
+    candidates = [c for c in candidates if kept(content, created, c.content, c.created, gate is not None)]
     if not candidates:
         return []
     rows = []

@@ -50,6 +50,8 @@ __all__ = [
     "blocked_by_rules",
     "exemplar_stats",
     "gate_features",
+    "items_apart",
+    "rule_side",
 ]
 
 GATE_FEATURES: tuple[str, ...] = (
@@ -69,36 +71,60 @@ class Reading:
     reason: str
 
 
+class _Side(NamedTuple):
+    """What the rules read of one sentence, whichever side of a pair it is on (`_side`, cached per text)."""
+
+    ids: frozenset[str]
+    entities: frozenset[str]
+    owner: str
+    correction: bool
+    cues: frozenset[str]
+    past: bool
+    replaces: bool
+
+
+@lru_cache(maxsize=32768)
+def rule_side(text: str) -> _Side:
+    """The rules' reading of one sentence: a store's texts meet many new ones, and each is read once."""
+    view = analyse(text)
+    return _Side(item_ids(text), view.entities, subject_of(text).owner, bool(view.correction), change_kind(text),
+                 _PAST.search(text) is not None, _replaces(text))  # fmt: skip
+
+
+def items_apart(o: _Side, n: _Side) -> bool:
+    """The "items" rule of `blocked_by_rules` on the two sides' readings (older `o`, newer `n`): each names an
+    identifier the other does not. Items of one subject ("Ines' parking spot is space 27") are its values: only
+    facts sharing no name and not both the speaker's tell two items apart by their identifiers, and a correction
+    ("Actually the password is sunflower23") changes an identifier."""
+    return bool(
+        o.ids
+        and n.ids
+        and "replace" not in n.cues
+        and not n.correction
+        and o.owner != "<self>"
+        and n.owner != "<self>"
+        and not o.ids <= n.ids
+        and not n.ids <= o.ids
+        and not (o.entities and n.entities and shared_entities(o.entities, n.entities))
+    )
+
+
 def blocked_by_rules(old_text: str, new_text: str) -> str | None:
     """The rule that rules out a conflict between the two facts, or None: "items" (each names an item the other
     does not: two things of one kind), "other_subject" (a relative the other fact does not speak of),
     "value_detail" (the newer one tells of the thing the older one gives as its value, and ends or hands over
     nothing), "past" (the older one is told as over: "used to", "以前"), "adds" (the newer one adds to a set and neither ends nor replaces anything)."""
-    a, b = item_ids(old_text), item_ids(new_text)
-    said = analyse(new_text)
-    owners = subject_of(old_text).owner, subject_of(new_text).owner
-    # items of one subject ("Ines' parking spot is space 27") are its values: only facts sharing no name and not both
-    # the speaker's tell two items apart by their identifiers
-    told_apart = not shared_entities(analyse(old_text).entities, said.entities) and "<self>" not in owners
-    if (
-        a
-        and b
-        and (a - b)
-        and (b - a)
-        and told_apart
-        and "replace" not in change_kind(new_text)
-        and not said.correction
-    ):
-        return "items"  # a correction ("Actually the password is sunflower23") changes an identifier
+    o, n = rule_side(old_text), rule_side(new_text)
+    if items_apart(o, n):
+        return "items"
     relation = subject_relation(old_text, new_text)
     if relation == "other":
         return "other_subject"
-    cues = change_kind(new_text)
-    if relation == "value_detail" and not cues & {"cancel", "handover"}:
+    if relation == "value_detail" and not n.cues & {"cancel", "handover"}:
         return "value_detail"
-    if _PAST.search(old_text) and not _PAST.search(new_text):
+    if o.past and not n.past:
         return "past"  # "Zoe used to live in Paris" / "Zoe lives in Brighton": the older one was told as over
-    if "add" in cues and not cues & RESHAPING and not _replaces(new_text):
+    if "add" in n.cues and not n.cues & RESHAPING and not n.replaces:
         return "adds"
     return None
 
