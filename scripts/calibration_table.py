@@ -76,7 +76,7 @@ def markdown(runs: pd.DataFrame) -> str:
 
 SHOCK_WINDOWS = {"demand_slump": (73, 91), "steel_shock": (61, 85), "tech_regulation": (49, 73),
                  "bull_turning_bear": (85, 109), "policy_black_swan": (97, 133),
-                 "rate_hike": (97, 145)}  # fmt: skip
+                 "rate_hike": (97, 145), "repeated_crash": (73, 157)}  # fmt: skip
 """Months [start, end) each scenario's shock is in force (the bear phase for bull_turning_bear; for rate_hike the
 36-month hold and the year of decay after it, months 97-144)."""
 
@@ -98,7 +98,7 @@ def shocks(
     parts: bool = False,
 ) -> pd.DataFrame:
     """Print shock minus baseline (same seed) over each window and each of its years: unemployment,
-    inflation (points), real GDP, consumption and steel price (relative); with several seeds also the mean and
+    inflation (points), real GDP, consumption, steel price and the money stock (relative); with several seeds also the mean and
     s.d. over them and how many seeds moved unemployment up and inflation down. With `parts` each shock of a
     scenario with several also runs alone. Returns one row per scenario, seed and window."""
     from psychoagent.econ.model import EconomyModel
@@ -124,12 +124,12 @@ def shocks(
         row: dict = {"scenario": case, "seed": seed, "window": f"{label} {lo}-{end - 1}"}
         for col in ("unemployment", "inflation", "interest_rate"):
             row[col] = float(d.loc[w, col].mean() - base.loc[w, col].mean())
-        for col in ("real_gdp", "consumption", "price_steel"):
+        for col in ("real_gdp", "consumption", "price_steel", "money"):
             row[col] = float(d.loc[w, col].mean() / base.loc[w, col].mean() - 1.0)
         print(f"seed {seed} {case} ({row['window']}): unemployment {row['unemployment']:+.3f}, "
               f"inflation {row['inflation']:+.3f}, rate {row['interest_rate']:+.3f}, real GDP "
               f"{row['real_gdp']:+.1%}, consumption {row['consumption']:+.1%}, steel price "
-              f"{row['price_steel']:+.1%}", flush=True)  # fmt: skip
+              f"{row['price_steel']:+.1%}, money {row['money']:+.1%}", flush=True)  # fmt: skip
         return row
 
     rows = []
@@ -149,7 +149,8 @@ def shocks(
     if len(seeds) > 1 and not out.empty:
         g = out.drop(columns="seed").groupby(["scenario", "window"], sort=False)
         moved = pd.DataFrame({"unemployment up": g["unemployment"].agg(lambda x: int((x > 0).sum())),
-                              "inflation down": g["inflation"].agg(lambda x: int((x < 0).sum()))})  # fmt: skip
+                              "inflation down": g["inflation"].agg(lambda x: int((x < 0).sum())),
+                              "money down": g["money"].agg(lambda x: int((x < 0).sum()))})  # fmt: skip
         print(pd.concat({"mean": g.mean(), "sd": g.std(), "seeds": moved}, axis=1).round(4).to_string())
     return out
 

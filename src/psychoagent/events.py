@@ -33,6 +33,7 @@ class EventType(StrEnum):
     GUARDRAIL_ADJUSTED = "guardrail.adjusted"
     GUARDRAIL_REJECTED = "guardrail.rejected"
     GUARDRAIL_VETOED = "guardrail.vetoed"
+    MIND_DECISION = "mind.decision"
     NEGOTIATION_OFFER = "negotiation.offer"
     NEGOTIATION_ACCEPTED = "negotiation.accepted"
     NEGOTIATION_BROKEN = "negotiation.broken"
@@ -71,6 +72,7 @@ DESCRIPTIONS: dict[EventType, str] = {
     EventType.GUARDRAIL_ADJUSTED: "guardrails: an intent trimmed to what is feasible or allowed",
     EventType.GUARDRAIL_REJECTED: "guardrails: an intent refused, with the reason",
     EventType.GUARDRAIL_VETOED: "guardrails: the persona check vetoed an intent",
+    EventType.MIND_DECISION: "cognitive households (sampled): the briefing recalled and the guarded decision",
     EventType.NEGOTIATION_OFFER: "steel deals: one offer or counter-offer",
     EventType.NEGOTIATION_ACCEPTED: "steel deals: a negotiation closed with a deal",
     EventType.NEGOTIATION_BROKEN: "steel deals: talks broke down or a deal was not honoured",

@@ -28,7 +28,12 @@ from tests.distributed.runfiles import different_files
         "shards",
         "seed",
     ),  # seeds whose 10 months close deals across the shards in every partition
-    [({}, 3, 7), ({"memory_backend": "private"}, 2, 7), ({"share": 0.5, "decide_every": 2}, 4, 6)],
+    [
+        ({}, 3, 7),
+        ({"memory_backend": "private"}, 2, 7),
+        ({"share": 0.5, "decide_every": 2}, 4, 6),
+        ({"trace_decisions": 7}, 3, 7),
+    ],
 )
 def test_sharded_run_writes_the_files_of_one_process(
     tmp_path: Path, overrides: dict, shards: int, seed: int
@@ -41,7 +46,7 @@ def test_sharded_run_writes_the_files_of_one_process(
     assert different_files(one, many) == []
     events = (many / "events.jsonl").read_text(encoding="utf-8")
     # the paths a partition could break: every phase's events, and the deals negotiated between shards
-    for kind in ("memory.formed", "guardrail.", "persona.evolved", "negotiation.accepted"):
+    for kind in ("memory.formed", "guardrail.", "persona.evolved", "negotiation.accepted", "mind.decision"):
         assert f'"type":"{kind}' in events
     part = {int(i): k for k, p in enumerate(model.policy.parts) for i in p}
     deals = [json.loads(line)["payload"] for line in events.splitlines() if '"negotiation.accepted"' in line]

@@ -98,3 +98,14 @@ def test_a_cognitive_firms_unit_cost_includes_the_interest_on_its_overdraft(
         month = model.firm_board.states[0].months[-1]
         costs.append(month.unit_cost * month.produced)
     assert costs[1] - costs[0] == pytest.approx(1000.0, rel=1e-9)
+
+
+def test_interest_beyond_a_firms_credit_line_is_charged_but_not_paid_out() -> None:
+    model = _overdrawn(0.03)
+    model.firms[0].sold = 0.0  # no sales this month: no credit line, the whole overdraft is impaired
+    model.bank.accrue()
+    interest = model.bank.settle(model.households.deposits.copy())
+    loan = (0.03 + model.config.bank.loan_spread) / 12.0
+    assert interest.sum() == pytest.approx(loan * 20_000.0, rel=1e-12)  # only the government's interest
+    assert model.firms[0].cash == pytest.approx(-50_000.0 - loan * 50_000.0)  # the firm still owes it
+    assert model.bank.equity == pytest.approx(loan * 50_000.0)  # kept by the bank: no deposits created

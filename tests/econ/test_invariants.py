@@ -65,7 +65,9 @@ def test_unemployment_insurance_moves_the_government_balance_only(monkeypatch: p
     """Benefits less contributions (and interest on its overdraft) are the government's deficit; total money is
     unchanged by them."""
     no_rule = {"balance_speed": 0.0, "debt_speed": 0.0}  # the debt rule would move the lump sum too
-    cfg = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}, "fiscal": no_rule})
+    no_bills = {"bills": {"semi_elasticity": 0.0}}  # interest on households' bills would move the balance too
+    cfg = EconomyConfig.model_validate({"trading": {"bonds": {"enabled": False}}, "fiscal": no_rule,
+                                        "bank": no_bills})  # fmt: skip
     model, _ = run(ticks=11, scenario=scenario(shocks=SHOCKS), config=cfg)
     start, balance, created, flows = model.total_money(), model.gov_balance, model.money_created, {}
     owed = model.bank.gov_owed  # month 12 settles the interest on the government's overdraft with the bank
@@ -88,8 +90,12 @@ def test_unemployment_insurance_moves_the_government_balance_only(monkeypatch: p
 
 def test_taxes_are_budget_neutral_every_month() -> None:
     no_bonds = EconomyConfig.model_validate(
-        {"trading": {"bonds": {"enabled": False}}, "benefit": {"replacement": 0.0}}
-    )  # coupons are spending; unemployment insurance runs deficits and surpluses
+        {
+            "trading": {"bonds": {"enabled": False}},
+            "benefit": {"replacement": 0.0},
+            "bank": {"bills": {"semi_elasticity": 0.0}},
+        }
+    )  # coupons and interest on bills are spending; unemployment insurance runs deficits and surpluses
     model, df = run(ticks=20, scenario=scenario(shocks=SHOCKS), config=no_bonds)
     events = []
     model.bus.subscribe("tax.collected", events.append)

@@ -28,8 +28,9 @@ def test_units_and_money_are_conserved_and_nobody_is_short() -> None:
         model.step()
         for inst, k in markets.col.items():
             if inst.startswith("stock:"):
-                assert markets.units[:, k].sum() == pytest.approx(markets.shares, rel=1e-9)
-        assert markets.units.min() >= -1e-9
+                held = markets.units[:, k].sum() + markets.maker.units[k]
+                assert held == pytest.approx(markets.shares, rel=1e-9)
+        assert markets.units.min() >= -1e-9 and markets.maker.units.min() >= -1e-9
         assert (model.households.deposits >= -1e-6).all()
         assert model.total_money() == pytest.approx(start + model.money_created, rel=1e-10)
     volume = pd.DataFrame(markets.records, columns=list(ASSET_COLUMNS))["volume"]
@@ -50,9 +51,10 @@ def test_dividends_paid_equal_the_payout_and_follow_holdings() -> None:
     model.run(3)
     firm = model.firms[0]
     before = model.markets._div.copy()
-    paid = model.markets.pay_dividend(firm, 1000.0)
-    assert paid.sum() == pytest.approx(1000.0, rel=1e-9)
     k = model.markets.firm_col[firm.index]
+    maker = model.markets.maker.cash
+    paid = model.markets.pay_dividend(firm, 1000.0)
+    assert paid.sum() + model.markets.maker.cash - maker == pytest.approx(1000.0, rel=1e-9)
     np.testing.assert_allclose(paid, 1000.0 * model.markets.units[:, k] / model.markets.shares)
     assert model.markets._div[k] - before[k] == pytest.approx(1000.0 / model.markets.shares)
 
@@ -114,8 +116,9 @@ def test_bad_orders_are_rejected_with_a_reason_and_counted() -> None:
 
 def test_two_sales_cannot_sell_the_same_shares_twice() -> None:
     model = small()
-    held = model.markets.holdings(5)["stock:tech"]
-    half = Order(agent_id=5, instrument="stock:tech", side=Side.SELL, quantity=0.6 * held)
+    i = int(np.argmax(model.markets.units[:, model.markets.col["stock:tech"]]))
+    held = model.markets.holdings(i)["stock:tech"]
+    half = Order(agent_id=i, instrument="stock:tech", side=Side.SELL, quantity=0.6 * held)
     receipt = model.markets.submit([half, half.model_copy(update={"order_id": "second"})])
     assert len(receipt.accepted) == 1 and receipt.rejected[0].reason == "short_sale"
 

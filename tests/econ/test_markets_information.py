@@ -58,14 +58,14 @@ def _signals(k: int, arrivals: float, spread: float) -> Signals:
                    arrivals=one * arrivals, spread_shared=one * spread, spread_private=one * spread)  # fmt: skip
 
 
-def _book(arrivals: float, spread: float, seed: int) -> tuple[int, float]:
+def _book(arrivals: float, spread: float, seed: int, liquidity: float = 0.0) -> tuple[int, float]:
     """(orders, units offered on both sides) of 2,000 alike households in one instrument."""
     n, rng = 2000, np.random.default_rng(seed)
     traits = np.tile([0.5, 0.0, 0.5, 0.5], (n, 1))
     hold = Holdings(cash=np.full(n, 500.0), units=np.full((n, 1), 50.0), wealth=np.full(n, 1000.0),
                     unit_cap=np.array([1e9]))  # fmt: skip
     (bids, asks), = investor_orders(_signals(1, arrivals, spread), traits, np.full(n, 0.5), hold,
-                                    InvestorConfig(), 0.001, rng)  # fmt: skip
+                                    InvestorConfig(liquidity=liquidity), 0.001, rng)  # fmt: skip
     return bids.agent.size + asks.agent.size, float(bids.quantity.sum() + asks.quantity.sum())
 
 
@@ -74,6 +74,14 @@ def test_more_information_brings_more_traders_and_larger_orders() -> None:
     busy = [_book(2.0, 1.4, seed) for seed in range(5)]
     assert min(b[0] for b in busy) > 2.5 * max(q[0] for q in quiet)
     assert np.mean([b[1] / b[0] for b in busy]) > 1.5 * np.mean([q[1] / q[0] for q in quiet])
+
+
+def test_liquidity_trading_keeps_quiet_rounds_from_emptying() -> None:
+    """With a liquidity share, a quiet round (intensity 0.1) keeps at least that share of a normal round's orders."""
+    for liquidity in (0.0, 0.5):
+        quiet = np.mean([_book(0.1, 1.0, seed, liquidity)[0] for seed in range(5)])
+        normal = np.mean([_book(1.0, 1.0, seed, liquidity)[0] for seed in range(5)])
+        assert (quiet / normal > 0.5) == (liquidity > 0), (liquidity, quiet, normal)
 
 
 def small(seed: int = 4) -> EconomyModel:
@@ -111,6 +119,7 @@ def test_sessions_after_news_trade_more_and_conserve_money_and_shares() -> None:
         assert news.total_money() == pytest.approx(start + news.money_created, rel=1e-10)
         for inst, k in news.markets.col.items():
             if inst.startswith("stock:"):
-                assert news.markets.units[:, k].sum() == pytest.approx(news.markets.shares, rel=1e-9)
+                held = news.markets.units[:, k].sum() + news.markets.maker.units[k]
+                assert held == pytest.approx(news.markets.shares, rel=1e-9)
         assert news.markets.units.min() >= -1e-9 and (news.households.deposits >= -1e-6).all()
     assert news_volume > 1.1 * calm_volume

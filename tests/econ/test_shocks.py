@@ -192,3 +192,13 @@ def test_a_rate_floor_holds_while_the_deviation_is_held() -> None:
     rate = df.set_index("tick")["interest_rate"]
     assert np.allclose(rate.loc[3:8], 0.01)  # a 50-point cut stops at the floor
     assert rate.loc[9] == rate.loc[2] != 0.01  # the hold and its floor end: the rule's rate again
+
+
+def test_repeated_crash_hits_twice_six_years_apart() -> None:
+    s = load_scenario("repeated_crash")
+    demand = {t: Levers.fold(s.shocks, t).demand_factor for t in range(1, s.ticks + 1)}
+    crash = {t for t, f in demand.items() if f < 1.0}
+    assert crash == set(range(73, 85)) | set(range(145, 157))  # 12 months each, 72 months apart
+    assert {demand[t] for t in crash} == {0.7}
+    starts = sorted({sh.start for sh in s.shocks})
+    assert starts == [73, 145] and all(sh.duration == 12 for sh in s.shocks)

@@ -38,6 +38,7 @@ def test_run_report_images_decode(tiny_run: Path) -> None:
         assert "n/a, because it needs assets.csv" in html
     assert "affect: n/a, because it needs memory.formed" in html  # the rule policy forms no memories: said
     assert 'id="summary"' in html and 'id="glossary"' in html
+    assert 'id="money"' in html and 'alt="transmission"' in html  # rate, money, bills, inflation, jobs
     assert (tiny_run / "metrics.json").is_file()
 
 

@@ -10,15 +10,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from psychoagent.report.html import write_report
+from tests.browser import FLAGS, browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-REQUIRED = bool(os.environ.get("PSYCHOAGENT_REQUIRE_BROWSER"))
 ARTEFACTS = os.environ.get("PSYCHOAGENT_TEST_ARTEFACTS")
 """Folder the screenshot is copied to (CI keeps it); unset: only the test's temporary folder."""
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--virtual-time-budget=20000")
 PROBE = """<script>window.addEventListener("load", () => {
   const imgs = [...document.images];
   const ok = imgs.filter((i) => i.complete && i.naturalWidth > 0).length;
@@ -26,16 +22,6 @@ PROBE = """<script>window.addEventListener("load", () => {
 });</script>"""
 """Added to a copy of the page only: the report itself carries no script."""
 TAG = re.compile(r"<[^>]+>")
-
-
-def browser() -> str:
-    if CHROMIUM is None:
-        if REQUIRED:
-            pytest.fail(
-                "PSYCHOAGENT_REQUIRE_BROWSER is set but no Chromium is installed (apt-get install chromium)"
-            )
-        pytest.skip("headless Chromium is not installed")
-    return CHROMIUM
 
 
 def test_report_in_a_browser(cognitive_run: Path, tmp_path: Path) -> None:

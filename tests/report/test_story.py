@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from psychoagent.eval.glossary import TERMS, clip
 from psychoagent.eval.metrics import HIGHER_IS_BETTER
 from psychoagent.eval.rundata import RunData
 from psychoagent.report.experiment_html import clipped, conclusion
-from psychoagent.report.glossary import TERMS, clip
 from psychoagent.report.html import write_report
 from psychoagent.report.run_plots import phillips_okun
 from psychoagent.report.summary import run_summary
@@ -124,3 +124,14 @@ def test_experiment_report_concludes_and_names_the_model(tmp_path: Path) -> None
     assert 'id="summary"' in html and 'id="glossary"' in html and "Setup" in text
     assert not re.search(r"\bnan\b", text, re.IGNORECASE)
     assert "adaptability.agent_recovered_share |" not in html  # metric rows use readable names
+
+
+def test_comparison_markdown_clips_intervals_to_possible_values() -> None:
+    from psychoagent.eval.tables import comparison_markdown
+
+    summary = pd.DataFrame(
+        [{"metric": "macro.mean_unemployment", "condition": "a", "mean": 0.01, "ci_low": -0.02, "ci_high": 0.04,
+          "n": 3}]
+    )  # fmt: skip
+    text = comparison_markdown(summary, pd.DataFrame(), ["a"])
+    assert "[0, 0.04]" in text and "-0.02" not in text

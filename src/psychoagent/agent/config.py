@@ -192,6 +192,9 @@ class CognitiveConfig(ConfigModel):
     """others' order flow beyond this imbalance is remembered (herding input)"""
     journal_memories: bool = True
     """publish one memory.formed event per agent per tick"""
+    trace_decisions: NonNegativeInt = 1000
+    """households whose briefing and guarded decision are journalled (mind.decision); above this many, an even
+    sample of about this many (every k-th household); 0: none. Journalling reads the decision, never changes it"""
     memory_backend: Literal["population", "private"] = "population"
     """population: one columnar store for all households, recall batched per tick (memory/population.py);
     private: one in-memory `Memory` (SQLite) per household, the full single-agent pipeline, ~1.8 MB each"""

@@ -2,33 +2,69 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
-from psychoagent.cli.affect import appraise as appraise_command
-from psychoagent.cli.econ import register as register_econ
-from psychoagent.cli.errors import ErrorGroup
-from psychoagent.cli.eval import register as register_eval
-from psychoagent.cli.llm import app as llm_app
-from psychoagent.cli.memory import app as memory_app
-from psychoagent.cli.memory_manage import register as register_memory_manage
-from psychoagent.cli.report import register as register_report
-from psychoagent.cli.service import register as register_service
+from psychoagent.cli.lazy import Entry, lazy_group
+
+TABLE = {
+    "simulate": Entry("psychoagent.cli.econ", "register", "Simulate the economy and write the run files."),
+    "metrics": Entry(
+        "psychoagent.cli.eval",
+        "register",
+        "Compute every metric of a run and write metrics.json (n/a groups are listed with the reason).",
+    ),
+    "experiment": Entry(
+        "psychoagent.cli.eval",
+        "register",
+        "Run variants (x sweep values) over the same seeds; write mean and 95 % CI per metric and a comparison.",
+    ),
+    "report": Entry(
+        "psychoagent.cli.report",
+        "register",
+        "Write DIR/report.html (self-contained: plots embedded, opens offline) and print its path.",
+    ),
+    "explore": Entry(
+        "psychoagent.cli.explore",
+        "register",
+        "Serve a web app to look inside a run's agents and a memory file (API docs at /docs); print its URL.",
+    ),
+    "serve": Entry(
+        "psychoagent.cli.service",
+        "register",
+        "Serve the memory over HTTP (OpenAPI at /docs and /openapi.json).",
+    ),
+    "mcp": Entry(
+        "psychoagent.cli.service",
+        "register",
+        "Serve the memory as MCP tools over stdio (default) or streamable HTTP on loopback.",
+    ),
+    "appraise": Entry(
+        "psychoagent.cli.affect",
+        "register",
+        "Print the Affect of TEXT as JSON, or with --input one JSON line per input line, in order, ids echoed.",
+    ),
+    "memory": Entry(
+        "psychoagent.cli.memory_manage", "memory_app", "Store events in a memory file and recall them."
+    ),
+    "llm": Entry(
+        "psychoagent.cli.llm",
+        "app",
+        "LLM backends: check an endpoint, the bundled local model or the offline model.",
+    ),
+}
+"""Every command but `demo`, loaded when it runs; the one-line help is what `psychoagent --help` lists."""
 
 app = typer.Typer(
     name="psychoagent",
     help="Affect-sensitive, conflict-aware memory and evolving personas for LLM agents, with an economic sandbox.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    cls=ErrorGroup,
+    cls=lazy_group(TABLE),
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode="rich",
 )
-app.add_typer(memory_app, name="memory")
-register_econ(app)
-register_eval(app)
-register_report(app)
-register_memory_manage(memory_app)
-register_service(app)
-app.command("appraise")(appraise_command)
-app.add_typer(llm_app, name="llm")
 
 
 def _version(value: bool) -> None:
@@ -42,7 +78,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     show_version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="print the version and exit"
+        False, "--version", "-V", callback=_version, is_eager=True, help="print the version and exit"
     ),
 ) -> None:
     """Affect-sensitive, conflict-aware memory and evolving personas for LLM agents, with an economic sandbox."""
@@ -82,7 +118,12 @@ def demo(
 
 
 def main() -> None:
-    """Entry point of the console script."""
+    """Entry point of the console script; `--version` answers before anything else is imported."""
+    if sys.argv[1:] in (["--version"], ["-V"]):
+        from importlib.metadata import version
+
+        print(f"psychoagent {version('psychoagent')}")
+        return
     app()
 
 

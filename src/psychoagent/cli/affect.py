@@ -97,3 +97,8 @@ def appraise(
     finally:
         if out is not sys.stdout:
             out.close()
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `appraise` command to the main `psychoagent` app."""
+    app.command("appraise")(appraise)

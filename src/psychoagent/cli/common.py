@@ -30,7 +30,7 @@ def agents_option(help: str) -> Any:
 
 def ticks_option(help: str) -> Any:
     """--ticks: months (0: the scenario's suggestion, else 240)."""
-    return typer.Option(0, "--ticks", min=0, help=help)
+    return typer.Option(0, "--ticks", "--months", min=0, help=help)
 
 
 def llm_option(help: str) -> Any:

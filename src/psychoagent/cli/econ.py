@@ -62,6 +62,13 @@ def simulate_command(
         help="split the cognitive households into N shards (same run files as one process; docs/scaling.md)",
     ),
     address: str = common.address_option(),
+    trace_decisions: int | None = typer.Option(
+        None,
+        "--trace-decisions",
+        min=0,
+        help="households whose briefing and guarded decision are written as mind.decision events (for "
+        "`psychoagent explore`; above this many an even sample; 0: none; default 1000)",
+    ),
 ) -> None:
     """Simulate the economy and write the run files."""
     from rich.console import Console
@@ -76,6 +83,8 @@ def simulate_command(
     if firms and firms not in FIRM_MODES:
         fail(f"--firms must be one of {', '.join(FIRM_MODES)}, got {firms!r}")
     scen = common.scenario_arg(scenario)
+    if trace_decisions is not None:
+        scen = scen.model_copy(update={"cognitive": {**scen.cognitive, "trace_decisions": trace_decisions}})
     n_ticks = ticks or scen.ticks or 240
     try:
         check_size(agents, n_ticks, seed)

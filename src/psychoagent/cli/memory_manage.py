@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from pydantic import BaseModel, ValidationError
 
+from psychoagent.cli import memory as _memory
 from psychoagent.types import ConflictStatus
 
 if TYPE_CHECKING:
@@ -198,3 +199,8 @@ def register(app: typer.Typer) -> None:
     app.command("conflicts")(conflicts)
     app.command("export")(export)
     app.command("import")(import_)
+
+
+memory_app = _memory.app
+"""`psychoagent memory`: ingest and recall (cli/memory.py) with the management commands above."""
+register(memory_app)

@@ -7,6 +7,9 @@ it accrues at the policy rate plus `BankConfig.loan_spread`, and every `interest
 proportion to their deposits, with what the loans earned, at most `deposit_beta` x the policy rate on the
 deposits (deposit rates follow the policy rate only partly, Drechsler, Savov and Schnabl 2017). What the loans
 earn above that is the bank's retained earnings (`equity`, part of the money total), so money is conserved.
+Interest on the part of a firm's overdraft beyond its credit line (`credit_months` of its sales) is charged but not
+paid out: an impaired loan's interest is capitalised, not received, and stays in the bank's equity, so a firm that
+borrows its interest does not create deposits with it.
 Positive firm cash and household cash are current accounts and earn nothing (US Regulation Q barred interest on
 business demand deposits until 2011). This is `BankConfig.interest = "paid"`; the default, "created", keeps
 EconAgent's interest: deposits earn the policy rate in new money and overdrafts are free.
@@ -29,6 +32,8 @@ class Bank:
         self.model = model
         self.owed = np.zeros(len(model.firms))
         """Interest each firm has accrued since the last credit date."""
+        self.impaired = 0.0
+        """Interest accrued since the last credit date on overdrafts beyond their credit lines (not paid out)."""
         self.gov_owed = 0.0
         self.paid_out = 0.0
         """Interest paid to depositors so far (all of it charged to borrowers)."""
@@ -47,8 +52,14 @@ class Bank:
         """Book one month of interest on every overdraft (firms' negative cash, the government's negative balance)."""
         if not self.charges():
             return
+        months = self.model.config.bank.credit_months
         for f in self.model.firms:
-            self.owed[f.index] += self.month_cost(f.index)
+            cost = self.month_cost(f.index)
+            self.owed[f.index] += cost
+            debt = max(-f.cash, 0.0)
+            if debt > 0:
+                line = months * f.sold * f.market_price
+                self.impaired += cost * max(debt - line, 0.0) / debt
         self.gov_owed += self.loan_rate() / 12.0 * max(-self.model.gov_balance, 0.0)
 
     def month_cost(self, index: int) -> float:
@@ -58,19 +69,21 @@ class Bank:
 
     def settle(self, deposits: np.ndarray) -> np.ndarray:
         """Charge the borrowers what they owe and return each household's deposit interest: pro rata to deposits,
-        at most deposit_beta x the policy rate on them since the last credit date; the rest is retained."""
+        at most deposit_beta x the policy rate on them since the last credit date and at most what performing
+        loans earned; the rest is retained."""
         model = self.model
         base = np.maximum(deposits, 0.0)
         for f in model.firms:
             f.cash -= float(self.owed[f.index])
         model.gov_balance -= self.gov_owed
         earned = float(self.owed.sum()) + self.gov_owed
+        payable = earned - self.impaired
         self.owed[:] = 0.0
-        self.gov_owed = 0.0
+        self.gov_owed = self.impaired = 0.0
         held = float(base.sum())
         bank = model.config.bank
         cap = held * bank.deposit_beta * float(model.interest_rate) * bank.interest_months / 12.0
-        paid = min(earned, cap) if held > 0 else 0.0
+        paid = max(min(payable, cap), 0.0) if held > 0 else 0.0
         self.equity += earned - paid
         self.paid_out += paid
         return np.asarray(base * (paid / held), dtype=float) if held > 0 else np.zeros_like(base)

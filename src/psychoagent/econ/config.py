@@ -28,6 +28,7 @@ from psychoagent.config import (
     PositiveShare,
     Share,
 )
+from psychoagent.econ.bills_config import BillsConfig
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.markets.config import TradingConfig
 from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig, RecallConfig
@@ -165,6 +166,12 @@ class BankConfig(ConfigModel):
     loan_spread: float = Field(0.03, ge=0, le=0.5)
     """overdrafts pay the policy rate + this a year: the US bank prime rate is the federal funds target + 3
     points (the convention since 1994, Federal Reserve H.15)"""
+    credit_months: NonNegative = 12.0
+    """paid: a firm's credit line is this many months of its sales; interest on an overdraft beyond it is charged but
+    not paid out to depositors (non-accrual of impaired loans, US GAAP ASC 310 / IFRS 9 stage 3): it stays in the
+    bank's equity, so capitalised interest does not become new deposits"""
+    bills: BillsConfig = Field(default_factory=BillsConfig)
+    """households' bills at the bank's window (econ/bills.py, Godley and Lavoie's model PC)"""
 
 
 US_2019_EDGES = (0.0, 9700.0, 39475.0, 84200.0, 160725.0, 204100.0, 510300.0)

@@ -172,6 +172,12 @@ class MarketAccess(Protocol):
     def yield_of(self, instrument: str) -> float | None: ...
 
 
+class HoldsCash(Protocol):
+    """A sector of the markets that holds money (the market maker)."""
+
+    cash: float
+
+
 class Exchange(MarketAccess, Protocol):
     """The markets as the model's monthly steps use them: dividends by shares held, the government's payments
     financed by bonds, and the auction records of assets.csv."""
@@ -186,13 +192,29 @@ class Exchange(MarketAccess, Protocol):
 
     def bonds_outstanding(self) -> float: ...  # bond units held (the government's debt in bonds, at face)
 
+    @property
+    def maker(self) -> HoldsCash: ...  # the stocks' market maker: its cash is part of the money stock
+
 
 class Lender(Protocol):
     """The bank as the month's steps use it: what a firm's overdraft cost this month, and deposit interest."""
 
+    equity: float
+
     def month_cost(self, index: int) -> float: ...
 
     def settle(self, deposits: np.ndarray) -> np.ndarray: ...
+
+
+class BillWindow(Protocol):
+    """Treasury bills at the bank's window (econ/bills.py): who holds them, their interest and the month's trades."""
+
+    households: np.ndarray
+    bank: float
+
+    def interest(self) -> np.ndarray: ...
+
+    def trade(self) -> float: ...
 
 
 class FirmBoard(Protocol):
@@ -284,6 +306,9 @@ class Economy(Protocol):
     def markets(self) -> Exchange: ...
 
     @property
+    def bills(self) -> BillWindow: ...
+
+    @property
     def firm_board(self) -> FirmBoard | None: ...
 
     @property
@@ -295,3 +320,5 @@ class Economy(Protocol):
     def snapshot(self) -> Snapshot: ...
 
     def total_money(self) -> float: ...
+
+    def money(self) -> float: ...

@@ -59,6 +59,16 @@ class Indicators:
                 row[f"{field}_{f.name}"] = float(getattr(f, field)) if field != "price" else f.price
         return row
 
+    def balances(self) -> dict[str, float]:
+        """Money and credit: the money stock (households' cash and deposits, firms' positive balances), firms'
+        overdrafts (loans), the bank's equity, bills held by households and by the bank, and households' bonds
+        at face."""
+        m = self.model
+        face = m.config.trading.bonds.face
+        return {"money": m.money(), "loans": float(sum(max(-f.cash, 0.0) for f in m.firms)),
+                "bank_equity": m.bank.equity, "bills_households": float(m.bills.households.sum()),
+                "bills_bank": m.bills.bank, "bonds_households": m.markets.bonds_outstanding() * face}  # fmt: skip
+
     def compute(self, t: int, flows: dict[str, np.ndarray]) -> dict[str, float]:
         """Indicators after tick `t`; `flows` holds this tick's per-household arrays (wages, tax, ...)."""
         m = self.model
@@ -81,7 +91,7 @@ class Indicators:
             "tax_revenue": float(flows["tax"].sum()), "gini": gini(hh.wealth),
             "consumption": float(hh.consumption.sum()), "mean_consumption_share": float(hh.consume_share.mean()),
             "money_created": m.money_created, "total_money": m.total_money(), "gov_balance": m.gov_balance,
-            "fallbacks": float(m.fallbacks),
+            "fallbacks": float(m.fallbacks), **self.balances(),
         }  # fmt: skip
         for f in m.firms:
             for field in SECTOR_FIELDS:

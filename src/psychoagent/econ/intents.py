@@ -27,7 +27,7 @@ class AgentState:
     cash: float
     """Money on hand."""
     deposits: float
-    """Money in the bank, earning interest."""
+    """Savings at the bank, earning interest: deposits and bills (econ/bills.py)."""
     potential_income: float
     """Pay for a month's work at this month's wage: hours x skill x its sector's wage, before tax."""
     last_income: float
@@ -61,7 +61,7 @@ class HouseholdView:
     cash: FloatArray
     """Money on hand."""
     deposits: FloatArray
-    """Money in the bank."""
+    """Savings at the bank: deposits and bills (econ/bills.py)."""
     potential_income: FloatArray
     """`AgentState.potential_income`: a month's pay at this month's wage, before tax."""
     last_income: FloatArray

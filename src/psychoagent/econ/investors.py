@@ -24,8 +24,10 @@ Brock & Hommes 1998, Lux & Marchesi 1999, Franke & Westerhoff 2012; orders as in
 Position: target share of wealth in the instrument = invest_i x weight + kappa_i x e_i, clipped to
 [0, max_share], kappa_i = invest_i x tilt x (0.5 + risk_i): allocation['invest'] sets the strategic holding
 (weight = the stock's market-cap share; 0 for steel), risk preference scales how far expectations tilt it.
-A household reviews a position with probability activity x (0.5 + risk_i) x attention^attention_exponent x I
-(attention = recent / long-run |r|, bounded). The order closes the gap between target and holding; its limit
+A household reviews a position with probability activity x (0.5 + risk_i) x [liquidity + (1 - liquidity) x
+attention^attention_exponent x I] (attention = recent / long-run |r|, bounded): a `liquidity` part of trading
+does not wait for news or big moves (liquidity traders, Kyle 1985; the noise traders of Chiarella, Iori & Perello
+2009). The order closes the gap between target and holding; its limit
 lies between the last and the expected price, P exp(u e_i) with u ~ U(0, 1), within +-max_move; buys are
 trimmed to the cash and the position limit, sales to the holding (no short sales).
 """
@@ -90,6 +92,16 @@ class OrderArrays:
     def empty(cls) -> OrderArrays:
         return cls(np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0))
 
+    @classmethod
+    def join(cls, a: OrderArrays, b: OrderArrays) -> OrderArrays:
+        """The orders of `a` followed by those of `b`."""
+        if not b.agent.size:
+            return a
+        if not a.agent.size:
+            return b
+        return cls(np.concatenate([a.agent, b.agent]), np.concatenate([a.quantity, b.quantity]),
+                   np.concatenate([a.limit, b.limit]))  # fmt: skip
+
 
 def trend_weight(risk: FloatArray, learning: FloatArray, cfg: InvestorConfig) -> FloatArray:
     """Persona part of the trend weight (before the market's chartist share scales it)."""
@@ -127,7 +139,8 @@ def investor_orders(
     """(bids, asks) per instrument of the households reviewing positions this round (draws: n x k, then 2 per
     reviewed pair). A household's buys across instruments together stay within its cash."""
     n, k = hold.units.shape
-    chance = cfg.activity * np.outer(0.5 + traits[:, 0], sig.attention**cfg.attention * sig.arrivals)
+    drawn = cfg.liquidity + (1.0 - cfg.liquidity) * sig.attention**cfg.attention * sig.arrivals
+    chance = cfg.activity * np.outer(0.5 + traits[:, 0], drawn)
     active = rng.random((n, k)) < chance
     if allowed is not None:
         active &= allowed[:, None]

@@ -3,7 +3,7 @@
 One tick is one month. Order within a tick (all randomness from `model.rng`):
 shocks and news -> snapshot -> policy decides (one batch) -> labour market -> production (inputs bought) ->
 wages, dividends, deposit interest -> taxes, lump sums, unemployment insurance -> goods market (rationing) ->
-saving -> interest accrues on overdrafts -> prices, wages and hiring by the demand gap -> central bank review ->
+saving -> asset markets -> bills bought or sold at the bank -> interest accrues on overdrafts -> prices, wages and hiring by the demand gap -> central bank review ->
 indicators, events, data. The policy rate is the Taylor rule's plus the rate shocks' deviation (econ/shocks.py).
 
 Money enters only as deposit interest (paid by the central bank, counted in `money_created`; EconAgent's rule, the
@@ -24,6 +24,7 @@ import numpy as np
 from psychoagent.agent.bus import EventBus
 from psychoagent.econ.agents import CognitiveFirm, CognitiveHousehold, Firm, Household
 from psychoagent.econ.bank import Bank
+from psychoagent.econ.bills import Bills
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
 from psychoagent.econ.contracts import Binds, Enrols, Learner, Policy
@@ -116,10 +117,14 @@ class EconomyModel(mesa.Model):
         self.rule_rate = cfg.bank.initial_rate
         """The Taylor rule's rate at the last review; `interest_rate` adds the rate shocks' deviation to it."""
         self.bank = Bank(self)
+        opening = cfg.bank.bills.bank_months * sum(f.wage_bill for f in self.firms)
+        self.bills = Bills(self, cfg.bank.bills, opening)
+        """Treasury bills: the bank holds those households do not (econ/bills.py)."""
         self.money_created = 0.0
         self.gov_balance = 0.0
         self.fallbacks = 0
         self.levers = Levers()
+        self.markets = Markets(self)
         self.indicators = Indicators(self)
         self.metrics: dict[str, float] = self.indicators.initial()
         self.history: list[dict[str, float]] = [dict(self.metrics)]
@@ -127,7 +132,8 @@ class EconomyModel(mesa.Model):
         self._news: tuple[NewsItem, ...] = ()
         self._snapshot: Snapshot | None = None
         self.agent_table: list[tuple[object, ...]] = []
-        self.markets = Markets(self)
+        self.metrics.update(self.indicators.balances())  # money and credit need the markets' bonds
+        self.history[-1].update(self.metrics)
         self.firm_board = CognitiveFirms(self, cfg.firms) if cfg.firms.mode != "rule" else None
         if self.firm_board is not None:
             self.metrics.update(self.firm_board.columns())
@@ -146,10 +152,17 @@ class EconomyModel(mesa.Model):
         return int(self.steps)
 
     def total_money(self) -> float:
-        """Household cash and deposits + firm cash + government balance + the bank's retained earnings."""
+        """Household cash and deposits + firm cash + the market maker's cash + government balance + the bank's
+        retained earnings and the reserves it received for bills."""
         hh = self.households
-        firms = sum(f.cash for f in self.firms)
-        return float(hh.cash.sum() + hh.deposits.sum() + firms + self.gov_balance + self.bank.equity)
+        firms = sum(f.cash for f in self.firms) + self.markets.maker.cash
+        bank = self.bank.equity + self.bills.reserves
+        return float(hh.cash.sum() + hh.deposits.sum() + firms + self.gov_balance + bank)
+
+    def money(self) -> float:
+        """The money stock: households' cash and deposits plus firms' positive balances (overdrafts are loans)."""
+        hh = self.households
+        return float(hh.cash.sum() + hh.deposits.sum() + sum(max(f.cash, 0.0) for f in self.firms))
 
     def snapshot(self) -> Snapshot:
         """The immutable public view the decisions of the current tick read (last tick's indicators plus this
@@ -192,7 +205,7 @@ class EconomyModel(mesa.Model):
 
         return HouseholdView(
             ids=ro(np.array([m.unique_id for m in self.members], dtype=np.int64)), sectors=self.sector_names,
-            sector=ro(hh.sector), skill=ro(hh.skill), cash=ro(hh.cash), deposits=ro(hh.deposits),
+            sector=ro(hh.sector), skill=ro(hh.skill), cash=ro(hh.cash), deposits=ro(hh.deposits + self.bills.households),
             potential_income=cfg.household.hours * hh.skill * wages[hh.sector], last_income=ro(hh.income),
             worked=ro(hh.worked), consume_share=ro(hh.consume_share), risk_preference=ro(hh.traits[:, 0]),
             optimism=ro(hh.traits[:, 1]), learning_rate=ro(hh.traits[:, 2]), social_tendency=ro(hh.traits[:, 3]),
@@ -217,6 +230,7 @@ class EconomyModel(mesa.Model):
         incomes(self, flows, t)
         flows["budget"] = goods_market(self, intents, t)
         self.markets.session(t)
+        self.bills.trade()
         self.bank.accrue()
         self._adjust_firms(t)
         self.metrics = self.indicators.compute(t, flows)

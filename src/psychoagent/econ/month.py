@@ -101,6 +101,7 @@ def incomes(model: Economy, flows: dict[str, np.ndarray], t: int) -> None:
         model.bus.emit(t, EventType.BANK_INTEREST_PAID, {"total": float(interest.sum()), "rate": model.interest_rate,
                                                  "mode": cfg.bank.interest}, "bank")  # fmt: skip
     coupons, spending = model.markets.government_payments(model.metrics["nominal_gdp"])  # bonds finance them
+    interest = interest + model.bills.interest()  # households' bills earn the policy rate (econ/bills.py)
     gross = flows["wages"] + dividends + interest + coupons
     tax_cfg = cfg.tax
     if model.levers.tax_scale != 1.0:

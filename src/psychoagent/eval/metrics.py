@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from psychoagent.eval.behaviour import behaviour_metrics
+from psychoagent.eval.experience import experience_metrics
 from psychoagent.eval.macro import okun_law, phillips_curve
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.social import social_metrics
@@ -33,11 +34,12 @@ HIGHER_IS_BETTER = {
     "robustness.max_drawdown_mean_wealth": False, "persona_consistency.score": True,
     "diversity.entropy_bits": True, "diversity.distinct": True, "diversity.novel_share": True,
     "social.cooperation_rate": True, "social.broken_rate": False,
-    "macro.phillips_r": False, "macro.okun_r": False, "macro.mean_unemployment": False,
+    "macro.mean_unemployment": False,
     "welfare.gini": False, "welfare.equality": True, "welfare.productivity": True, "welfare.social_welfare": True,
-    "cognition.guardrail_vetoed_per_agent_tick": False,
+    "cognition.guardrail_vetoed_per_agent_tick": False, "experience.second_shock_loss_ratio": False,
 }  # fmt: skip
-"""Which direction counts as better for the comparison table (True: higher; absent: no judgement)."""
+"""Which direction counts as better for the comparison table (True: higher; absent: no judgement). The Phillips and
+Okun correlations have none: a more negative r is closer to the textbook relation, not a better economy."""
 
 COGNITION_EVENTS = {
     "memories": (EventType.MEMORY_FORMED,), "persona_updates": (EventType.PERSONA_EVOLVED,),
@@ -101,14 +103,25 @@ def _count(event: dict[str, Any]) -> float:
     return float(c) if isinstance(c, int | float) else 1.0
 
 
-GROUPS = {
-    "adaptability": "needs agents.csv and a scenario with shocks (regime changes)",
-    "robustness": "needs agents.csv", "persona_consistency": "needs agents.csv with persona traits",
-    "diversity": "needs agents.csv", "social": "needs negotiation.* events in events.jsonl",
-    "stylized": "needs assets.csv", "welfare": "needs agents.csv",
-    "cognition": "needs memory.formed / persona.evolved / guardrail.* events",
-    "macro": "needs at least 3 full years for the annual correlations",
+NEEDS: dict[str, tuple[str, str]] = {
+    "adaptability": ("agents.csv", "a scenario with shocks (regime changes)"),
+    "robustness": ("agents.csv", "wealth over at least two months"),
+    "persona_consistency": ("agents.csv", "persona traits in agents.csv"),
+    "diversity": ("agents.csv", "strategies in agents.csv"), "social": ("events.jsonl", "negotiation.* events"),
+    "stylized": ("assets.csv", "traded asset prices in assets.csv"), "welfare": ("agents.csv", "wealth in agents.csv"),
+    "cognition": ("events.jsonl", "memory.formed / persona.evolved / guardrail.* events"),
+    "macro": ("macro.csv", "at least 3 full years for the annual correlations"),
+    "experience": ("events.jsonl", "an adverse shock with a year before it and three after, trades, or two like shocks"),
 }  # fmt: skip
+"""Per metric group: the run file it reads and what else it needs; `why_missing` says which one is lacking."""
+GROUPS = {group: f"needs {what}" for group, (_, what) in NEEDS.items()}
+"""Per metric group, what it needs besides its file (the report's 'n/a, because it ...' for a missing plot)."""
+
+
+def why_missing(group: str, folder: str | Path) -> str:
+    """Why a metric group has no value in the run at `folder`: its file is missing, or what it needs besides."""
+    file, what = NEEDS[group]
+    return f"needs {file}" if not (Path(folder) / file).is_file() else f"needs {what}"
 
 
 def compute_metrics(path: str | Path) -> dict[str, Any]:
@@ -127,12 +140,13 @@ def compute_metrics(path: str | Path) -> dict[str, Any]:
     flat.update(macro_metrics(run))
     flat.update(welfare_metrics(run))
     flat.update(cognition_metrics(run))
+    flat.update(experience_metrics(run))
     metrics = {k: (float(v) if v is not None and math.isfinite(v) else None) for k, v in sorted(flat.items())}
     missing = {}
-    for group, why in GROUPS.items():
+    for group in NEEDS:
         vals = [v for k, v in metrics.items() if k.startswith(group + ".")]
         if not vals or all(v is None for v in vals):
-            missing[group] = why
+            missing[group] = why_missing(group, path)
     scen = run.config.get("scenario") or {}
     info: dict[str, Any] = {k: run.config.get(k) for k in ("seed", "policy", "agents", "ticks", "variant")}
     info["scenario"] = scen.get("name") if isinstance(scen, dict) else scen

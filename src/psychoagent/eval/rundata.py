@@ -6,9 +6,11 @@ optional, and metrics that need a missing one are reported as not available.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -18,6 +20,12 @@ import pandas as pd
 
 WEALTH_COLUMNS = ("net_worth", "total_wealth", "wealth")
 """agents.csv columns tried in order for an agent's wealth (net worth with holdings when markets exist)."""
+
+
+_loads: Callable[[str], Any] = json.loads
+"""The JSON line parser: orjson's where it is installed (several times faster), else the standard one."""
+with contextlib.suppress(ImportError):  # orjson is optional: the standard parser reads the same
+    from orjson import loads as _loads
 
 
 def _read_csv(path: Path) -> pd.DataFrame | None:
@@ -33,19 +41,21 @@ def _read_csv(path: Path) -> pd.DataFrame | None:
 def iter_events(path: Path, types: Iterable[str] | None = None, prefix: str | None = None) -> Iterator[dict]:
     """Events of events.jsonl one by one, optionally only the given types or types starting with `prefix`.
 
-    Lines are filtered on the raw text before parsing, so scanning a large file for a rare type stays cheap.
+    Lines are filtered on the raw text before parsing (one pattern for all the types), so scanning a large file for
+    a rare type stays cheap; lines are parsed with orjson where it is installed (several times faster).
     """
     if not path.is_file():
         return
     wanted = set(types) if types is not None else None
+    quoted = re.compile("|".join(f'"{re.escape(str(t))}"' for t in sorted(wanted))) if wanted else None
     with path.open(encoding="utf-8") as fh:
         for line in fh:
-            if wanted is not None and not any(f'"{t}"' in line for t in wanted):
+            if wanted is not None and (quoted is None or quoted.search(line) is None):
                 continue
             if prefix is not None and f'"{prefix}' not in line:
                 continue
             try:
-                event = json.loads(line)
+                event = _loads(line)
             except json.JSONDecodeError:
                 continue
             kind = str(event.get("type", ""))
@@ -111,6 +121,29 @@ class RunData:
             chosen = types or None
             self._cache[key] = list(iter_events(self.path / "events.jsonl", chosen, prefix))
         return list(self._cache[key])
+
+    def stamp(self) -> dict[str, list[int]]:
+        """Size and modification time (ns) of each run file present: a cache built from the run is valid while
+        this is unchanged."""
+        out = {}
+        for name in ("config.json", "macro.csv", "agents.csv", "assets.csv", "events.jsonl"):
+            p = self.path / name
+            if p.is_file():
+                st = p.stat()
+                out[name] = [st.st_size, st.st_mtime_ns]
+        return out
+
+    def household_index(self) -> dict[int, int]:
+        """agents.csv `agent_id` (the Mesa id) -> household index (events' `household:N` and order payloads): the
+        model creates its households in index order after the firms, so the index is the rank of the id."""
+        if self.agents is None:
+            return {}
+        return {int(a): i for i, a in enumerate(sorted(self.agents["agent_id"].unique()))}
+
+    def shocks(self) -> list[dict[str, Any]]:
+        """The scenario's shocks as written in config.json (kind, start, duration, ...)."""
+        scen = self.config.get("scenario") or {}
+        return [dict(s) for s in scen.get("shocks", []) if isinstance(s, dict)]
 
     @property
     def ticks(self) -> int:

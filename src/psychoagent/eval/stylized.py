@@ -2,8 +2,9 @@
 
 Per asset: ACF of returns (near 0), ACF of |returns| at lags 1-10 (positive, slowly decaying: volatility
 clustering), excess kurtosis (> 0: heavy tails) and how it falls as returns are aggregated, the correlation of
-volume with |return|, and the leverage effect corr(r_t, |r_{t+1}|) (< 0 for equities). Values are averaged over
-assets; the per-asset numbers are kept for the report.
+volume with |return|, and the leverage effect corr(r_t, |r_{t+1}|) (< 0 for equities); over months, the lag-1
+ACF of close-to-close monthly returns (near 0), and the share of auctions that traded. Values are averaged over
+assets; the per-asset numbers are kept for the report, whose table says which facts hold (`CHECKS`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ def asset_returns(assets: pd.DataFrame) -> dict[str, pd.DataFrame]:
         lr = np.concatenate([[np.nan], log_returns(df["price"].to_numpy())])
         out[str(name)] = df.assign(log_return=lr)
     return out
+
+
+def monthly_acf1(df: pd.DataFrame) -> float:
+    """Lag-1 ACF of close-to-close monthly log returns of one asset's rows (the last auction price of each tick);
+    NaN without a `tick` column or with fewer than 4 months."""
+    if "tick" not in df.columns:
+        return NAN
+    close = df.groupby("tick", sort=True)["price"].last().to_numpy(dtype=float)
+    r = log_returns(close)
+    return float(acf(r, 1)[0]) if r.size >= 3 else NAN
 
 
 def facts(returns: np.ndarray, volume: np.ndarray | None = None) -> dict[str, Any]:
@@ -61,8 +72,38 @@ def facts(returns: np.ndarray, volume: np.ndarray | None = None) -> dict[str, An
 
 SCALARS = (
     "acf_r1", "acf_abs_mean_1_10", "kurtosis", "kurtosis_agg5", "kurtosis_agg20", "kurtosis_change",
-    "volume_abs_return_corr", "leverage", "volatility",
+    "volume_abs_return_corr", "leverage", "volatility", "acf_month1", "traded_share",
 )  # fmt: skip
+
+MONTHLY_ACF_BAND = 0.1
+"""|lag-1 ACF of monthly returns| at or below this counts as no linear autocorrelation (240 months: 2/sqrt(T) is
+0.13, so a single run's value is noisy; the band is for means over seeds, and one run is judged by it too)."""
+TRADED_SHARE = 0.8
+"""At least this share of auctions should trade (a market that clears)."""
+CHECKS: tuple[tuple[str, str, str, Any], ...] = (
+    ("returns unpredictable (monthly)", "acf_month1", f"|ACF(1)| <= {MONTHLY_ACF_BAND}",
+     lambda v: abs(v) <= MONTHLY_ACF_BAND),
+    ("auctions that trade", "traded_share", f">= {TRADED_SHARE:.0%}", lambda v: v >= TRADED_SHARE),
+    ("fat tails", "kurtosis", "excess kurtosis > 0", lambda v: v > 0),
+    ("volatility clustering", "acf_abs_mean_1_10", "mean ACF |r| lags 1-10 > 0", lambda v: v > 0),
+    ("volume follows |return|", "volume_abs_return_corr", "corr > 0", lambda v: v > 0),
+    ("leverage effect", "leverage", "corr(r, |r next|) < 0", lambda v: v < 0),
+)  # fmt: skip
+"""(fact, per-asset key, what holding means, test) for the report's per-asset table."""
+
+
+def fact_checks(per: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the per-asset table: each fact's value and whether it holds (n/a when not measured)."""
+    header = ["asset", *(f"{name} ({rule})" for name, _, rule, _ in CHECKS)]
+    rows = []
+    for asset, p in per.items():
+        row = [asset]
+        for _, key, _, test in CHECKS:
+            v = p.get(key)
+            ok = v is not None and np.isfinite(v)
+            row.append(f"{v:.3g} {'holds' if test(v) else 'not met'}" if ok else "n/a")
+        rows.append(row)
+    return header, rows
 
 
 def stylized_facts(assets: pd.DataFrame | None) -> tuple[dict[str, float], dict[str, Any]]:
@@ -73,6 +114,8 @@ def stylized_facts(assets: pd.DataFrame | None) -> tuple[dict[str, float], dict[
     for name, df in asset_returns(assets).items():
         vol = df["volume"].to_numpy(dtype=float) if "volume" in df.columns else None
         per[name] = facts(df["log_return"].to_numpy(), vol)
+        per[name]["acf_month1"] = monthly_acf1(df)
+        per[name]["traded_share"] = float((vol > 0).mean()) if vol is not None and vol.size else NAN
     flat: dict[str, float] = {}
     for key in SCALARS:
         vals = np.array([p[key] for p in per.values()], dtype=float)

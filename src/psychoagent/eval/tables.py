@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
+from psychoagent.eval.glossary import clip
 from psychoagent.eval.metrics import HIGHER_IS_BETTER
 
 HIDDEN_SUFFIXES = ("_p", "_n")
@@ -19,7 +20,9 @@ def fmt(x: float) -> str:
         return "n/a"
     if x == 0:
         return "0"
-    if abs(x) >= 1000 or abs(x) < 0.001:
+    if 1000 <= abs(x) < 1e12:  # 337,000 rather than 3.37e+05: 3 significant digits, thousands separated
+        return f"{float(f'{x:.3g}'):,.0f}"
+    if abs(x) >= 1e12 or abs(x) < 0.001:
         return f"{x:.3g}"
     return f"{x:.3g}" if abs(x) >= 1 else f"{x:.3f}".rstrip("0").rstrip(".")
 
@@ -83,9 +86,15 @@ def _cells(
     return cells
 
 
-def _interval(row: pd.Series) -> str:
-    """' [low, high]' of a row's 95 % interval, or nothing when it has none."""
-    return f" [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]" if pd.notna(row["ci_low"]) else ""
+def _interval(row: pd.Series, metric: str | None = None) -> str:
+    """' [low, high]' of a row's 95 % interval, or nothing when it has none; with `metric`, clipped to the values
+    that metric can take (a t interval of a share near 0 would reach below 0)."""
+    if not pd.notna(row["ci_low"]):
+        return ""
+    low, high = float(row["ci_low"]), float(row["ci_high"])
+    if metric is not None:
+        low, high = clip(metric, low), clip(metric, high)
+    return f" [{fmt(low)}, {fmt(high)}]"
 
 
 def _difference(row: pd.Series, _condition: str) -> str:
@@ -106,8 +115,8 @@ def comparison_markdown(summary: pd.DataFrame, diffs: pd.DataFrame, labels: Sequ
     for m in metrics:
         best = best_condition(summary, m) if len(labels) > 1 else None
 
-        def mean(row: pd.Series, label: str, best: str | None = best) -> str:
-            text = fmt(row["mean"]) + _interval(row)
+        def mean(row: pd.Series, label: str, best: str | None = best, metric: str = m) -> str:
+            text = fmt(row["mean"]) + _interval(row, metric)
             return f"**{text}**" if label == best else text
 
         cells = _cells(summary, m, labels, "mean", mean)

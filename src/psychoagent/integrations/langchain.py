@@ -21,6 +21,7 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
+from psychoagent.integrations.hits import hit_metadata
 from psychoagent.types import ConflictRecord, Recall
 
 
@@ -52,35 +53,4 @@ class PsychoAgentRetriever(BaseRetriever):
 
 def to_document(hit: Recall, records: list[ConflictRecord]) -> Document:
     """One recalled unit as a Document: text, score parts, affect, validity and its conflicts."""
-    unit = hit.unit
-    mine = [r for r in records if unit.id in (r.side_a, r.side_b)]
-    metadata: dict[str, Any] = {
-        "id": unit.id,
-        "namespace": unit.namespace,
-        "kind": unit.kind,
-        "score": hit.score,
-        "score_parts": dict(hit.parts),
-        "created_at": unit.created_at.isoformat(),
-        "valid_at": unit.valid_at.isoformat() if unit.valid_at else None,
-        "invalid_at": unit.invalid_at.isoformat() if unit.invalid_at else None,
-        "current": unit.is_current,
-        "valence": unit.affect.valence,
-        "arousal": unit.affect.arousal,
-        "conflict_intensity": unit.affect.conflict_intensity,
-        "affect_reason": unit.affect.reason,
-        "conflict_context": unit.conflict_context,
-        "conflicts": [
-            {
-                "id": r.id,
-                "kind": r.kind,
-                "other": r.side_b if r.side_a == unit.id else r.side_a,
-                "other_text": r.description_b if r.side_a == unit.id else r.description_a,
-                "newer_side": r.side_b,
-                "intensity": r.intensity,
-                "status": r.status.value,
-            }
-            for r in mine
-        ],
-        "metadata": dict(unit.metadata),
-    }
-    return Document(id=unit.id, page_content=unit.content, metadata=metadata)
+    return Document(id=hit.unit.id, page_content=hit.unit.content, metadata=hit_metadata(hit, records))

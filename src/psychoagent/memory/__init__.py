@@ -1,6 +1,7 @@
 """Affect-aware memory: store, embedders, hybrid recall, provenance graph, and the `Memory` facade."""
 
 from psychoagent.embed import Embedder, HashingEmbedder, get_embedder
+from psychoagent.memory.aio import AsyncMemory
 from psychoagent.memory.api import Memory
 from psychoagent.memory.config.recipes import RECALL_RECIPES, recall_recipe
 from psychoagent.memory.contracts import Appraiser, MemoryStore
@@ -10,6 +11,7 @@ from psychoagent.memory.stores.sqlite import SQLiteStore
 __all__ = [
     "RECALL_RECIPES",
     "Appraiser",
+    "AsyncMemory",
     "Embedder",
     "FilterError",
     "HashingEmbedder",

@@ -246,9 +246,12 @@ class Memory:
         check.check_list_of("ids", ids, check.check_ref)
         return self._ns.get_many(ids)
 
-    def units(self) -> list[MemoryUnit]:
-        """Every unit of the namespace in insertion order."""
-        return self._ns.units()
+    def units(self, kind: str | None = None) -> list[MemoryUnit]:
+        """Every unit of the namespace in insertion order; with `kind`, only those of that kind (read by the store,
+        so a chat adapter lists its messages without reading the whole namespace)."""
+        if kind is not None:
+            check.check_text("kind", kind)
+        return self._ns.units(kind)
 
     def recall(
         self,

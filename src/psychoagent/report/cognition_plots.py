@@ -12,7 +12,7 @@ import pandas as pd
 
 from psychoagent.eval.rundata import RunData
 from psychoagent.events import EventType
-from psychoagent.report.figures import COLOURS, figure, label, mark_ticks, png_base64, styled
+from psychoagent.report.figures import COLOURS, figure, label, legend_outside, mark_ticks, png_base64, styled
 
 AFFECT_KEYS = ("valence", "arousal", "conflict")
 SMOOTH_MONTHS = 6
@@ -57,13 +57,13 @@ def affect_over_time(run: RunData) -> str | None:
         )
         label(ax, f"{key} of the memories formed each month", "month", AFFECT_SCALES[key])
         mark_ticks(ax, run.shock_ticks())
-        ax.legend(loc="upper right")
+        legend_outside(ax)
     last = axes[len(keys)]
     for key, c in zip(keys, COLOURS, strict=False):
         last.hist(
             df[key].dropna(), bins=np.arange(-2.5, 5.0, 1.0), histtype="step", color=c, linewidth=2, label=key
         )
-    last.legend()
+    legend_outside(last)
     label(last, "all memories of the run", "score", "memories")
     return png_base64(fig)
 
@@ -101,7 +101,7 @@ def activity(run: RunData) -> str | None:
                 ax.plot(np.arange(run.ticks + 1), series[name], color=COLOURS[k], linewidth=1.4, label=name)
         mark_ticks(ax, run.shock_ticks())
         if ax.get_legend_handles_labels()[0]:
-            ax.legend()
+            legend_outside(ax)
         else:
             ax.text(
                 0.5, 0.5, "none in this run", ha="center", va="center", transform=ax.transAxes, color="#555"

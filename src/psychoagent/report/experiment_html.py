@@ -10,9 +10,9 @@ from pathlib import Path
 import pandas as pd
 
 from psychoagent.eval.experiment import load_experiment, paired, summarise
+from psychoagent.eval.glossary import TERMS, clip, term
 from psychoagent.eval.tables import comparison_markdown, direction, fmt, shown_metrics
 from psychoagent.report import experiment_plots
-from psychoagent.report.glossary import TERMS, clip, term
 from psychoagent.report.page import (
     Section,
     esc,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from psychoagent.eval.glossary import term
 from psychoagent.eval.macro import okun_points, phillips_points, pooled
 from psychoagent.report.figures import (
     COLOURS,
@@ -18,12 +19,12 @@ from psychoagent.report.figures import (
     figure,
     hide_unused,
     label,
+    legend_outside,
     percent_axis,
     png_base64,
     scatter_fit,
     styled,
 )
-from psychoagent.report.glossary import term
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -111,7 +112,7 @@ def macro_by_condition(folder: Path, conditions: Sequence[dict]) -> str | None:
         label(ax, title, "month", unit)
         if col in PERCENT:
             percent_axis(ax)
-    axes[0].legend()
+    legend_outside(axes[0])
     hide_unused(axes, len(SERIES))
     return png_base64(fig)
 
@@ -136,7 +137,7 @@ def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | Non
         _seed_bands(ax, data, trait, lambda f: f.index.to_numpy())
         scale = "-1 .. +1" if trait == "optimism" else "0 .. 1"
         label(ax, f"mean {trait.replace('alloc_', 'budget share: ').replace('_', ' ')}", "month", scale)
-    axes[0].legend()
+    legend_outside(axes[0])
     return png_base64(fig)
 
 
@@ -163,7 +164,7 @@ def phillips_okun_by_condition(folder: Path, conditions: Sequence[dict]) -> str 
     label(axes[1], "Okun's law (yearly points of all seeds)", "relative change of the unemployment rate",
           "real GDP growth (yearly)")  # fmt: skip
     for ax in axes:
-        ax.legend()
+        legend_outside(ax)
         percent_axis(ax, "x")
         percent_axis(ax, "y")
     return png_base64(fig)

@@ -44,6 +44,11 @@ def styled(plot: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def legend_outside(ax: Axes, **kwargs: Any) -> None:
+    """The axes' legend to the right of the plot, never over its lines (constrained layout makes room)."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False, **kwargs)
+
+
 def figure(
     rows: int = 1, cols: int = 1, width: float = WIDTH, height: float = 3.6
 ) -> tuple[Figure, np.ndarray]:

@@ -10,7 +10,7 @@ from typing import Any
 from psychoagent.econ.firms.events import FIRM_EVENTS
 from psychoagent.eval.rundata import RunData
 from psychoagent.events import EventType
-from psychoagent.report.figures import COLOURS, figure, label, mark_ticks, png_base64, styled
+from psychoagent.report.figures import COLOURS, figure, label, legend_outside, mark_ticks, png_base64, styled
 
 KINDS = FIRM_EVENTS
 
@@ -135,5 +135,5 @@ def capacity_plot(run: RunData) -> str | None:
             ax.plot(m["tick"], m[f"produced_{name}"], color=COLOURS[1], linewidth=1.0, label="output")
         label(ax, name.replace("_", " "), "month", "units a month")
         mark_ticks(ax, run.shock_ticks())
-        ax.legend(loc="best")
+        legend_outside(ax)
     return png_base64(fig)

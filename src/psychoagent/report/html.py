@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from psychoagent.eval.experiment import is_experiment
+from psychoagent.eval.glossary import term
 from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
+from psychoagent.eval.stylized import fact_checks
 from psychoagent.eval.tables import fmt
-from psychoagent.report import cognition_plots, firms, run_plots
+from psychoagent.report import cognition_plots, firms, money_plots, run_plots
 from psychoagent.report.experiment_html import experiment_report
-from psychoagent.report.glossary import term
 from psychoagent.report.page import (
     Section,
     esc,
@@ -73,7 +74,11 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
         ("metrics", "Metrics", lambda: metrics_html(metrics, result.get("not_available", {}))),
         ("macro", "Economy month by month", lambda: image_html(
             lambda: run_plots.macro_series(run), "macro series", "needs macro.csv rows",
-            "Dashed lines: months where a shock of the scenario starts.")),
+            "Dashed lines: months where a shock of the scenario starts." if run.shock_ticks() else "")),
+        ("money", "Money, credit and the central bank's rate", lambda: image_html(
+            lambda: money_plots.transmission(run), "transmission", "needs the money columns of macro.csv",
+            "How the rate reaches prices and jobs: a higher rate moves households' money into bills (the bank "
+            "holds those they do not), so the money stock and spending fall. Dashed lines: shock starts.")),
         ("phillips", "Phillips curve and Okun's law (one point per year)", lambda: run_plots.phillips_okun_html(run.macro)),
         ("wealth", "Wealth and its distribution", lambda: image_html(
             lambda: run_plots.wealth(run), "wealth", "needs agents.csv")),
@@ -82,7 +87,7 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
             "Grey: median and 10-90 % band of all households; coloured: five sample households.")),
         ("assets", "Asset prices and returns", lambda: image_html(
             lambda: run_plots.assets(run), "assets", GROUPS["stylized"])),
-        ("stylized", "Stylized facts of returns", lambda: image_html(
+        ("stylized", "Stylized facts of returns", lambda: _facts_table(result) + image_html(
             lambda: run_plots.stylized(run), "stylized facts", GROUPS["stylized"])),
         ("affect", "How the memories felt", lambda: image_html(
             lambda: cognition_plots.affect_over_time(run), "affect",
@@ -94,6 +99,18 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
     if firms.cognitive(run):  # cognitive firms: their decisions and capacity, before the glossary
         sections.insert(-1, ("firms", "Firms' decisions and capacity", lambda: _firms_html(run)))
     return page(f"PsychoAgent run report: {Path(path).name}", run_meta(run), sections, progress)
+
+
+def _facts_table(result: Mapping[str, Any]) -> str:
+    """Per asset, each stylized fact's value and whether it holds (empty without assets)."""
+    per = (result.get("details") or {}).get("assets") or {}
+    if not per:
+        return ""
+    header, rows = fact_checks(per)
+    return table_html(header, rows) + (
+        '<p class="meta">Per-auction returns (20 auctions a month) except the monthly autocorrelation; one run is '
+        "noisy (240 months: ±0.13 is two standard errors), so judge the autocorrelation over seeds.</p>"
+    )
 
 
 def _firms_html(run: RunData) -> str:

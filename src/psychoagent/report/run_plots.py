@@ -18,6 +18,7 @@ from psychoagent.report.figures import (
     figure,
     hide_unused,
     label,
+    legend_outside,
     mark_ticks,
     note,
     percent_axis,
@@ -121,14 +122,14 @@ def wealth(run: RunData) -> str | None:
     axes[0].fill_between([], [], [], color=COLOURS[0], alpha=0.2, label="10-90 % of households")
     mark_ticks(axes[0], run.shock_ticks())
     label(axes[0], "real wealth per household", "month", "wealth / price level")
-    axes[0].legend()
+    legend_outside(axes[0])
     last = np.sort(np.clip(w.iloc[-1].dropna().to_numpy(), 0, None))
     if last.sum() > 0:
         cum = np.concatenate([[0], np.cumsum(last) / last.sum()])
         share = np.linspace(0, 1, cum.size)
         axes[1].plot(share, cum, color=COLOURS[1], linewidth=2, label="this run")
         axes[1].plot([0, 1], [0, 1], color="grey", linewidth=1, linestyle=":", label="perfect equality")
-        axes[1].legend()
+        legend_outside(axes[1])
         percent_axis(axes[1], "x")
         percent_axis(axes[1], "y")
     label(axes[1], "Lorenz curve of wealth, last month", "poorest share of households", "share of all wealth")
@@ -200,7 +201,7 @@ def assets(run: RunData) -> str | None:
         axes[1].plot(x, df["log_return"], color=c, linewidth=0.5, alpha=0.8)
     axes[0].set_yscale("log")
     label(axes[0], "asset prices (log scale)", "trading period", "price")
-    axes[0].legend()
+    legend_outside(axes[0])
     label(axes[1], "log returns", "trading period", "log return per period")
     return png_base64(fig)
 
@@ -237,7 +238,7 @@ def stylized(run: RunData) -> str | None:
     xs = np.linspace(-5, 5, 100)
     axes[1].plot(xs, stats.norm.pdf(xs), color="black", linewidth=0.8)
     label(axes[0], "autocorrelation: r dotted, |r| solid", "lag (trading periods)", "autocorrelation")
-    axes[0].legend()
+    legend_outside(axes[0])
     label(
         axes[1],
         "standardised returns against a normal (black)",

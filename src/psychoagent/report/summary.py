@@ -42,9 +42,22 @@ def _year_means(series: pd.Series) -> tuple[float, float]:
 
 
 def _change(a: float, b: float) -> str:
+    """'+38 %', '−2.4 %', or 'about unchanged' below half a percent."""
     if a == 0 or not np.isfinite(a) or not np.isfinite(b):
         return ""
-    return f"{'+' if b >= a else '−'}{abs(b / a - 1):.0%}"
+    rel = abs(b / a - 1)
+    if rel < 0.005:
+        return "about unchanged"
+    return f"{'+' if b >= a else '−'}{100 * rel:.{0 if rel >= 0.1 else 1}f} %"
+
+
+def clip_words(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at a word boundary, with an ellipsis when cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
 
 
 def economy(run: RunData, metrics: Mapping[str, Any]) -> list[str]:
@@ -110,7 +123,7 @@ def shocks(run: RunData, metrics: Mapping[str, Any]) -> list[str]:
 
 def _pattern(text: str) -> str:
     """A memory's text with its numbers replaced by '#', so the same kind of event counts once."""
-    return _NUMBER.sub("#", text)[:90]
+    return clip_words(_NUMBER.sub("#", text), 90)
 
 
 _NUMBER = re.compile(r"[-+]?\d[\d,.]*")
@@ -137,7 +150,7 @@ def memory(run: RunData) -> list[str]:
                    + "; ".join(f"“{t}” ({n:,} times)" for t, n in common) + ".")  # fmt: skip
     beliefs = run.events(EventType.BELIEF_FORMED)
     if beliefs:
-        example = str((beliefs[-1].get("payload") or {}).get("belief", ""))[:160]
+        example = clip_words(str((beliefs[-1].get("payload") or {}).get("belief", "")), 160)
         out.append(f"Reflection turned experience into {len(beliefs):,} beliefs, e.g. “{example}”.")
     rejected, vetoed = (
         run.event_counts.get(EventType.GUARDRAIL_REJECTED, 0),
@@ -171,7 +184,7 @@ def _kinds_and_conflicts(events: list[dict]) -> list[str]:
         n = sum(int(p["clashes"]) for p in clashes)
         sharp = max(clashes, key=lambda p: float(p.get("clash_conflict", 0)))
         out.append(f"{n:,} memories carried a conflict (≥ 2 of 4: an outcome against its expectation, or a new "
-                   f"figure that updates an earlier memory); the sharpest: “{sharp.get('clash', '')}”.")  # fmt: skip
+                   f"figure that updates an earlier memory); the sharpest: “{clip_words(str(sharp.get('clash', '')), 200)}”.")  # fmt: skip
     return out
 
 
@@ -192,7 +205,7 @@ def _biggest_mover(run: RunData, panel: pd.DataFrame) -> str:
             and e.get("tick") in (month - 1, month)]  # fmt: skip
     if mine:
         why = str((mine[-1].get("payload") or {}).get("explanation", "")).splitlines()[0].rstrip(".")
-        line += f"; its largest monthly step ({sign * size:+.2f}, month {month}) came from an outcome: {why[:200]}"
+        line += f"; its largest monthly step ({sign * size:+.2f}, month {month}) came from an outcome: {clip_words(why, 200)}"
     else:
         line += f"; its largest monthly step ({sign * size:+.2f}, month {month}) came in a month without a scored outcome"
     return line + "."
@@ -220,21 +233,40 @@ def personas(run: RunData) -> list[str]:
     if updates:
         major = sum(bool((e.get("payload") or {}).get("major")) for e in updates)
         losses = sum(float((e.get("payload") or {}).get("impact", 0)) < 0 for e in updates)
+        weight = _loss_weight(updates)
+        weigh = f", which weigh {weight:g} times more" if weight else ""
         out.append(f"Personas changed {len(updates):,} times from prediction errors ({major:,} surprises big enough "
                    f"to count as major; {losses / len(updates):.0%} of the updates came from outcomes worse than "
-                   "expected, which weigh 2.25 times more).")  # fmt: skip
+                   f"expected{weigh}).")  # fmt: skip
     risk = panels.get("risk_preference")
     if risk is not None and len(risk) > 1:
         first, last = float(risk.iloc[0].mean()), float(risk.iloc[-1].mean())
         out.append(f"Mean risk appetite went from {first:.2f} in the first month to {last:.2f} in the last.")
         if updates and (mover := _biggest_mover(run, risk)):
             out.append(mover)
+    moved = [
+        m
+        for m in moved
+        if not (risk is not None and len(risk) > 1 and m.startswith(TRAIT_NAMES["risk_preference"]))
+    ]
     if moved:
-        out.append("Over the run, " + "; ".join(moved) + ".")
+        out.append(("Over the run, " if risk is None else "Of the other traits, ") + "; ".join(moved) + ".")
     out += _after_shocks(run, panels)
     if still:
         out.append(f"About unchanged on average (less than {NOTABLE_TRAIT_CHANGE}): {', '.join(still)}.")
     return out
+
+
+_LOSS_WEIGHT = re.compile(r"losses weigh x(\d+(?:\.\d+)?)")
+
+
+def _loss_weight(updates: list[dict]) -> float | None:
+    """How much more a loss weighs than a gain in these updates, as their explanations state it."""
+    for e in updates[:50]:
+        found = _LOSS_WEIGHT.search(str((e.get("payload") or {}).get("explanation", "")))
+        if found:
+            return float(found.group(1))
+    return None
 
 
 def _after_shocks(run: RunData, panels: Mapping[str, pd.DataFrame]) -> list[str]:

@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
@@ -67,7 +68,7 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
         if close_on_shutdown:
             hub.close()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc from the package's own files: they render with no internet
         title="PsychoAgent memory",
         version=__version__,
         description="Affect-aware, conflict-aware memory for agents: observe, recall, brief, supersede, forget.",

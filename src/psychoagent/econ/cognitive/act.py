@@ -7,6 +7,7 @@ from __future__ import annotations
 from psychoagent.econ.cognitive.deals import negotiate_deals
 from psychoagent.econ.cognitive.kit import Kit
 from psychoagent.econ.cognitive.month import Deciding, Month
+from psychoagent.econ.cognitive.trace import trace
 from psychoagent.econ.intents import HouseholdView
 from psychoagent.econ.mind.schema import ApprovedOrder
 from psychoagent.events import EventType
@@ -38,6 +39,7 @@ class Guard:
         assert decision is not None
         agent.feedback = []
         if decision.type != "DECIDE":
+            trace(kit, t, d, None, len(view.ids))
             return []
         vol = {o.subject: o.volatility for o in obs}
         res = kit.guardrails.check(
@@ -55,6 +57,7 @@ class Guard:
             kit.emit(
                 t, EventType.GUARDRAIL_VETOED, {"rule": r.rule, "reason": r.reason, "order": r.order}, src
             )
+        trace(kit, t, d, res, len(view.ids))
         agent.feedback = res.feedback()
         for f in agent.feedback:
             agent.note(t, f"My order was refused: {f}", Affect(valence=-1, arousal=2, reason="guardrail refusal"),

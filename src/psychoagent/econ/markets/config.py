@@ -13,6 +13,10 @@ class InvestorConfig(ConfigModel):
 
     activity: Share = 0.1
     """chance a neutral household reviews a position in a round"""
+    liquidity: Share = 0.5
+    """share of the review chance that is there whatever the news and recent moves: liquidity trading (Kyle
+    1985), so quiet spells still bring orders (seeds 1-4: with the maker's tuned spread, 0.3 took the stock
+    auctions that trade to 80-84 %, 0.5 to 90-91 %; docs/results.md)"""
     attention: NonNegative = 2.0
     """activity x (recent |r| / long-run |r|)^this: big moves draw traders in"""
     horizon: Positive = 20.0
@@ -115,6 +119,41 @@ class BondConfig(ConfigModel):
     """spending beyond tax revenue, share of monthly nominal GDP, as equal transfers (0: coupons only)"""
 
 
+class MakerConfig(ConfigModel):
+    """A designated market maker in each stock and in steel with inventory control (Ho & Stoll 1981; Avellaneda & Stoikov
+    2008): it quotes both sides of every auction around the last price, skewed against its inventory."""
+
+    enabled: bool = True
+    """make a market in every stock (False: households trade only with each other)"""
+    steel: bool = False
+    """make a market in steel too, next to the steel firm's dealer (tried on seeds 1-4: steel auctions that
+    trade stayed at 55 %, and in one seed steel nearly stopped trading, 11 %; off)"""
+    inventory_share: Share = 0.05
+    """share of each stock's float the maker takes at the opening and aims to hold (a modelling choice: enough
+    to quote for many rounds, small against households' holdings)"""
+    capital: NonNegative = 1.0
+    """cash households subscribe at the opening, x the value of that inventory: it can buy as much as it sells"""
+    min_half_spread: NonNegative = 0.001
+    """smallest log half-spread (10 bp; tuned on seeds 1-4, docs/results.md)"""
+    spread_vol: NonNegative = 0.25
+    """half-spread >= this x recent mean |return| per round: a dealer's spread rises with the risk of holding
+    inventory (Ho & Stoll 1981; Avellaneda & Stoikov 2008: gamma sigma^2 (T - t)); 1 left most household
+    orders inside the spread (64 % of auctions traded on seeds 1-4), tuned to 0.25"""
+    skew: NonNegative = 0.02
+    """log shift of both quotes per unit of inventory gap (q - q*) / q*: Ho & Stoll's inventory effect"""
+    flow: NonNegative = 0.0075
+    """log shift of both quotes per unit of last round's net order flow (bids - asks) / (bids + asks): quotes
+    learn from the order flow (Glosten & Milgrom 1985; Kyle 1985's lambda). Without it, prices followed
+    persistent flows too slowly (stocks' monthly ACF +0.03 to +0.24 on seeds 1-4; 0.005: +0.10); 0.01
+    overshot (-0.10 to -0.06): tuned to 0.0075"""
+    size: PositiveShare = 0.05
+    """units offered per side and auction, x the target inventory q*"""
+    band: PositiveShare = 1.0
+    """the inventory stays within (1 -+ this) x q*: no short sales, a bounded position"""
+    payout: Share = 0.5
+    """share of its cash above the capital paid to households (its owners) at each session's end"""
+
+
 class TradingConfig(ConfigModel):
     """Markets for steel and firm shares, traded in call auctions several times per month."""
 
@@ -138,10 +177,22 @@ class TradingConfig(ConfigModel):
     """a stock's fundamental value never below this share of the mean price"""
     steel: bool = True
     """list a steel market with the steel firm as dealer"""
-    dealer_spread: float = Field(0.02, ge=0, lt=1)
-    """the steel firm quotes its price x (1 -+ this) to buy and sell"""
+    steel_reset: bool = False
+    """each session opens steel at the producer's price (True: month-end deviations from it were undone every
+    month, which made monthly steel returns revert, ACF -0.27 over seeds 1-10); False: at last month's price"""
+    dealer_spread: float = Field(0.01, ge=0, lt=1)
+    """the steel firm quotes its quote centre x (1 -+ this) to buy and sell (tuned on seeds 1-4; was 0.02)"""
+    steel_weight: Share = 0.1
+    """households' strategic steel holding = this x allocation.invest of wealth: a commodity as a small part of
+    a portfolio, so households hold steel and trade it both ways (0: nearly nobody holds it; in a diagnostic run,
+    seed 3, 88 % of steel auctions had no household order); tuned on seeds 1-4"""
+    dealer_anchor: Share = 0.005
+    """the dealer quotes around last price^(1 - this) x its posted price^this: its posted price pulls the market
+    0.5 % of the gap a round (10 % a month; 1: quotes at its posted price, as before). A stronger pull makes
+    month-end deviations revert (0.02: monthly ACF -0.18 on seeds 1-4); tuned on seeds 1-4"""
     dealer_share: Share = 0.02
     """dealer quotes this share of last month's steel output per round"""
     investors: InvestorConfig = Field(default_factory=InvestorConfig)
     information: InformationConfig = Field(default_factory=InformationConfig)
     bonds: BondConfig = Field(default_factory=BondConfig)
+    maker: MakerConfig = Field(default_factory=MakerConfig)

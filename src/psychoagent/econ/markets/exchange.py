@@ -3,10 +3,12 @@ per month (the bond's issuer side, coupons and yields: markets/bonds.py).
 
 Ownership: shares outstanding per firm = shares_per_household x households, all held by households; the opening
 float follows the macro core's equity weights (by skill), so dividends are unchanged until households trade.
-Steel is held by households and by the steel firm, which acts as dealer (quotes both sides around its price);
-units change hands only in auctions, so shares and steel are conserved. Money moves between buyers, sellers
+Steel is held by households and by the steel firm, which acts as dealer (quotes both sides around a centre its
+posted price pulls the last price toward, `dealer_anchor`); a designated market maker (markets/maker.py) holds
+part of each stock's float and cash and quotes both sides of every stock auction; units change hands only in
+auctions, so shares and steel are conserved. Money moves between buyers, sellers
 and the dealer; fees (fee_rate per side) are pooled and returned as an equal lump sum to households at the end
-of the session, so total money is conserved and the cost still falls on those who trade.
+of the session with the maker's payout, so total money is conserved and the cost still falls on those who trade.
 
 A session (one per month, inside `model.step()` after the goods market) starts by folding the month's news
 surprise into each instrument's information intensity (markets/state.py), then runs `rounds` rounds; in each,
@@ -28,6 +30,7 @@ from psychoagent.econ.investors import Holdings, OrderArrays, Signals, investor_
 from psychoagent.econ.markets.bonds import Treasury
 from psychoagent.econ.markets.clearing import call_auction, quote_price
 from psychoagent.econ.markets.intake import Book, Resting, Ticket, check, live_orders, parse
+from psychoagent.econ.markets.maker import MAKER, MarketMaker
 from psychoagent.econ.markets.settlement import book_side, dealer_quotes, settle_households
 from psychoagent.econ.markets.state import MarketState
 from psychoagent.econ.orders import BOND, STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
@@ -70,6 +73,10 @@ class Markets:
         for k in self.firm_col.values():
             self.units[:, k] = model.households.equity * self.shares
         self.state = MarketState(len(ids), self.cfg, list(self.firm_col.values()))
+        made = list(self.firm_col.values()) + (
+            [self.col[STEEL]] if STEEL in self.col and self.cfg.maker.steel else []
+        )
+        self.maker = MarketMaker(self.cfg.maker, len(ids), made)
         if BOND in self.col:
             hh = model.households
             self.units[:, self.col[BOND]] = self.treasury.opening_units(hh.wealth, hh.allocation[:, 2])
@@ -171,6 +178,7 @@ class Markets:
         if k is None:
             return payout * self.model.households.equity
         self._div[k] += payout / self.shares
+        self.maker.dividend(k, payout / self.shares)
         return payout * self.units[:, k] / self.shares
 
     def session(self, t: int) -> None:
@@ -182,6 +190,11 @@ class Markets:
         steel = self._steel_firm()
         producer = steel.price if steel is not None else None
         self.state.update_values(self._div, producer, self._opening, self.col.get(STEEL))
+        if not self.maker.opened:
+            hh, k = self.model.households, self.col.get(STEEL)
+            held = float((np.clip(hh.allocation[:, 2], 0, 1) * np.maximum(hh.wealth, 0.0)).sum())
+            to_buy = {} if k is None else {k: self.cfg.steel_weight * held / float(self.state.price[k])}
+            self.maker.open(self.units, self.state.price, hh.deposits, to_buy)
         self._div[:] = 0.0
         book = [Resting(ticket, ticket.quantity) for ticket in self._recheck(t)]
         self.state.session_volume[:] = 0.0
@@ -192,7 +205,7 @@ class Markets:
         for r in range(self.cfg.rounds):
             dealer_net += self._round(t, r, by_inst)
             by_inst = {k: [rest for rest in v if rest.remaining > 1e-12] for k, v in by_inst.items()}  # fmt: skip
-        self._rebate(self.fees - fees0)
+        self._rebate(self.fees - fees0 + self.maker.pay_out())
         last = self.cfg.rounds - 1
         for rest in (rest for rest in book if rest.remaining > 1e-12):  # what is left expires
             self._report(t, last, rest, 0.0, float(self.state.price[self.col[rest.ticket.order.instrument]]))
@@ -308,6 +321,10 @@ class Markets:
         s = self.state
         (qb, qa), (bids, asks) = live, orders
         dealer = self._dealer_quotes(k, inst)
+        maker = self.maker.quotes(
+            k, float(s.price[k]), float(s.abs_fast[k]), float(s.flow[k]), self.cfg.fee_rate
+        )
+        dealer = (OrderArrays.join(dealer[0], maker[0]), OrderArrays.join(dealer[1], maker[1]))
         b_own, b_px, b_q = book_side(bids, qb, dealer[0])
         a_own, a_px, a_q = book_side(asks, qa, dealer[1])
         res = call_auction(b_px, b_q, a_px, a_q, float(s.price[k]))
@@ -316,7 +333,8 @@ class Markets:
             dealer_net = self._settle(k, res.price, b_own, res.bid_fill, a_own, res.ask_fill)
         else:
             price = quote_price(b_px, a_px, res.price)
-        ret = s.after_auction(k, price, res.volume, float(b_q.sum()), float(a_q.sum()))
+        others = (b_own != MAKER, a_own != MAKER)  # the flow investors and the maker read is everyone else's
+        ret = s.after_auction(k, price, res.volume, float(b_q[others[0]].sum()), float(a_q[others[1]].sum()))
         period = (t - 1) * self.cfg.rounds + r + 1
         y = self.treasury.yield_at(price) if inst == BOND else None
         self.records.append((period, t, r, inst, price, res.volume, ret, float(s.value[k]),
@@ -329,8 +347,10 @@ class Markets:
         return dealer_net
 
     def _weights(self) -> np.ndarray:
-        """Strategic weight of each instrument in a household portfolio: its market-cap share (0 for steel)."""
+        """Strategic weight of each instrument in a household portfolio: its market-cap share (steel: steel_weight)."""
         w = np.zeros(len(self._ids))
+        if STEEL in self.col:
+            w[self.col[STEEL]] = self.cfg.steel_weight
         cols = list(self.firm_col.values())
         if cols:
             w[cols] = self.state.price[cols] / self.state.price[cols].sum()
@@ -344,8 +364,10 @@ class Markets:
         firm = self._steel_firm()
         if inst != STEEL or firm is None:
             return OrderArrays.empty(), OrderArrays.empty()
+        a, last = self.cfg.dealer_anchor, float(self.state.price[k])
+        centre = last * (firm.price / last) ** a
         return dealer_quotes(
-            firm.price, firm.produced, firm.inventory, self.cfg.dealer_spread, self.cfg.dealer_share
+            centre, firm.produced, firm.inventory, self.cfg.dealer_spread, self.cfg.dealer_share
         )
 
     def _settle(self, k: int, price: float, b_own: np.ndarray, b_fill: np.ndarray,
@@ -355,8 +377,10 @@ class Markets:
         units = self.units[:, k]  # a view: settled in place
         got = settle_households(units, hh.cash, hh.deposits, price, fee, b_own, b_fill, a_own, a_fill)
         sold, bought = got.dealer_sold, got.dealer_bought
-        paid = got.paid + bought * price * (1.0 + fee)
-        received = got.received + sold * price * (1.0 - fee)
+        paid = got.paid + (bought + got.maker_bought) * price * (1.0 + fee)
+        received = got.received + (sold + got.maker_sold) * price * (1.0 - fee)
+        if got.maker_sold or got.maker_bought:
+            self.maker.settle(k, got.maker_sold, got.maker_bought, price, fee)
         if (sold or bought) and k == self.col.get(BOND):
             self.treasury.settle(sold, bought, price, fee)
             sold = bought = 0.0  # the steel dealer's net sale is what the caller books
@@ -369,7 +393,8 @@ class Markets:
         return sold - bought
 
     def _rebate(self, pool: float) -> None:
-        """Return the session's fees to households as an equal lump sum (keeps money conserved)."""
+        """Return the session's fees and the maker's payout to households as an equal lump sum (keeps money
+        conserved)."""
         hh = self.model.households
         if pool:
             hh.cash += pool / hh.n

@@ -16,19 +16,22 @@ _DEALER = np.array([-1], dtype=np.int64)
 
 @dataclass(frozen=True)
 class Settled:
-    """Money households paid (fees included) and received (fees deducted), and units dealers sold and bought."""
+    """Money households paid (fees included) and received (fees deducted), and units the dealer (owner -1: the
+    steel firm or the treasury) and the market maker (owner -2) sold and bought."""
 
     paid: float
     received: float
     dealer_sold: float
     dealer_bought: float
+    maker_sold: float = 0.0
+    maker_bought: float = 0.0
 
 
 def settle_households(units: FloatArray, cash: FloatArray, deposits: FloatArray, price: float, fee: float,
                       b_own: IntArray, b_fill: FloatArray, a_own: IntArray, a_fill: FloatArray) -> Settled:  # fmt: skip
     """Move units (`units`: the instrument's column, updated in place) and money of households for one auction:
     buyers pay price x (1 + fee) from cash, then deposits; sellers receive price x (1 - fee) in cash. Owners < 0
-    are dealers; their side is returned for the caller to book."""
+    are the dealer (-1) and the market maker (-2); their sides are returned for the caller to book."""
     n = cash.size
     hb, ha = b_own >= 0, a_own >= 0
     bought = np.bincount(b_own[hb], weights=b_fill[hb], minlength=n)
@@ -39,14 +42,15 @@ def settle_households(units: FloatArray, cash: FloatArray, deposits: FloatArray,
     cash -= from_cash
     deposits -= pay - from_cash
     cash += sold * price * (1.0 - fee)
-    return Settled(float(pay.sum()), float(sold.sum()) * price * (1.0 - fee), float(a_fill[~ha].sum()),
-                   float(b_fill[~hb].sum()))  # fmt: skip
+    return Settled(float(pay.sum()), float(sold.sum()) * price * (1.0 - fee), float(a_fill[a_own == -1].sum()),
+                   float(b_fill[b_own == -1].sum()), float(a_fill[a_own == -2].sum()),
+                   float(b_fill[b_own == -2].sum()))  # fmt: skip
 
 
 def dealer_quotes(price: float, produced: float, inventory: float, spread: float,
                   share: float) -> tuple[OrderArrays, OrderArrays]:  # fmt: skip
-    """The steel firm's bid and ask for one auction: `share` of last month's output (at least 1 unit) at its
-    price x (1 -+ spread); the ask is limited to its inventory (none when it has none)."""
+    """The steel firm's bid and ask for one auction: `share` of last month's output (at least 1 unit) at `price`
+    (its quote centre) x (1 -+ spread); the ask is limited to its inventory (none when it has none)."""
     if share <= 0:
         return OrderArrays.empty(), OrderArrays.empty()
     size = share * max(produced, 1.0)

@@ -28,6 +28,7 @@ class MarketState:
         self.cfg = cfg
         self.stock_cols = np.array(stock_cols, dtype=np.int64)
         self.opened = False
+        self.opened_steel = False
         self.price = np.ones(k)
         self.value = np.ones(k)
         self.dividend = np.zeros(k)
@@ -56,7 +57,8 @@ class MarketState:
         the market opens at value; floored at value_floor x the mean price. Shares, not levels, are smoothed so
         that a first large payout cannot swamp a tiny starting average. The level of the whole market is left to
         households' portfolio balance, whose cash is what can buy it. Steel: the steel firm's posted price
-        (replacement cost), which also resets steel's reference price, since the dealer quotes around it.
+        (replacement cost); it sets steel's reference price at the first session, and at every session with
+        `steel_reset` (else the market keeps last month's price).
         """
         cols = self.stock_cols
         if not self.opened:
@@ -72,7 +74,9 @@ class MarketState:
             self.value[cols] = np.maximum(p.sum() * self.dividend[cols], self.cfg.value_floor * p.mean())
         if steel_col is not None and producer_price is not None:
             self.value[steel_col] = producer_price
-            self.price[steel_col] = producer_price
+            if self.cfg.steel_reset or not self.opened_steel:
+                self.price[steel_col] = producer_price
+            self.opened_steel = True
 
     def attention_all(self) -> np.ndarray:
         """Recent over long-run mean |return| per instrument, clipped to attention_range."""

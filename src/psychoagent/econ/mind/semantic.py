@@ -8,7 +8,7 @@ its history stays visible. Counterpart reputation ("agent 7 opens high and conce
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,6 +56,8 @@ class SemanticMemory:
         self.reputation: dict[int, list[float]] = defaultdict(list)
         self.adjacency: dict[str, set[str]] = defaultdict(set)
         """In-process mirror of the belief graph's `about`/`related` edges (traversal without a SQLite read)."""
+        self.revised: deque[tuple[str, str, str, datetime]] = deque(maxlen=8)
+        """The latest revisions (subject, old text, new text, when): the two sides a decision trace shows."""
 
     def seed_priors(self, when: datetime) -> None:
         """Store the prior causal chains once."""
@@ -86,6 +88,8 @@ class SemanticMemory:
         key = (subject, relation)
         old = self.beliefs.get(key)
         belief = Belief(subject, relation.split(":")[0], relation.split(":")[-1], effect, evidence, text)
+        if old is not None and old.text != text:
+            self.revised.append((subject, old.text, text, when))
         self.beliefs[key] = belief
         self._by_subject = None
         if self.memory is None and not self.keep_graph:

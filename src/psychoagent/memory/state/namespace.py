@@ -86,9 +86,9 @@ class Namespace:
     def get_many(self, ids: Sequence[str]) -> list[MemoryUnit]:
         return self.store.get_units(self.name, ids)
 
-    def units(self) -> list[MemoryUnit]:
-        """Every unit of the namespace in insertion order."""
-        return list(self.store.iter_units(self.name))
+    def units(self, kind: str | None = None) -> list[MemoryUnit]:
+        """Every unit of the namespace (of one kind when given) in insertion order."""
+        return list(self.store.iter_units(self.name, kind))
 
     def update(self, unit: MemoryUnit) -> MemoryUnit:
         """Persist changed mutable fields of a stored unit of this namespace and index them."""

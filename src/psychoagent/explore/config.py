@@ -1,0 +1,24 @@
+"""Settings of the explorer: where its cache lives, how much it keeps in memory and what the memory browser asks."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from psychoagent.config import ConfigModel, Count, NonNegative
+
+
+class ExploreConfig(ConfigModel):
+    """Tuning of `psychoagent explore`, each with its reason."""
+
+    cache_folder: str = ".explore"
+    """indexes are cached in this folder inside the run folder (rebuilt when a run file changes)"""
+    pages_in_memory: Count = 256
+    """agent pages kept in memory after being read from the cache (about 50 KB each at 240 months)"""
+    min_delta: NonNegative = 1e-6
+    """persona changes smaller than this are rounding noise and not listed among an event's moves"""
+    search_k: int = Field(10, ge=1, le=100)
+    """recall hits the memory browser shows by default"""
+    graph_depth: int = Field(2, ge=1, le=4)
+    """hops of a unit's neighbourhood drawn by default (2: the unit, its links and theirs)"""
+    graph_nodes: Count = 60
+    """at most this many nodes in a drawn neighbourhood (a hub unit stays readable)"""
