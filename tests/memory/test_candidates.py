@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from psychoagent.memory.write.updates import _nearest_stored, _Stored
+from psychoagent.memory.write.candidates import Stored, nearest_stored
 
 
 def test_nearest_stored_is_the_whole_column_partition() -> None:
@@ -23,9 +23,9 @@ def test_nearest_stored_is_the_whole_column_partition() -> None:
         original = sims.copy()
         np.negative(sims, out=sims)
         sims[~eligible] = np.inf
-        stored = _Stored(sims, np.flatnonzero(eligible))
+        stored = Stored(sims, np.flatnonzero(eligible))
         n = min(6, int(eligible.sum()))
         for i in range(n_batch):
             column = np.where(eligible, original[:, i], -np.inf)  # what the search partitioned before
             top = np.argpartition(-column, n - 1)[:n]
-            assert np.array_equal(_nearest_stored(stored, i, n), top[np.argsort(-column[top])])
+            assert np.array_equal(nearest_stored(stored, i, n), top[np.argsort(-column[top])])

@@ -68,6 +68,12 @@ class ConflictConfig(ConfigModel):
     (wrongly flagged 20 -> 25 %), for 0.12 more embedded texts per stored unit (2026-12-01)"""
     second_stage_path: str | None = None
     """JSON weights of another fitted second stage (default: the packaged one)"""
+    gate: bool = True
+    """every update or contradiction (write time and briefing) must pass the structural gate
+    (memory.conflicts.gate: same subject, same single-valued attribute, a replacing change); its thresholds are
+    fitted with its head on dev pairs (benchmarks/fit_gate.py)"""
+    gate_path: str | None = None
+    """JSON weights of another fitted gate head (default: the packaged one)"""
 
 
 class ModulationConfig(ConfigModel):

@@ -20,9 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from psychoagent.embed import Embedder
 from psychoagent.memory.config import ConflictConfig
 from psychoagent.memory.conflicts.answer_words import replaces_answer
-from psychoagent.memory.conflicts.detect import LABELS, normalised_similarity, scorer_for
+from psychoagent.memory.conflicts.detect import LABELS, gate_for, normalised_similarity, scorer_for
+from psychoagent.memory.conflicts.gate import phrase_embed
 from psychoagent.memory.conflicts.pairs import comparable, scored_row, turn_speaker
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, conflict_id
 from psychoagent.memory.conflicts.spans import content_words
@@ -48,19 +50,29 @@ def _restates(old_text: str, new_text: str) -> bool:
     return bool(old_words) and old_words <= set(content_words(new_text))
 
 
+def _other_chains(partners: dict[str, set[str]], a: str, b: str) -> bool:
+    """Whether each fact already conflicts with another one and the two have no partner in common: each is placed in
+    a chain of versions of its own attribute ("Alice moved to Paris" after "Alice lives in London", "Alice now
+    wants detailed answers" after "Alice prefers short answers"), so the two give two attributes."""
+    pa, pb = partners.get(a, set()) - {b}, partners.get(b, set()) - {a}
+    return bool(pa and pb and pa.isdisjoint(pb))
+
+
 def answer_conflicts(
     hits: Sequence[Recall],
     known: set[frozenset[str]],
     query: str,
     conf: ConflictConfig,
     index_of: Callable[[], NamespaceIndex],
-    embedder: str,
+    embedder: str | Embedder,
     floor: float | None,
 ) -> list[ConflictRecord]:
     """Transient records for pairs of recalled, current facts that answer the question alike and conflict by the
-    scorer's reading (see the module); pairs in `known` are skipped and the found ones added to it. `index_of`
-    gives the namespace index (read only when a pair qualifies), `embedder` names the embedder, `floor` is its
-    similarity floor."""
+    scorer's reading (see the module); pairs in `known` are skipped and the found ones added to it, and so are
+    pairs whose facts each already conflict with another fact and share no partner (`_other_chains`). `index_of`
+    gives the namespace index (read only when a pair qualifies), `embedder` is the embedder (or its name: the
+    structural gate then embeds attribute phrases with the hash embedder), `floor` is its similarity floor. A pair
+    the structural gate blocks (`gate`) is no conflict."""
     if not (conf.detect and conf.detect_changes):
         return []
     live = [
@@ -71,6 +83,10 @@ def answer_conflicts(
         and "relevance" in h.parts
         and not turn_speaker(h.unit.content)
     ]
+    partners: dict[str, set[str]] = {}
+    for pair in known:
+        for side in pair:
+            partners.setdefault(side, set()).update(pair - {side})
     pairs = []
     for i, x in enumerate(live):
         for y in live[i + 1 :]:
@@ -80,25 +96,39 @@ def answer_conflicts(
             if not answers_alike(old.parts["relevance"], new.parts["relevance"], conf.recall_close_relevance):
                 continue
             a, b = old.unit.content, new.unit.content
+            if _other_chains(partners, old.unit.id, new.unit.id):
+                continue
             if share_subject(a, b) and comparable(a, b) and not _restates(a, b):
                 pairs.append((old, new))
     if not pairs:
         return []
     index = index_of()
-    scorer = scorer_for(conf, embedder)
+    name = embedder if isinstance(embedder, str) else embedder.name
+    scorer = scorer_for(conf, name)
     rows = []
+    denses = []
     for old, new in pairs:
         va, vb = (index.vectors[index.row_of[h.unit.id]] for h in (old, new))
         dense = float(normalised_similarity(float(va @ vb), floor))
+        denses.append(dense)
         rows.append(
             scored_row(old.unit.content, new.unit.content, dense, (va, vb) if scorer.vector_dim else None)
         )
     found = []
-    for (old, new), p in zip(pairs, scorer.probabilities(np.stack(rows)).tolist(), strict=True):
+    kept = []
+    for (old, new), p, dense in zip(
+        pairs, scorer.probabilities(np.stack(rows)).tolist(), denses, strict=True
+    ):
         mass = p[_UPDATE] + p[_CONTRADICTION]
         replaced = replaces_answer(old.unit.content, new.unit.content, query)
-        if mass < (conf.brief_answer_mass if replaced else conf.brief_conflict_mass):
-            continue
+        if mass >= (conf.brief_answer_mass if replaced else conf.brief_conflict_mass):
+            kept.append((old, new, p, mass, replaced, dense))
+    gate = gate_for(conf, name)
+    if gate is not None and kept:
+        embed = phrase_embed(name, None if isinstance(embedder, str) else embedder.embed_documents)
+        readings = gate.check([(o.unit.content, n.unit.content, d) for o, n, *_, d in kept], embed)
+        kept = [k for k, r in zip(kept, readings, strict=True) if r.verdict != "block"]
+    for old, new, p, mass, replaced, _ in kept:
         kind = "update" if p[_UPDATE] >= p[_CONTRADICTION] else "contradiction"
         known.add(frozenset((old.unit.id, new.unit.id)))
         found.append(

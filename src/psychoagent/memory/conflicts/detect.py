@@ -28,6 +28,7 @@ import numpy as np
 
 from psychoagent.embed import normalised_similarity
 from psychoagent.memory.config import ConflictConfig
+from psychoagent.memory.conflicts.gate import Gate, blocked_by_rules, phrase_embed
 from psychoagent.memory.conflicts.pairs import (
     FEATURES,
     analyse,
@@ -156,6 +157,11 @@ def scorer_for(cfg: ConflictConfig, embedder: str) -> PairScorer:
     return scorer
 
 
+def gate_for(cfg: ConflictConfig, embedder: str) -> Gate | None:
+    """The structural gate for this embedder (`gate`), or None when `ConflictConfig.gate` is off."""
+    return Gate.load(embedder, cfg.gate_path) if cfg.gate and cfg.detect_changes else None
+
+
 def second_for(cfg: ConflictConfig, embedder: str) -> SecondStage | None:
     """The configured second stage when it is on and was fitted on this embedder's vectors, else None."""
     if not (cfg.second_stage and cfg.detect_changes):
@@ -188,6 +194,43 @@ class Judgement:
     @property
     def confidence(self) -> float:
         return self.probabilities[LABELS.index(self.label)]
+
+
+def referee_pairs(
+    gate: Gate | None,
+    texts: Sequence[tuple[str, str]],
+    denses: Sequence[float],
+    probs: np.ndarray,
+    labels: list[str | None],
+    referee: PairJudge | None,
+    embed: Embed | None,
+) -> list[int]:
+    """Pass the labelled pairs (and, with a referee, those in its band) through the gate: a blocked pair loses its
+    label (in place); return the pairs the referee is to decide: without a gate those in its band, with one those
+    the gate leaves uncertain."""
+    band = referee.band if referee is not None else (2.0, 2.0)
+    in_band = [i for i, p in enumerate(probs.tolist()) if band[0] <= max(p[0], p[1]) <= band[1]]
+    if gate is None:
+        return in_band
+    todo = sorted({i for i, label in enumerate(labels) if label is not None} | set(in_band))
+    if not todo:
+        return []
+    readings = gate.check([(*texts[i], denses[i]) for i in todo], embed)
+    unsure = []
+    for i, reading in zip(todo, readings, strict=True):
+        if reading.verdict == "block":
+            labels[i] = None
+        elif reading.verdict == "unsure":
+            unsure.append(i)
+    return unsure if referee is not None else []
+
+
+def kept(content: str, created: float, other: str, other_created: float, gated: bool) -> bool:
+    """Whether a new text and a candidate are a pair `judge` scores: comparable (`pairs.comparable`) and, with the
+    gate, not ruled out by its rules. The rules run first: on a store of distinct items they rule out most pairs,
+    and cost less than the comparison."""
+    old, new = (content, other) if created < other_created else (other, content)
+    return not (gated and blocked_by_rules(old, new)) and comparable(other, content)
 
 
 def rebuilt(old_text: str, new_text: str) -> str | None:
@@ -234,6 +277,8 @@ def judge(
     embed: Embed | None = None,
     floor: float | None = None,
     second: SecondStage | None = None,
+    gate: Gate | None = None,
+    embedder: str = "",
 ) -> list[Judgement]:
     """Score the new text against each candidate; return the pairs judged update or contradiction, best first.
 
@@ -241,12 +286,15 @@ def judge(
     for: its dense similarity (normalised with `floor`) and embedding interactions. With a referee, pairs whose
     update or contradiction probability falls in its uncertainty band are decided by it (the scorer's label
     stands where it gives no answer). With `second` (and `embed` and the vectors), the pairs in its band are
-    decided by the second stage (`second_stage`: masked-predicate similarity) before the referee."""
-    candidates = [c for c in candidates if comparable(c.content, content)]
+    decided by the second stage (`second_stage`: masked-predicate similarity). With `gate`, every pair judged
+    update or contradiction must pass the structural gate (`gate`: same subject, same single-valued attribute, a
+    replacing change); the referee is asked only about the pairs the gate leaves uncertain (`referee_pairs`)."""
+    candidates = [c for c in candidates if kept(content, created, c.content, c.created, gate is not None)]
     if not candidates:
         return []
     rows = []
     order = []
+    denses: list[float] = []
     pair_vecs: list[tuple[np.ndarray, np.ndarray]] = []
     texts = [(content, c.content) if created < c.created else (c.content, content) for c in candidates]
     have_vectors = vector is not None and all(c.vector is not None for c in candidates)
@@ -283,6 +331,7 @@ def judge(
             vec = None if swap is None else said_vec if swap == new_text else swap_cache.vectors[swap]
             row = np.concatenate([row, swap_features(old_vec, new_vec, vec, floor)])
         rows.append(row)
+        denses.append(dense)
         order.append(new_is_older)
         if old_vec is not None and new_vec is not None:
             pair_vecs.append((old_vec, new_vec))
@@ -300,19 +349,11 @@ def judge(
         for i, verdict in enumerate(decide(second, texts, firsts, probs, pair_vecs, embed, floor)):
             if verdict is not False:
                 labels[i] = verdict if isinstance(verdict, str) else None
-    if referee is not None:
-        low, high = referee.band
-        unsure = [i for i, p in enumerate(probs) if low <= max(p[0], p[1]) <= high]
-        if unsure:
-            pairs = []
-            for i in unsure:
-                older_first = (
-                    (content, candidates[i].content) if order[i] else (candidates[i].content, content)
-                )
-                pairs.append(older_first)
-            for i, verdict in zip(unsure, referee.decide(pairs), strict=True):
-                if verdict is not None:
-                    labels[i] = verdict if verdict in thresholds else None
+    unsure = referee_pairs(gate, texts, denses, probs, labels, referee, phrase_embed(embedder, embed))
+    if referee is not None and unsure:
+        for i, verdict in zip(unsure, referee.decide([texts[i] for i in unsure]), strict=True):
+            if verdict is not None:
+                labels[i] = verdict if verdict in thresholds else None
     out: list[Judgement] = []
     for cand, p, new_is_older, decided in zip(candidates, listed, order, labels, strict=True):
         if decided is not None:

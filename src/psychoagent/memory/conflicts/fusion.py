@@ -16,6 +16,7 @@ from typing import Any
 
 from psychoagent.affect.slots import extract_slots
 from psychoagent.memory.config import FusionConfig, StrategyTemplate
+from psychoagent.memory.conflicts.gate import blocked_by_rules
 from psychoagent.memory.conflicts.records import conflict_id
 from psychoagent.quoting import DATA_NOTE, escape, quote, text_problem
 from psychoagent.types import ConflictRecord, MemoryUnit, Recall
@@ -33,7 +34,7 @@ WEIGH_PROMPT = (
 def slot_conflicts(units: Sequence[MemoryUnit], known: set[frozenset[str]]) -> list[ConflictRecord]:
     """Transient records for recalled units whose slots clash and that no stored record links yet, unless each
     opens with a subject of its own that the other never names (`_two_subjects`: two people's meetings on two
-    days do not clash)."""
+    days do not clash) or a rule of the structural gate rules the pair out (`gate.blocked_by_rules`)."""
     found: list[ConflictRecord] = []
     slots = [(u, extract_slots(u.content)) for u in units if u.kind not in ("summary", "reflection")]
     for i, (a, sa) in enumerate(slots):
@@ -45,7 +46,7 @@ def slot_conflicts(units: Sequence[MemoryUnit], known: set[frozenset[str]]) -> l
                 if clash is None:
                     continue
                 old, new = (a, b) if a.created_at <= b.created_at else (b, a)
-                if _two_subjects(old.content, new.content):
+                if _two_subjects(old.content, new.content) or blocked_by_rules(old.content, new.content):
                     break
                 found.append(
                     ConflictRecord(

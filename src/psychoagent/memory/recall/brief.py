@@ -58,7 +58,7 @@ def brief(
     known = {frozenset((r.side_a, r.side_b)) for r in records}
     records += slot_conflicts([units[uid] for uid in dict.fromkeys(units)], known)
     records += answer_conflicts(
-        hits, known, query, ns.affect_config.conflicts, ns.index, ns.embedder.name, ns.similarity_floor
+        hits, known, query, ns.affect_config.conflicts, ns.index, ns.embedder, ns.similarity_floor
     )
     records = _dedupe(records)
     text, details = render(query, hits, records, units, cfg)

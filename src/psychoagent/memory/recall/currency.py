@@ -10,6 +10,7 @@ import numpy as np
 from psychoagent.memory.config import RecallConfig
 from psychoagent.memory.conflicts.answers import answers_alike
 from psychoagent.memory.conflicts.detect import LABELS, normalised_similarity, scorer_for
+from psychoagent.memory.conflicts.gate import blocked_by_rules
 from psychoagent.memory.conflicts.pairs import comparable, scored_row, turn_speaker
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS
 from psychoagent.memory.conflicts.subject_keys import share_subject
@@ -89,8 +90,14 @@ class CurrencyStage:
         said = [bool(turn_speaker(text)) for text in texts]
 
         def pairable(a: int, b: int) -> bool:
-            """Whether older a and newer b can be about the same subject at all (no chat turn, a shared key)."""
-            return not said[b] and share_subject(texts[a], texts[b]) and comparable(texts[a], texts[b])
+            """Whether older a and newer b can be about the same subject at all (no chat turn, a shared key, no rule
+            of the structural gate against it: two items, a relative, an added member)."""
+            return (
+                not said[b]
+                and share_subject(texts[a], texts[b])
+                and comparable(texts[a], texts[b])
+                and not (conf.gate and blocked_by_rules(texts[a], texts[b]))
+            )
 
         known = decisions_for(scorer, cfg.pair_decisions) if cfg.pair_decisions else None
 

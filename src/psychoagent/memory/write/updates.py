@@ -1,7 +1,7 @@
 """Conflict planning for a batch of new units: updates and contradictions by meaning, goal conflicts.
 
-For each new unit: gather candidates (nearest earlier units by embedding, latest units sharing a subject, a
-number or a time, units giving the same rule-based slot, earlier units of the same batch), let the learned pair
+For each new unit: gather candidates (`write.candidates`: nearest earlier units by embedding, latest units sharing a
+subject, a number or a time, units giving the same rule-based slot, earlier units of the same batch), let the learned pair
 scorer judge them (`memory.conflicts.detect`), and plan records, edges and validity changes. Nothing is written
 here: the write path applies the plan inside the batch's transaction (`memory.write.observe.after_store`).
 """
@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import pairwise
-from typing import NamedTuple
 
 import numpy as np
 
@@ -21,21 +19,24 @@ from psychoagent.affect.slots import Slot
 from psychoagent.embed import Embedder
 from psychoagent.memory.config import AffectiveMemoryConfig, ConflictConfig
 from psychoagent.memory.conflicts.detect import (
-    Candidate,
     Embed,
     Judgement,
     PairScorer,
+    gate_for,
     judge,
+    kept,
     scorer_for,
     second_for,
 )
 from psychoagent.memory.conflicts.facts import subjects
+from psychoagent.memory.conflicts.gate import blocked_by_rules
 from psychoagent.memory.conflicts.pairs import slot_clash
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, conflict_id, goal_id, slots_of
 from psychoagent.memory.conflicts.second_stage import SecondStage
 from psychoagent.memory.contracts import PairJudge
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.state.affect import NamespaceAffect, SlotEntry
+from psychoagent.memory.write.candidates import Batch, Found, Stored, candidate, gather
 from psychoagent.types import ConflictRecord, Edge, MemoryUnit, to_datetime, utcnow
 
 
@@ -71,7 +72,7 @@ def prepare(
     scorer = scorer_for(cfg, name) if cfg.detect_changes else None
     second = second_for(cfg, name) if embed is not None else None
     n_stored = len(index)
-    stored: _Stored | None = None
+    stored: Stored | None = None
     if n_stored and cfg.dense_candidates and scorer is not None:
         sims = index.vectors @ vectors.T  # stored x batch: one product for the whole batch
         kinds = index.column("kind")
@@ -79,15 +80,15 @@ def prepare(
         # negated in place, non-candidates at +inf: no second matrix of this size (it grows with the store)
         np.negative(sims, out=sims)
         sims[~eligible] = np.inf
-        stored = _Stored(sims, np.flatnonzero(eligible))
-    batch = _Batch(units, vectors, {u.id: j for j, u in enumerate(units)}, {}, {})
+        stored = Stored(sims, np.flatnonzero(eligible))
+    batch = Batch(units, vectors, {u.id: j for j, u in enumerate(units)}, {}, {})
     by_id = {u.id: u for u in units}
     for i, unit in enumerate(units):
         slots = slots_of(unit)
         plan.slots.append((unit, slots))
         if unit.kind not in UNCHECKED_KINDS:
-            cands = _candidates(state, index, stored, batch, i, slots, cfg, floor)
-            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second)
+            cands = gather(state, index, stored, batch, i, slots, cfg, floor)
+            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second, name)
             for verdict in verdicts:
                 _apply(plan, state, unit, verdict, by_id, cfg, heuristic)
         if slots:
@@ -103,149 +104,39 @@ def prepare(
     return plan
 
 
-class _Stored(NamedTuple):
-    """The batch's negated similarities to the stored units (nearest first in ascending order), stored x batch: a
-    column per new unit, +inf where a stored unit is no candidate (superseded, or of a kind never checked), and how
-    many are candidates."""
-
-    rows: np.ndarray
-    candidates: np.ndarray
-    """The rows of the stored units that are candidates, ascending."""
-
-
-def _nearest_stored(stored: _Stored, i: int, n: int) -> np.ndarray:
-    """Rows of the `n` stored candidates nearest to new unit `i`, nearest first, as the partition of its whole
-    column orders them (`top[argsort(distance[top])]`). Read from the candidates' rows alone when that answer is
-    unique (the `n` smallest distances all differ and the next one is larger): a store whose units were mostly
-    superseded has few; with a tie, from the whole column (its order of equal distances)."""
-    distance = stored.rows[:, i]
-    near = distance[stored.candidates]
-    if len(near) > n:
-        part = np.argpartition(near, n)
-        top, following = part[:n], float(near[part[n]])
-    else:
-        top, following = np.arange(len(near)), np.inf
-    values = near[top]
-    order = np.argsort(values)
-    ranked = values[order].tolist()
-    if all(a < b for a, b in pairwise(ranked)) and ranked[-1] < following:
-        return stored.candidates[top[order]]
-    full = np.argpartition(distance, n - 1)[:n]
-    return full[np.argsort(distance[full])]
-
-
-class _Batch(NamedTuple):
-    """The batch being planned: its units and vectors, each unit's position, and the slot entries and subject keys
-    of the units planned so far."""
-
-    units: Sequence[MemoryUnit]
-    vectors: np.ndarray
-    position: dict[str, int]
-    slots: dict[str, list[SlotEntry]]
-    subjects: dict[str, list[str]]
-
-
-def _candidates(
-    state: NamespaceAffect,
-    index: NamespaceIndex,
-    stored: _Stored | None,
-    batch: _Batch,
-    i: int,
-    slots: Sequence[Slot],
-    cfg: ConflictConfig,
-    floor: float | None,
-) -> list[Candidate]:
-    """Stored and same-batch units to compare unit `i` with (deduplicated, current ones only), in the order they
-    are met: nearest stored, nearest earlier in the batch, latest sharing a subject key, giving the same slot."""
-    units, vectors, position = batch.units, batch.vectors, batch.position
-    unit, vec = units[i], vectors[i]
-    unit_id, superseded, facts, row_of = unit.id, state.superseded, state.facts, index.row_of
-    found: dict[str, Candidate] = {}
-    base = 0.0 if floor is None else float(floor)
-    span = max(1.0 - base, 1e-9)
-    least = cfg.min_similarity
-
-    def similarity(cosine: float) -> float:
-        return min(1.0, max(0.0, (cosine - base) / span))
-
-    def add(uid: str, slot_key: str | None = None) -> None:
-        if uid == unit_id or uid in superseded or uid in found:
-            return
-        j = position.get(uid)
-        if j is not None and j < i:
-            other = units[j]
-            if other.kind in UNCHECKED_KINDS or other.invalid_at is not None:
-                return
-            other_vec = vectors[j]
-            dense = similarity(float(other_vec @ vec))
-            found[uid] = Candidate(
-                uid, other.content, other.created_at.timestamp(), dense, slot_key, other_vec
-            )
-            return
-        fact = facts.get(uid)
-        row = row_of.get(uid)
-        if fact is None or fact[2] in UNCHECKED_KINDS or row is None:
-            return
-        stored_vec = index.vectors[row]
-        dense = similarity(float(stored_vec @ vec))
-        found[uid] = Candidate(uid, fact[1], fact[0], dense, slot_key, stored_vec)
-
-    if stored is not None:
-        n = min(cfg.dense_candidates, len(stored.candidates))
-        if n:
-            distance, ids = stored.rows[:, i], index.ids
-            for row in _nearest_stored(stored, i, n):
-                if similarity(-float(distance[row])) >= least:
-                    add(ids[int(row)])
-    if i and cfg.dense_candidates and cfg.detect_changes:
-        near = vectors[:i] @ vec
-        for j in np.argsort(-near)[: cfg.dense_candidates]:
-            if similarity(float(near[j])) >= least:
-                add(units[int(j)].id)
-    if cfg.detect_changes:
-        by_subject, last = state.by_subject, cfg.subject_candidates
-        for key in _lookup_keys(unit.content):
-            for uid in reversed(by_subject.get(key, [])[-last:] if last else []):
-                add(uid)
-            for uid in reversed(batch.subjects.get(key, [])[-last:]):
-                add(uid)
-    if slots:
-        stored_slots = state.slots
-        for slot in slots:
-            for entry in (*stored_slots.get(slot.key, ()), *batch.slots.get(slot.key, ())):
-                if entry.current and slot.contradicts(entry.slot):
-                    add(entry.unit_id, slot.key)
-    return list(found.values())
-
-
-def _lookup_keys(text: str) -> frozenset[str]:
-    """The index keys a new unit looks up: its subjects, and its numbers and times only when it names nobody
-    ("Sorry, I meant 4200, not 5000"), so that a fact full of numbers does not pull in every fact sharing one."""
-    keys = subjects(text)
-    named = frozenset(k for k in keys if k[:1] not in "#@<")
-    return keys if not named else frozenset(k for k in keys if k[:1] not in "#@")
-
-
 def _verdicts(
     scorer: PairScorer | None,
     unit: MemoryUnit,
-    cands: list[Candidate],
+    found: list[Found],
     cfg: ConflictConfig,
     referee: PairJudge | None,
     vector: np.ndarray,
     embed: Embed | None = None,
     floor: float | None = None,
     second: SecondStage | None = None,
+    name: str = "",
 ) -> list[Judgement]:
-    """At most one update (`nearest_update`) plus contradictions; rules alone when the scorer is off."""
-    created = unit.created_at.timestamp()
+    """At most one update (`nearest_update`) plus contradictions; rules alone when the scorer is off (a slot clash
+    the gate's rules do not rule out: `gate.blocked_by_rules`). The pairs `judge` would not score (`detect.kept`)
+    are left out before any similarity is read."""
+    created, content = unit.created_at.timestamp(), unit.content
     if scorer is None:
         return [
-            Judgement(c, "update", (1.0, 0.0, 0.0, 0.0), created < c.created) for c in cands if c.slot_key
+            Judgement(candidate(c, vector, floor), "update", (1.0, 0.0, 0.0, 0.0), created < c.created)
+            for c in found
+            if c.slot_key and not (cfg.gate and _ruled_out(content, c, created))
         ][:1]
+    gate = gate_for(cfg, name)
+    cands = [
+        candidate(c, vector, floor)
+        for c in found
+        if kept(content, created, c.content, c.created, gate is not None)
+    ]
+    if not cands:
+        return []
     verdicts = judge(
         scorer,
-        unit.content,
+        content,
         created,
         cands,
         scorer.update_threshold if cfg.update_threshold is None else cfg.update_threshold,
@@ -258,8 +149,16 @@ def _verdicts(
         embed=embed,
         floor=floor,
         second=second,
+        gate=gate,
+        embedder=name,
     )
     return nearest_update(verdicts) + [v for v in verdicts if v.label == "contradiction"]
+
+
+def _ruled_out(content: str, cand: Found, created: float) -> bool:
+    """Whether the gate's rules rule out a conflict between a new unit and a candidate (older text first)."""
+    old, new = (content, cand.content) if created < cand.created else (cand.content, content)
+    return blocked_by_rules(old, new) is not None
 
 
 def nearest_update(verdicts: list[Judgement]) -> list[Judgement]:
