@@ -20,7 +20,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from benchmarks._report import write_section
-from psychoagent.eval.experiment import paired, run_experiment
+from psychoagent.eval.experiment import paired, run_experiment, seed_list
 from psychoagent.eval.variants import VARIANTS
 
 EXPECTATIONS = Path(__file__).resolve().parent / "data" / "ablation_expectations.json"
@@ -79,15 +79,6 @@ def load(path: Path) -> Registry:
     return Registry.model_validate(json.loads(path.read_text(encoding="utf-8")))
 
 
-def seeds_of(text: str) -> list[int]:
-    """'101-106' or '1,3,5' -> seeds."""
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += list(range(int(a), int(b) + 1)) if b else [int(a)]
-    return out
-
-
 def judge(registry: Registry, runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per expectation: the paired difference (variant - full), its interval, n and whether it held."""
     rows = []
@@ -130,7 +121,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("runs/ablations"))
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/results.md as it is")
     args = ap.parse_args()
-    registry, seeds = load(args.expectations), seeds_of(args.seeds)
+    registry, seeds = load(args.expectations), seed_list(args.seeds)
     runs = {}
     for scenario in dict.fromkeys(e.scenario for e in registry.expectations):
         variants = ["full", *sorted({e.variant for e in registry.expectations if e.scenario == scenario})]

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration_table import settled
 
+from psychoagent.eval.experiment import seed_list
 from psychoagent.eval.macro import okun_law, phillips_curve
 
 POLICIES = ("persona", "composite", "cognitive", "econagent")
@@ -35,15 +36,6 @@ FIRMS = ("rule", "cognitive")
 HIKE_WINDOW = (97, 145)
 MONEY = ("money", "money_stock", "broad_money", "deposits")
 """History columns tried, in order, for the money stock (the first one present is used)."""
-
-
-def seeds_of(text: str) -> list[int]:
-    """'101-110' or '1,2,5' -> seeds."""
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += list(range(int(a), int(b) + 1)) if b else [int(a)]
-    return out
 
 
 def history(policy: str, firms: str, seed: int, months: int, scenario: str = "baseline") -> pd.DataFrame:
@@ -120,7 +112,7 @@ def main() -> None:
     ap.add_argument("--no-hike", action="store_true", help="skip the rate hike")
     ap.add_argument("--out", type=Path, default=Path("sweep.csv"))
     args = ap.parse_args()
-    seeds = seeds_of(args.seeds)
+    seeds = seed_list(args.seeds)
     pd.set_option("display.width", 220)
     with ProcessPoolExecutor(args.jobs) as pool:
         hikes = [] if args.no_hike else [pool.submit(hike_row, s) for s in seeds]

@@ -114,3 +114,13 @@ def test_sweeps_and_switches_become_the_scenario_tables_of_one_settings_tree(
         resolve("persona-no-memory")
     assert [c.label for c in conditions(["full", "composite"], ["loss_aversion=1.3,2.25"])] == [
         "full [loss_aversion=1.3]", "full [loss_aversion=2.25]", "composite"]  # fmt: skip
+
+
+def test_seed_list_reads_ranges_and_lists_and_names_a_bad_part() -> None:
+    from psychoagent.eval.experiment import seed_list
+
+    assert seed_list("101-103,7") == [101, 102, 103, 7]
+    assert seed_list("5") == [5]
+    for bad, said in (("1-x", "'1-x'"), ("9-3", "backwards"), ("", "''")):
+        with pytest.raises(ValueError, match=said):
+            seed_list(bad)

@@ -26,6 +26,21 @@ from psychoagent.eval.variants import resolve
 
 EXPERIMENT_FILE = "experiment.json"
 
+
+def seed_list(text: str) -> list[int]:
+    """'101-110' or '1,3,5' (or both: '1-3,7') -> seeds; ValueError naming the part that is not one."""
+    out: list[int] = []
+    for part in text.split(","):
+        a, dash, b = part.strip().partition("-")
+        try:
+            first, last = int(a), int(b) if dash else int(a)
+        except ValueError:
+            raise ValueError(f"seeds: {part.strip()!r} is not a seed or a range like 101-110") from None
+        if last < first:
+            raise ValueError(f"seeds: the range {part.strip()!r} runs backwards")
+        out += range(first, last + 1)
+    return out
+
 __all__ = [
     "EXPERIMENT_FILE",
     "Condition",
@@ -37,6 +52,7 @@ __all__ = [
     "paired",
     "run_experiment",
     "run_task",
+    "seed_list",
     "summarise",
     "write_tables",
 ]
