@@ -41,7 +41,9 @@ def test_cognitive_run_summary_tells_memory_and_persona_story(cognitive_run: Pat
     assert re.search(r"Mean risk appetite went from \d\.\d\d in the first month to \d\.\d\d", personas)
     mover = re.search(r"The biggest mover, household (\d+), went from risk appetite", personas)
     assert mover is not None
-    who = int(mover.group(1))  # a household index, as the events name it (not the Mesa id, which counts firms)
+    who = int(
+        mover.group(1)
+    )  # a household index, as the events name it (not the Mesa id, which counts firms)
     assert who < int(run.config["agents"])
     assert any(e.get("source") == f"household:{who}" for e in run.events("persona.evolved"))
     assert "after the shock of month 13" in personas or "after each shock" in personas

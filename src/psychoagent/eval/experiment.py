@@ -41,6 +41,7 @@ def seed_list(text: str) -> list[int]:
         out += range(first, last + 1)
     return out
 
+
 __all__ = [
     "EXPERIMENT_FILE",
     "Condition",
