@@ -124,3 +124,10 @@ def test_seed_list_reads_ranges_and_lists_and_names_a_bad_part() -> None:
     for bad, said in (("1-x", "'1-x'"), ("9-3", "backwards"), ("", "''")):
         with pytest.raises(ValueError, match=said):
             seed_list(bad)
+
+
+def test_table_numbers_never_use_exponents_below_a_trillion() -> None:
+    from psychoagent.eval.tables import fmt
+
+    assert fmt(4.17e-05) == "0.0000417" and fmt(336_512.0) == "337,000" and fmt(0.0123) == "0.012"
+    assert fmt(1e-12) == "0" and fmt(float("nan")) == "n/a"

@@ -9,7 +9,7 @@ from psychoagent.memory.config import AffectiveMemoryConfig, RecallConfig
 from psychoagent.memory.population.memory import Batch, PopulationMemory
 from psychoagent.memory.population.recall import Request, recall_many
 
-QUERY = "bought after a fall signal expecting; ticks later success or failure"
+QUERY = "bought after a fall signal expecting; months later success or failure"
 OUTCOME = {"instrument": "steel", "side": "BUY", "signal": "sharp_fall", "expected": 0.05, "actual": 0.1,
            "risky": False, "stake": 0.1}  # fmt: skip
 
@@ -18,7 +18,7 @@ def population() -> PopulationMemory:
     pop = PopulationMemory([3, 7], get_embedder("hash"), seconds_per_tick=30 * 86400.0)
     batch = Batch()
     batch.add(3, "Trading: bought 2 steel at 101", 0, 1, 0, "fill")
-    batch.add(3, "Bought 2 steel at 101 after a sharp fall signal expecting +5.0%; 3 ticks later +10.0% (success)",
+    batch.add(3, "Bought 2 steel at 101 after a sharp fall signal expecting +5.0%; 3 months later +10.0% (success)",
               1, 2, 0, "outcome", OUTCOME)  # fmt: skip
     batch.add(7, "Trading: sold 1 tech at 20", 0, 1, 0, "fill")
     pop.add(batch, tick=2)

@@ -22,8 +22,12 @@ def fmt(x: float) -> str:
         return "0"
     if 1000 <= abs(x) < 1e12:  # 337,000 rather than 3.37e+05: 3 significant digits, thousands separated
         return f"{float(f'{x:.3g}'):,.0f}"
-    if abs(x) >= 1e12 or abs(x) < 0.001:
+    if abs(x) >= 1e12:
         return f"{x:.3g}"
+    if abs(x) < 1e-9:  # a float's dust, not a measurement
+        return "0"
+    if abs(x) < 0.001:  # 0.0000417 rather than 4.17e-05: readers of a report do not read exponents
+        return f"{x:.{2 - math.floor(math.log10(abs(x)))}f}"
     return f"{x:.3g}" if abs(x) >= 1 else f"{x:.3f}".rstrip("0").rstrip(".")
 
 

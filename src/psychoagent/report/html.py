@@ -78,7 +78,8 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
         ("money", "Money, credit and the central bank's rate", lambda: image_html(
             lambda: money_plots.transmission(run), "transmission", "needs the money columns of macro.csv",
             "How the rate reaches prices and jobs: a higher rate moves households' money into bills (the bank "
-            "holds those they do not), so the money stock and spending fall. Dashed lines: shock starts.")),
+            "holds those they do not), so the money stock and spending fall."
+            + (" Dashed lines: shock starts." if run.shock_ticks() else ""))),
         ("phillips", "Phillips curve and Okun's law (one point per year)", lambda: run_plots.phillips_okun_html(run.macro)),
         ("wealth", "Wealth and its distribution", lambda: image_html(
             lambda: run_plots.wealth(run), "wealth", "needs agents.csv")),

@@ -194,7 +194,9 @@ def _biggest_mover(run: RunData, panel: pd.DataFrame) -> str:
     if change.empty or not np.isfinite(change.abs().max()) or change.abs().max() < NOTABLE_TRAIT_CHANGE:
         return ""
     mesa_id = change.abs().idxmax()
-    who = run.household_index().get(int(mesa_id), int(mesa_id))  # events name households by index, not Mesa id
+    who = run.household_index().get(
+        int(mesa_id), int(mesa_id)
+    )  # events name households by index, not Mesa id
     first, last = float(panel.iloc[0][mesa_id]), float(panel.iloc[-1][mesa_id])
     line = f"The biggest mover, household {who}, went from risk appetite {first:.2f} to {last:.2f}"
     sign = 1.0 if last >= first else -1.0

@@ -120,7 +120,7 @@ class Recall:
             agent, persona, obs = d.mind, d.persona, d.observations
             focus = max((o for o in obs if o.subject != "macro"), key=lambda o: abs(o.change), default=None)
             trend = _DIRECTION.get(focus.signal, "steady") if focus else "steady"
-            query = f"bought after a {trend} signal expecting; ticks later success or failure"
+            query = f"bought after a {trend} signal expecting; months later success or failure"
             entities = [o.subject for o in obs] + ["interest_rate"]
             situation = agent.situation(query, persona)
             cached = agent.reusable(t, situation) if mind is not None else None

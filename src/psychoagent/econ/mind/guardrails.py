@@ -275,7 +275,7 @@ def lookahead(
     p_bust0 = float(np.mean(without <= cfg.bankruptcy_floor))
     if p_bust > cfg.max_bankruptcy and p_bust > p_bust0:
         return (
-            f"sandbox over {cfg.ticks} ticks: bankruptcy risk {p_bust:.0%} with the order vs {p_bust0:.0%} without "
+            f"sandbox over {cfg.ticks} months: bankruptcy risk {p_bust:.0%} with the order vs {p_bust0:.0%} without "
             f"(limit {cfg.max_bankruptcy:.0%}); the strategy could be catastrophic, reconsider"
         )
     base = max(acct.total, 1e-9)  # market gains and losses only: income and spending are the same either way
@@ -284,7 +284,7 @@ def lookahead(
     limit = cfg.max_loss * (0.5 + risk)
     if bad < -limit and bad < bad0:
         return (
-            f"sandbox over {cfg.ticks} ticks: 5% bad-case portfolio loss {-bad:.0%} with the order vs {-bad0:.0%} "
+            f"sandbox over {cfg.ticks} months: 5% bad-case portfolio loss {-bad:.0%} with the order vs {-bad0:.0%} "
             f"without (limit {limit:.0%} at risk preference {risk:.2f}); reconsider the size"
         )
     return None

@@ -63,7 +63,7 @@ class HouseholdMind(CognitiveAgent):
             verb = "Bought" if e.side == "BUY" else "Sold"
             text = (
                 f"{verb} {e.quantity:.3g} {e.instrument} at {e.entry:.4g} after a {e.signal.replace('_', ' ')} "
-                f"signal expecting {e.expected:+.1%}; {tick - e.tick} ticks later {actual:+.1%} "
+                f"signal expecting {e.expected:+.1%}; {tick - e.tick} month{'s' if tick - e.tick != 1 else ''} later {actual:+.1%} "
                 f"({'success' if actual > 0 else 'failure'}, {e.stake:.0%} of assets)"
             )
             self.note(tick, text, affect, kind_of="outcome", instrument=e.instrument, side=e.side, signal=e.signal,
