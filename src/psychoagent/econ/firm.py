@@ -44,6 +44,9 @@ class Firm(mesa.Agent):
         """Applicants not hired this month."""
         self.expected_demand = -1.0
         """Units the firm expects to be asked for next month (adaptive; negative until the first month)."""
+        self.unit_cost = 0.0
+        """Average cost: this month's wage bill and inputs bought per unit made (0 before the first month or when
+        nothing was made)."""
 
     @property
     def shortage(self) -> float:
@@ -78,9 +81,14 @@ class Firm(mesa.Agent):
         """Cash paid out to shareholders: a share of the cash above the reserve (never below zero)."""
         return mcfg.dividend_rate * max(self.cash - mcfg.reserve_months * self.wage_bill, 0.0)
 
-    def adjust(self, mcfg: MarketConfig, u_price: float, u_wage: float) -> tuple[float, float]:
-        """Apply the demand-gap rule to price, wage and hiring; returns the new (price, wage) candidates."""
+    def adjust(self, mcfg: MarketConfig, u_price: float, u_wage: float,
+               credit_line: float = 0.0) -> tuple[float, float]:  # fmt: skip
+        """Apply the demand-gap rule to price, wage and hiring; returns the new (price, wage) candidates. A firm
+        whose overdraft exceeds `credit_line` prices toward its average cost (`MarketConfig.cost_floor`)."""
         price = adjust(self.price, self.phi, mcfg.price_step, mcfg.price_floor, u_price)
+        floor = (1.0 + mcfg.cost_markup) * self.unit_cost
+        if mcfg.cost_floor and self.cash < -credit_line and price < floor:  # at most one price step a month
+            price = min(floor, self.price * (1.0 + mcfg.price_step))
         wage = adjust(self.wage, self.phi, mcfg.wage_step, mcfg.wage_floor, u_wage)
         if mcfg.hiring == "gap":
             self.offer_rate = float(

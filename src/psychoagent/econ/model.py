@@ -306,7 +306,10 @@ class EconomyModel(mesa.Model):
         for f in self.firms:
             stock = f.inventory + f.sold + f.spare_output(self.config.household.hours)
             f.phi = 0.0 if f.demand == 0 and stock == 0 else (f.demand - stock) / max(f.demand, stock)
-            price, wage = f.adjust(self.config.market, float(draws[f.index, 0]), float(draws[f.index, 1]))
+            line = self.config.bank.credit_months * f.sold * f.market_price  # the bank's line (econ/bank.py)
+            price, wage = f.adjust(
+                self.config.market, float(draws[f.index, 0]), float(draws[f.index, 1]), line
+            )
             if not (np.isfinite(price) and np.isfinite(wage)):
                 self.fallbacks += 1
                 log.warning("tick %d: non-finite price/wage for %s; kept last month's", t, f.name)

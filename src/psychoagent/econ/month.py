@@ -62,7 +62,7 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
         potential = hours * f.cfg.productivity * model.levers.productivity.get(f.name, 1.0)
         if model.firm_board is not None:
             potential = model.firm_board.cap_output(f, potential)
-        output = potential
+        output, inputs = potential, 0.0
         if f.cfg.input_sector is not None and f.cfg.input_per_unit > 0:
             supplier = model.firms[model.sector_names.index(f.cfg.input_sector)]
             need = potential * f.cfg.input_per_unit
@@ -72,13 +72,15 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
             supplier.inventory -= bought
             supplier.sold += bought
             supplier.cash += bought * supplier.price
-            f.cash -= bought * supplier.price
+            inputs = bought * supplier.price
+            f.cash -= inputs
             output = (bought + own) / f.cfg.input_per_unit
             model.bus.emit(t, EventType.MARKET_CLEARED, {"market": supplier.name, "buyer": f.name, "demand": need,
                                                 "sold": bought, "price": supplier.price,
                                                 "shortage": need - own - bought}, "model")  # fmt: skip
         f.produced = output
         f.inventory += output
+        f.unit_cost = (f.wage_bill + inputs) / output if output > 0 else 0.0
     unhired = np.where(willing & ~worked, cfg.household.hours * hh.skill * wages[hh.sector], 0.0)
     return {"wages": pay, "involuntary": willing & ~worked, "willing": willing, "unhired_pay": unhired}
 
