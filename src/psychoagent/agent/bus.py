@@ -62,9 +62,7 @@ class Event(BaseModel):
         try:  # a plain payload (the usual case) goes straight to the encoder: the same line, no copy of it
             return _LINE.encode({name: getattr(self, name) for name in type(self).model_fields})
         except (TypeError, ValueError):  # non-finite floats, models or other objects in the payload
-            return json.dumps(
-                _finite(self.model_dump()), sort_keys=True, ensure_ascii=False, separators=(",", ":")
-            )
+            return journal_line(self.model_dump())
 
 
 class NewsPublished(Event):
@@ -123,6 +121,15 @@ class Journal(Protocol):
 
 _LINE = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 """Encoder of journal lines; refuses non-finite floats, which `Event.to_json` then writes as null."""
+
+
+def journal_line(event: dict[str, Any]) -> str:
+    """The JSONL line of an event given as a dict (`tick`, `type`, `source`, `payload`, `seq`), as the journal
+    writes it."""
+    try:
+        return _LINE.encode(event)
+    except (TypeError, ValueError):
+        return json.dumps(_finite(event), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _finite(value: Any) -> Any:

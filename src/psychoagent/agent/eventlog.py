@@ -9,10 +9,11 @@ name and renamed: a killed run leaves only whole parts.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,11 @@ JSON_KEY = b"json"
 """Schema metadata: comma-separated names of the columns that hold JSON text."""
 PART_GLOB = "part-*.parquet"
 
+_loads: Callable[[str], Any] = json.loads
+"""The JSON-text parser: orjson's where it is installed (the same values, several times faster)."""
+with contextlib.suppress(ImportError):
+    from orjson import loads as _loads
+
 
 class EventLogSettings(BaseModel):
     """How events are batched into Parquet parts (memory held per type against the number of files)."""
@@ -40,6 +46,14 @@ class EventLogSettings(BaseModel):
     part_rows: int = Field(262_144, ge=1, description="events of one type per part file (one row group)")
     compression: str = Field("zstd", description="Parquet codec")
     compression_level: int = Field(6, ge=1, le=22, description="zstd level")
+
+
+def write_atomic(table: pa.Table, target: Path, settings: EventLogSettings, **options: Any) -> None:
+    """Write `table` to `target` through a temporary file renamed at the end: readers see all of it or none."""
+    tmp = target.with_name(f".{target.name}.tmp")
+    pq.write_table(table, tmp, compression=settings.compression, compression_level=settings.compression_level,
+                   **options)  # fmt: skip
+    os.replace(tmp, target)
 
 
 def column_name(key: str) -> str:
@@ -173,11 +187,7 @@ class EventLog:
         for b in pending.batches:
             lacking = [payload_key(n) for n in names if n not in b.table.column_names]
             extra = ",".join(lacking)
-            absent += (
-                [(f"{a},{extra}" if a else extra) if lacking else a for a in b.absent]
-                if lacking
-                else b.absent
-            )
+            absent += [f"{a},{extra}" if a else extra for a in b.absent] if lacking else b.absent
         table = pa.concat_tables([b.table for b in pending.batches], promote_options="permissive")
         table = table.select(list(names))
         if any(absent):
@@ -186,11 +196,7 @@ class EventLog:
         table = table.replace_schema_metadata({JSON_KEY: ",".join(json_cols).encode()})
         target = self.folder / kind / f"part-{pending.parts:06d}.parquet"
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        s = self.settings
-        pq.write_table(table, tmp, compression=s.compression, compression_level=s.compression_level,
-                       row_group_size=max(table.num_rows, 1))  # fmt: skip
-        os.replace(tmp, target)
+        write_atomic(table, target, self.settings, row_group_size=max(table.num_rows, 1))
         pending.batches, pending.count = [], 0
         pending.parts += 1
 
@@ -248,7 +254,7 @@ def payloads(table: pa.Table, json_cols: frozenset[str], kind: str) -> Iterator[
     names = [n for n in table.column_names if n not in ENVELOPE and n != ABSENT]
     cols = {n: table.column(n).to_pylist() for n in names}
     for n in json_cols & set(names):
-        cols[n] = [None if v is None else json.loads(v) for v in cols[n]]
+        cols[n] = [None if v is None else _loads(v) for v in cols[n]]
     keys = [payload_key(n) for n in names]
     envelope = {n: table.column(n).to_pylist() if n in table.column_names else [None] * table.num_rows
                 for n in ENVELOPE}  # fmt: skip

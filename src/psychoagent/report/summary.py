@@ -61,7 +61,7 @@ def clip_words(text: str, limit: int) -> str:
 
 
 def economy(run: RunData, metrics: Mapping[str, Any]) -> list[str]:
-    """Unemployment, inflation, output, wealth and inequality from macro.csv, agents.csv and the metrics."""
+    """Unemployment, inflation, output, wealth and inequality from the macro table, the agents table and the metrics."""
     m = run.macro
     out = []
     if "unemployment" in m.columns and len(m):
@@ -194,7 +194,9 @@ def _biggest_mover(run: RunData, panel: pd.DataFrame) -> str:
     if change.empty or not np.isfinite(change.abs().max()) or change.abs().max() < NOTABLE_TRAIT_CHANGE:
         return ""
     mesa_id = change.abs().idxmax()
-    who = run.household_index().get(int(mesa_id), int(mesa_id))  # events name households by index, not Mesa id
+    who = run.household_index().get(
+        int(mesa_id), int(mesa_id)
+    )  # events name households by index, not Mesa id
     first, last = float(panel.iloc[0][mesa_id]), float(panel.iloc[-1][mesa_id])
     line = f"The biggest mover, household {who}, went from risk appetite {first:.2f} to {last:.2f}"
     sign = 1.0 if last >= first else -1.0
