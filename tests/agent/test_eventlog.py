@@ -79,6 +79,15 @@ def test_payload_scalars_are_typed_columns_and_nested_values_json_text(tmp_path)
     assert table.column("later").to_pylist()[25] is None
 
 
+def test_a_part_is_written_once_its_columns_reach_the_byte_limit(tmp_path) -> None:
+    settings = EventLogSettings(batch_rows=2, part_bytes=1)  # every batch is a part of its own
+    with EventBus(sink=EventLog(tmp_path / "ev", settings)) as bus:
+        for t in range(6):
+            bus.emit(t, "mind.decision", {"briefing": "x" * 1000})
+    assert len(parts(tmp_path / "ev", "mind.decision")) == 3
+    assert count(tmp_path / "ev", "mind.decision") == 6
+
+
 def test_a_killed_writer_leaves_only_whole_parts(tmp_path) -> None:
     log = EventLog(tmp_path / "ev", EventLogSettings(batch_rows=5, part_rows=10))
     bus = EventBus(sink=log)

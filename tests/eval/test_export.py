@@ -43,6 +43,9 @@ def test_both_formats_read_the_same_through_the_reader(tmp_path: Path) -> None:
     assert old.event_counts == new.event_counts
     assert old.events("memory.formed", "persona.evolved") == new.events("memory.formed", "persona.evolved")
     assert new.events("memory.formed", keys=["count"])[0]["payload"].keys() == {"count"}
+    unordered = list(new.iter_events("memory.formed", "env.updated", ordered=False))
+    assert unordered != new.events("memory.formed", "env.updated")  # type after type
+    assert sorted(unordered, key=lambda e: e["seq"]) == new.events("memory.formed", "env.updated")
     for run in (old, new):
         frame = run.event_frame("env.updated", ["tick", "price_level", "payload.tick", "source"])
         assert frame is not None and list(frame.columns) == ["tick", "price_level", "payload.tick", "source"]

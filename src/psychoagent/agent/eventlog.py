@@ -44,6 +44,11 @@ class EventLogSettings(BaseModel):
 
     batch_rows: int = Field(4096, ge=1, description="events of one type turned into columns at a time")
     part_rows: int = Field(262_144, ge=1, description="events of one type per part file (one row group)")
+    part_bytes: int = Field(
+        64 << 20,
+        ge=1,
+        description="a part is written once its columns take this much memory (long briefings)",
+    )
     compression: str = Field("zstd", description="Parquet codec")
     compression_level: int = Field(6, ge=1, le=22, description="zstd level")
 
@@ -145,6 +150,7 @@ class _Pending:
     rows: list[Event] = field(default_factory=list)
     batches: list[_Batch] = field(default_factory=list)
     count: int = 0
+    nbytes: int = 0
     parts: int = 0
 
 
@@ -173,7 +179,8 @@ class EventLog:
             self._write_part(kind, pending)
         pending.batches.append(batch)
         pending.count += batch.table.num_rows
-        if pending.count >= self.settings.part_rows:
+        pending.nbytes += batch.table.nbytes
+        if pending.count >= self.settings.part_rows or pending.nbytes >= self.settings.part_bytes:
             self._write_part(kind, pending)
 
     def _write_part(self, kind: str, pending: _Pending) -> None:
@@ -197,7 +204,7 @@ class EventLog:
         target = self.folder / kind / f"part-{pending.parts:06d}.parquet"
         target.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(table, target, self.settings, row_group_size=max(table.num_rows, 1))
-        pending.batches, pending.count = [], 0
+        pending.batches, pending.count, pending.nbytes = [], 0, 0
         pending.parts += 1
 
     def flush(self) -> None:

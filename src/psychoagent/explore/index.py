@@ -174,11 +174,11 @@ class RunIndex:
     def _minds(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
         """The household events of the run grouped by household and type (only the mind's event types read)."""
         out: dict[int, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-        for event in self.run.iter_events(*MIND):
+        for event in self.run.iter_events(*MIND, ordered=False):
             source = str(event.get("source", ""))
             if not source.startswith("household:"):
                 continue
-            payload = dict(event.get("payload") or {})
+            payload = event.get("payload") or {}
             payload["tick"] = int(event.get("tick", 0))
             out[int(source.split(":", 1)[1])][str(event["type"])].append(payload)
         return out
