@@ -30,16 +30,17 @@ def _rss_mib(field: str) -> float:
 
 
 def measure_one(households: int, ticks: int, seed: int = 1) -> dict[str, float]:
-    """Time one run (model steps incl. data collection and journal; then writing the CSV files)."""
+    """Time one run (model steps incl. data collection and the event log; then writing the tables)."""
+    from psychoagent.agent.bus import EventBus
+    from psychoagent.agent.eventlog import EventLog
     from psychoagent.econ.collect import write_tables
     from psychoagent.econ.model import EconomyModel
 
     base = _rss_mib("VmRSS")
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        model = EconomyModel(
-            seed=seed, policy="persona", households=households, events_path=Path(tmp) / "e.jsonl"
-        )
+        bus = EventBus(sink=EventLog(Path(tmp) / "events"))
+        model = EconomyModel(seed=seed, policy="persona", households=households, bus=bus)
         t1 = time.perf_counter()
         model.run(ticks)
         t2 = time.perf_counter()
@@ -94,10 +95,10 @@ def render(
     """Markdown body of the benchmark section."""
     lines = [
         "Persona heuristic policy, no LLM; per-household table recorded; events journalled. Run time covers the",
-        "model's steps (decisions, markets, indicators, DataCollector); writing macro.csv/agents.csv is separate.",
+        "model's steps (decisions, markets, indicators, DataCollector); writing the tables is separate.",
         "Peak memory is the process's VmHWM (it includes the interpreter and imports: 'base').",
         "",
-        "| households | ticks | run s | ticks/s | agent-steps/s | write CSV s | base MiB | peak MiB |",
+        "| households | ticks | run s | ticks/s | agent-steps/s | write tables s | base MiB | peak MiB |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:

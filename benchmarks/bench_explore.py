@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
 import tempfile
 import time
@@ -21,6 +20,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from benchmarks._report import publish
 
@@ -41,39 +41,49 @@ def seed_run(folder: Path) -> Path:
 
 
 def grow(seed: Path, out: Path, households: int, months: int) -> dict[str, float]:
-    """Write a run of `households` x `months` into `out` from the seed run; returns the sizes in MB."""
+    """Write a run of `households` x `months` into `out` from the seed run (through the run writer's table and
+    event-log functions); returns the sizes in MB of the agents table and the events."""
+    from psychoagent.agent.bus import Event
+    from psychoagent.agent.eventlog import EventLog, EventLogSettings, write_atomic
+    from psychoagent.eval.rundata import RunData
+
     out.mkdir(parents=True)
-    config = json.loads((seed / "config.json").read_text())
+    run = RunData.open(seed)
+    config = dict(run.config)
     config.update(agents=households, ticks=months)
     (out / "config.json").write_text(json.dumps(config))
-    macro = pd.read_csv(seed / "macro.csv")
+    macro = run.macro
     reps = -(-months // len(macro))
     big = pd.concat([macro] * reps, ignore_index=True).iloc[:months]
     big["tick"] = np.arange(1, months + 1)
-    big.to_csv(out / "macro.csv", index=False)
-    agents = pd.read_csv(seed / "agents.csv")
+    agents = run.agents
+    assert agents is not None and run.assets is not None
     base = agents[agents["tick"] <= 1].reset_index(drop=True)
     rows = pd.concat([base] * (-(-households // len(base))), ignore_index=True).iloc[:households]
     frame = pd.concat([rows] * months, ignore_index=True)
     frame["tick"] = np.repeat(np.arange(1, months + 1), households)
     frame["agent_id"] = np.tile(np.arange(households) + 4, months)
-    frame.to_csv(out / "agents.csv", index=False, float_format="%.10g")
-    shutil.copy(seed / "assets.csv", out / "assets.csv")
+    for name, df in (("macro", big), ("agents", frame), ("assets", run.assets)):
+        write_atomic(
+            pa.Table.from_pandas(df, preserve_index=False), out / f"{name}.parquet", EventLogSettings()
+        )
     by_tick: dict[int, list[dict]] = {}
-    for line in (seed / "events.jsonl").read_text().splitlines():
-        event = json.loads(line)
+    for event in run.iter_events():
         if str(event.get("source", "")).startswith("household:"):
             by_tick.setdefault(int(event["tick"]), []).append(event)
     seed_ticks, seed_n = sorted(by_tick), 12
-    with (out / "events.jsonl").open("w") as fh:
-        seq = 0
-        for t in range(1, months + 1):
-            for event in by_tick[seed_ticks[(t - 1) % len(seed_ticks)]]:
-                k = int(event["source"].split(":")[1])
-                for h in range(k, households, seed_n):
-                    fh.write(json.dumps({**event, "seq": seq, "tick": t, "source": f"household:{h}"}) + "\n")
-                    seq += 1
-    return {name: (out / name).stat().st_size / 1e6 for name in ("agents.csv", "events.jsonl")}
+    log, seq = EventLog(out / "events"), 0
+    for t in range(1, months + 1):
+        for event in by_tick[seed_ticks[(t - 1) % len(seed_ticks)]]:
+            k = int(event["source"].split(":")[1])
+            for h in range(k, households, seed_n):
+                log.write(
+                    Event.model_construct(**{**event, "seq": seq, "tick": t, "source": f"household:{h}"})
+                )
+                seq += 1
+    log.close()
+    events = sum(p.stat().st_size for p in (out / "events").rglob("*.parquet"))
+    return {"agents": (out / "agents.parquet").stat().st_size / 1e6, "events": events / 1e6}
 
 
 def timed_pages(
@@ -115,8 +125,8 @@ def main() -> None:
             pages, month_times = timed_pages(url, households, months, np.random.default_rng(0))
     p95 = lambda xs: float(np.percentile(xs, 95))  # noqa: E731
     lines = [
-        f"A run of {households:,} households x {months} months (agents.csv {sizes['agents.csv']:.0f} MB, "
-        f"events.jsonl {sizes['events.jsonl']:.0f} MB, every decision traced); {PAGES} random agents over HTTP.",
+        f"A run of {households:,} households x {months} months (agents.parquet {sizes['agents']:.0f} MB, "
+        f"events/ {sizes['events']:.0f} MB, every decision traced); {PAGES} random agents over HTTP.",
         "",
         "| step | time | target | time / target |",
         "|---|---|---|---|",

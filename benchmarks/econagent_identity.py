@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from psychoagent.econ.run import simulate
+from psychoagent.eval.export import export_csv
 
 
 def dump(agents: int, ticks: int, seed: int) -> dict[str, Any]:
@@ -25,6 +26,7 @@ def dump(agents: int, ticks: int, seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run"
         simulate(out, agents=agents, ticks=ticks, seed=seed, policy="econagent", llm="offline")
+        export_csv(out)  # the files earlier dumps were read from
         decisions = []
         with (out / "events.jsonl").open(encoding="utf-8") as f:
             for line in f:

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from psychoagent.eval.macro import okun_law, phillips_curve
+from psychoagent.eval.rundata import RunData
 
 START = 61
 """First month of the window the calibration ranges are checked on (the first five years are the run-in)."""
@@ -38,10 +39,13 @@ def settled(macro: pd.DataFrame, start: int = START) -> tuple[float, float]:
 def table(folder: Path) -> pd.DataFrame:
     """One row per run: variant, seed, unemployment, inflation, phillips_r, okun_r."""
     rows = []
-    for path in sorted(folder.glob("runs/*/seed-*/macro.csv")):
-        macro = pd.read_csv(path)
+    for path in sorted(p.parent for p in folder.glob("runs/*/seed-*/config.json")):
+        try:
+            macro = RunData.open(path).macro
+        except FileNotFoundError:  # a seed that did not finish
+            continue
         u, pi = settled(macro)
-        rows.append({"variant": path.parent.parent.name, "seed": int(path.parent.name.split("-")[1]),
+        rows.append({"variant": path.parent.name, "seed": int(path.name.split("-")[1]),
                      "unemployment": u, "inflation": pi, "phillips_r": phillips_curve(macro).r,
                      "okun_r": okun_law(macro).r})  # fmt: skip
     return pd.DataFrame(rows)
@@ -180,7 +184,7 @@ def main() -> None:
         ap.error(f"folder: need an experiment folder, got {args.folder}")
     runs = table(args.folder)
     if runs.empty:
-        ap.error(f"folder: no runs/*/seed-*/macro.csv under {args.folder}")
+        ap.error(f"folder: no finished runs/*/seed-* under {args.folder}")
     pd.set_option("display.width", 200)
     print(runs.round(4).to_string(index=False))
     print()

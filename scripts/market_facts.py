@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from psychoagent.eval.rundata import RunData
 from psychoagent.eval.stylized import MONTHLY_ACF_BAND, TRADED_SHARE, asset_returns, facts, monthly_acf1
 
 
@@ -106,7 +107,8 @@ def main() -> None:
                 job.result()
     rows = []
     for s in seeds:
-        rows += asset_rows(pd.read_csv(a.folder / f"seed-{s}" / "assets.csv"), s)
+        assets = RunData.open(a.folder / f"seed-{s}").assets
+        rows += asset_rows(assets if assets is not None else pd.DataFrame(), s)
     runs = pd.DataFrame(rows)
     pd.set_option("display.width", 200)
     pd.set_option("display.precision", 3)

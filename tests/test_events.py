@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from psychoagent.econ.contracts import Binds, Closes, Learner, Policy, UsesModel
 from psychoagent.econ.distributed.driver import sharded
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.run import simulate, uses_llm
+from psychoagent.eval.rundata import RunData
 from psychoagent.events import DESCRIPTIONS, EventType, known
 
 SRC = Path(psychoagent.__file__).parent
@@ -49,7 +49,7 @@ def test_every_literal_event_type_in_the_source_is_catalogued() -> None:
 def test_a_cognitive_run_with_cognitive_firms_publishes_only_catalogued_types(tmp_path: Path) -> None:
     simulate(tmp_path, agents=12, ticks=13, seed=3, policy="cognitive", scenario="long_cooperation",
              firms="cognitive")  # fmt: skip
-    types = {json.loads(line)["type"] for line in (tmp_path / "events.jsonl").open(encoding="utf-8")}
+    types = set(RunData.open(tmp_path).event_counts)
     assert {EventType.MEMORY_FORMED, EventType.FIRM_DECIDED, EventType.ORDER_FILLED} <= types
     assert {t for t in types if not known(t)} == set()
 

@@ -44,5 +44,5 @@ def test_experiment_as_ray_tasks_writes_the_local_files(tmp_path: Path, cluster:
     size = ["--seeds", "2", "--variants", "full,persona", "--agents", "20", "--ticks", "6"]
     _run(["experiment", *size, "--out", str(tmp_path / "local" / "exp")])
     _run(["experiment", *size, "--backend", "ray", "--out", str(tmp_path / "ray" / "exp")])
-    assert len(list((tmp_path / "ray" / "exp" / "runs").glob("*/seed-*/events.jsonl"))) == 4
+    assert len(list((tmp_path / "ray" / "exp" / "runs").glob("*/seed-*/macro.parquet"))) == 4
     assert different_files(tmp_path / "local" / "exp", tmp_path / "ray" / "exp", experiment=True) == []

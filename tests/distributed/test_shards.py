@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from psychoagent.econ.distributed.driver import ShardedCognitivePolicy, sharded
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.run import simulate
 from psychoagent.econ.scenario import Scenario
+from psychoagent.eval.rundata import RunData
 from psychoagent.eval.variants import resolve
 from psychoagent.memory.population.memory import _row_dots
 from psychoagent.memory.population.recall import _ordered_top, _top_mask
@@ -44,12 +44,12 @@ def test_sharded_run_writes_the_files_of_one_process(
     model = simulate(many, agents=40, ticks=10, seed=seed, policy="cognitive", scenario=scen, shards=shards)
     assert isinstance(model.policy, ShardedCognitivePolicy) and len(model.policy.parts) == shards
     assert different_files(one, many) == []
-    events = (many / "events.jsonl").read_text(encoding="utf-8")
+    run = RunData.open(many)
     # the paths a partition could break: every phase's events, and the deals negotiated between shards
     for kind in ("memory.formed", "guardrail.", "persona.evolved", "negotiation.accepted", "mind.decision"):
-        assert f'"type":"{kind}' in events
+        assert run.events(prefix=kind)
     part = {int(i): k for k, p in enumerate(model.policy.parts) for i in p}
-    deals = [json.loads(line)["payload"] for line in events.splitlines() if '"negotiation.accepted"' in line]
+    deals = [e["payload"] for e in run.events("negotiation.accepted")]
     assert deals
     if (
         overrides.get("share", 1.0) == 1.0
@@ -63,7 +63,9 @@ def test_the_memory_settings_reach_the_shards(tmp_path: Path) -> None:
     simulate(tmp_path / "one", agents=40, ticks=10, seed=7, policy="cognitive", scenario=scen)
     simulate(tmp_path / "many", agents=40, ticks=10, seed=7, policy="cognitive", scenario=scen, shards=2)
     changed = set(different_files(tmp_path / "plain", tmp_path / "one")) - {"config.json"}
-    assert changed & {"events.jsonl", "agents.csv"}  # the settings change what households recall and do
+    assert any(
+        n.startswith("events/") or n == "agents.parquet" for n in changed
+    )  # what households recall and do
     assert different_files(tmp_path / "one", tmp_path / "many") == []
 
 
@@ -71,7 +73,7 @@ def test_same_seed_one_process_runs_stay_identical_and_seeds_differ(tmp_path: Pa
     for name, seed in (("a", 8), ("b", 8), ("c", 9)):
         simulate(tmp_path / name, agents=30, ticks=8, seed=seed, policy="cognitive")
     assert different_files(tmp_path / "a", tmp_path / "b") == []
-    assert "events.jsonl" in different_files(tmp_path / "a", tmp_path / "c")
+    assert any(n.startswith("events/") for n in different_files(tmp_path / "a", tmp_path / "c"))
 
 
 def test_only_the_cognitive_policy_and_its_variants_shard() -> None:

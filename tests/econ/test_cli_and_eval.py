@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from psychoagent.cli import app
 from psychoagent.eval.macro import annual, correlation, okun_law, phillips_curve, pooled
+from psychoagent.eval.rundata import RunData
 
 
 def test_simulate_command_writes_run_files(tmp_path) -> None:
@@ -16,9 +17,9 @@ def test_simulate_command_writes_run_files(tmp_path) -> None:
     res = CliRunner().invoke(app, ["simulate", "--agents", "10", "--ticks", "3", "--seed", "2", "--out", str(out),
                                    "--policy", "composite", "--scenario", "demand_slump", "--llm", "local"])  # fmt: skip
     assert res.exit_code == 0, res.output
-    for name in ("config.json", "macro.csv", "agents.csv", "events.jsonl"):
+    for name in ("config.json", "macro.parquet", "agents.parquet", "events/env.updated/part-000000.parquet"):
         assert (out / name).exists()
-    assert len(pd.read_csv(out / "macro.csv")) == 3
+    assert len(RunData.open(out).macro) == 3
 
 
 @pytest.mark.parametrize(
@@ -31,7 +32,7 @@ def test_simulate_rejects_bad_input(tmp_path, flag: str, value: str, message: st
         app, ["simulate", "--agents", "5", "--ticks", "1", "--out", str(tmp_path), flag, value]
     )
     assert res.exit_code == 2 and message in res.output
-    assert not (tmp_path / "macro.csv").exists()
+    assert not (tmp_path / "macro.parquet").exists()
 
 
 def macro(unemployment: np.ndarray, wage: np.ndarray, gdp: np.ndarray) -> pd.DataFrame:
@@ -75,7 +76,7 @@ def test_simulate_runs_the_cognitive_policy_by_default(tmp_path) -> None:
     res = CliRunner().invoke(app, ["simulate", "--agents", "6", "--ticks", "2", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert "policy cognitive" in res.output
-    assert '"memory.formed"' in (out / "events.jsonl").read_text(encoding="utf-8")
+    assert RunData.open(out).event_counts["memory.formed"] > 0
 
 
 @pytest.mark.parametrize(

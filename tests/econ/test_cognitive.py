@@ -10,6 +10,7 @@ from psychoagent.agent.config import CognitiveConfig
 from psychoagent.econ.cognitive.policy import CognitivePolicy
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy, policy_names
+from psychoagent.eval.rundata import RunData
 
 
 def run(
@@ -111,22 +112,21 @@ def test_simulate_command_with_cognitive_and_llm_policies(tmp_path: Any) -> None
         ]
         result = CliRunner().invoke(app, args + extra)
         assert result.exit_code == 0, result.output
-        assert (out / "events.jsonl").exists() and (out / "config.json").exists()
-        journal = (out / "events.jsonl").read_text(encoding="utf-8")
-        assert '"memory.formed"' in journal
+        assert (out / "events").is_dir() and (out / "config.json").exists()
+        assert RunData.open(out).event_counts["memory.formed"] > 0
     assert (tmp_path / "llm" / "llm_usage.json").exists()
 
 
 def test_same_seed_writes_byte_identical_run_files(tmp_path: Any) -> None:
     """Two runs of the cognitive policy with one seed write the same bytes (the population memory included)."""
-    from psychoagent.econ.run import simulate
+    from psychoagent.econ.run import run_files, simulate
 
     for name in ("a", "b"):
         simulate(tmp_path / name, agents=15, ticks=8, seed=5, policy="cognitive")
-    files = ["macro.csv", "agents.csv", "events.jsonl", "assets.csv"]
+    files = run_files(tmp_path / "a")
+    assert files == run_files(tmp_path / "b") and "events/memory.formed/part-000000.parquet" in files
     for f in files:
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
-    assert b'"memory.formed"' in (tmp_path / "a" / "events.jsonl").read_bytes()
 
 
 def test_a_swapped_decide_step_decides_for_the_households() -> None:

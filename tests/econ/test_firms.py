@@ -21,7 +21,8 @@ from psychoagent.econ.firms.decision import FirmDecision, Perceived, answer_firm
 from psychoagent.econ.firms.guard import Limits, guard_decision
 from psychoagent.econ.firms.state import Plant
 from psychoagent.econ.model import EconomyModel
-from psychoagent.econ.run import RUN_FILES, simulate
+from psychoagent.econ.run import run_files, simulate
+from psychoagent.eval.rundata import RunData
 
 CFG = FirmsConfig(mode="cognitive")
 OPENING = EconomyConfig(burn_in=0)
@@ -235,11 +236,12 @@ def test_cli_run_with_cognitive_firms_is_reproducible(tmp_path) -> None:
     for name in ("a", "b"):
         res = CliRunner().invoke(app, [*args, "--out", str(tmp_path / name)])
         assert res.exit_code == 0, res.output
-    for name in RUN_FILES:
+    assert run_files(tmp_path / "a") == run_files(tmp_path / "b")
+    for name in run_files(tmp_path / "a"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
-    events = [json.loads(line) for line in (tmp_path / "a" / "events.jsonl").read_text().splitlines()]
-    assert sum(e["type"].startswith("firm.") for e in events) > 50
-    macro = pd.read_csv(tmp_path / "a" / "macro.csv")
+    run = RunData.open(tmp_path / "a")
+    assert len(run.events(prefix="firm.")) > 50
+    macro = run.macro
     caps = macro[[c for c in macro.columns if c.startswith("capacity_")]]
     assert caps.shape[1] == 3 and (caps.nunique() > 1).any()
     assert json.loads((tmp_path / "a" / "config.json").read_text())["firms"] == "cognitive"
@@ -273,6 +275,6 @@ def test_firms_from_a_scenario_and_config_errors() -> None:
 
 def test_rule_firms_are_unchanged(tmp_path) -> None:
     simulate(tmp_path / "a", agents=10, ticks=3, seed=1, policy="persona")
-    macro = pd.read_csv(tmp_path / "a" / "macro.csv")
+    macro = RunData.open(tmp_path / "a").macro
     assert not any(c.startswith("capacity_") for c in macro.columns)
     assert json.loads((tmp_path / "a" / "config.json").read_text())["firms"] == "rule"

@@ -8,7 +8,8 @@ import pytest
 from psychoagent.econ import model as econ_model
 from psychoagent.econ.config import EconomyConfig, MarketConfig
 from psychoagent.econ.model import EconomyModel
-from psychoagent.econ.run import RUN_FILES, simulate
+from psychoagent.econ.run import run_files, simulate
+from psychoagent.eval.rundata import RunData
 
 from .conftest import run, scenario
 
@@ -127,23 +128,24 @@ def test_same_seed_gives_identical_files(tmp_path) -> None:
     simulate(tmp_path / "a", **kw)  # type: ignore[arg-type]
     simulate(tmp_path / "b", **kw)  # type: ignore[arg-type]
     simulate(tmp_path / "c", **{**kw, "seed": 4})  # type: ignore[arg-type]
-    for name in RUN_FILES:
+    assert run_files(tmp_path / "a") == run_files(tmp_path / "b")
+    for name in run_files(tmp_path / "a"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
-    assert (tmp_path / "a" / "macro.csv").read_bytes() != (tmp_path / "c" / "macro.csv").read_bytes()
+    assert (tmp_path / "a" / "macro.parquet").read_bytes() != (tmp_path / "c" / "macro.parquet").read_bytes()
 
 
 def test_run_files_have_the_documented_columns(tmp_path) -> None:
     import json
 
-    import pandas as pd
-
     simulate(tmp_path, agents=12, ticks=3, seed=1, policy="composite", llm="http://localhost:8000/v1")
-    macro = pd.read_csv(tmp_path / "macro.csv")
+    run = RunData.open(tmp_path)
+    macro = run.macro
     for col in ("tick", "price_level", "inflation", "wage", "wage_inflation", "unemployment", "nominal_gdp",
                 "real_gdp", "interest_rate", "tax_revenue", "gini"):  # fmt: skip
         assert col in macro.columns
     assert macro["tick"].tolist() == [1, 2, 3]
-    agents = pd.read_csv(tmp_path / "agents.csv")
+    agents = run.agents
+    assert agents is not None
     assert len(agents) == 36
     for col in ("tick", "agent_id", "wealth", "income", "worked", "consumption", "risk_preference", "optimism",
                 "learning_rate", "social_tendency", "alloc_consume"):  # fmt: skip
@@ -154,9 +156,8 @@ def test_run_files_have_the_documented_columns(tmp_path) -> None:
         and config["seed"] == 1
         and config["policy"] == "composite"
     )
-    lines = (tmp_path / "events.jsonl").read_text().splitlines()
-    first = json.loads(lines[0])
-    assert {"tick", "type", "payload"} <= set(first)
+    first = next(run.iter_events())
+    assert {"tick", "type", "payload"} <= set(first) and first["seq"] == 0
 
 
 def test_household_events_and_bad_numbers_in_config(tmp_path) -> None:

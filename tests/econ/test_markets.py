@@ -13,6 +13,7 @@ from psychoagent.econ.markets import ASSET_COLUMNS, InvestorConfig, TradingConfi
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.orders import Order, Side
 from psychoagent.econ.run import simulate
+from psychoagent.eval.rundata import RunData
 
 
 def small(seed: int = 5, households: int = 30, **trading: object) -> EconomyModel:
@@ -134,7 +135,9 @@ def test_trading_can_be_switched_off(tmp_path) -> None:
 
 def test_assets_csv_has_the_documented_columns(tmp_path) -> None:
     simulate(tmp_path, agents=10, ticks=2, seed=1)
-    df = pd.read_csv(tmp_path / "assets.csv")
+    run = RunData.open(tmp_path)
+    df = run.assets
+    assert df is not None
     assert list(df.columns[:3]) == ["period", "tick", "round"]
     assert {"period", "tick", "asset", "price", "volume", "return"} <= set(df.columns)
     assets = set(df["asset"])
@@ -143,7 +146,7 @@ def test_assets_csv_has_the_documented_columns(tmp_path) -> None:
     for _, g in df[df["asset"].str.startswith("stock:")].groupby("asset"):
         logp = np.log(g["price"].to_numpy())
         np.testing.assert_allclose(np.diff(logp), g["return"].to_numpy()[1:], atol=1e-8)
-    snap = pd.read_csv(tmp_path / "macro.csv")
+    snap = run.macro
     assert len(snap) == 2
 
 

@@ -39,7 +39,7 @@ def test_experiment_writes_tables(tmp_path: Path) -> None:
     assert a == pytest.approx(
         runs[(runs["condition"] == "composite") & (runs["seed"] == 1)]["welfare.gini"].iloc[0]
     )
-    macro = out / "runs" / "persona" / "seed-1" / "macro.csv"
+    macro = out / "runs" / "persona" / "seed-1" / "macro.parquet"
     stamp = macro.stat().st_mtime_ns
     resumed = run_experiment(out, variants=["persona", "composite"], seeds=[1, 2], agents=20, ticks=24, jobs=1,
                              resume=True)  # fmt: skip

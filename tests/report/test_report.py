@@ -32,10 +32,10 @@ def test_run_report_images_decode(tiny_run: Path) -> None:
     assert all(img.ndim == 3 and img.shape[0] > 50 and img.shape[1] > 50 for img in images)
     assert path.stat().st_size < 3_000_000
     assert "http://" not in html and "https://" not in html  # opens offline: nothing fetched
-    if (tiny_run / "assets.csv").is_file():
+    if (tiny_run / "assets.parquet").is_file():
         assert 'alt="stylized facts"' in html
     else:
-        assert "n/a, because it needs assets.csv" in html
+        assert "n/a, because it needs assets.parquet" in html
     assert "affect: n/a, because it needs memory.formed" in html  # the rule policy forms no memories: said
     assert 'id="summary"' in html and 'id="glossary"' in html
     assert 'id="money"' in html and 'alt="transmission"' in html  # rate, money, bills, inflation, jobs

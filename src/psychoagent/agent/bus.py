@@ -1,4 +1,4 @@
-"""In-process event bus: typed events, deterministic dispatch, optional JSONL journal.
+"""In-process event bus: typed events, deterministic dispatch, an optional journal (a JSONL file or a sink).
 
 Environment updates, action results, decision points, news and notifications between an agent's modules all
 travel here, so a new module (a news generator, a memory that announces "an important memory was activated")
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -62,9 +62,7 @@ class Event(BaseModel):
         try:  # a plain payload (the usual case) goes straight to the encoder: the same line, no copy of it
             return _LINE.encode({name: getattr(self, name) for name in type(self).model_fields})
         except (TypeError, ValueError):  # non-finite floats, models or other objects in the payload
-            return json.dumps(
-                _finite(self.model_dump()), sort_keys=True, ensure_ascii=False, separators=(",", ":")
-            )
+            return journal_line(self.model_dump())
 
 
 class NewsPublished(Event):
@@ -111,8 +109,27 @@ class ModuleNotice(Event):
 Handler = Callable[[Event], None]
 
 
+class Journal(Protocol):
+    """Where a bus writes every event it publishes (agent.eventlog.EventLog writes Parquet)."""
+
+    def write(self, event: Event) -> None: ...
+
+    def flush(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 _LINE = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 """Encoder of journal lines; refuses non-finite floats, which `Event.to_json` then writes as null."""
+
+
+def journal_line(event: dict[str, Any]) -> str:
+    """The JSONL line of an event given as a dict (`tick`, `type`, `source`, `payload`, `seq`), as the journal
+    writes it."""
+    try:
+        return _LINE.encode(event)
+    except (TypeError, ValueError):
+        return json.dumps(_finite(event), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _finite(value: Any) -> Any:
@@ -144,9 +161,11 @@ class Subscription:
 
 @dataclass
 class EventBus:
-    """Publish/subscribe with deterministic order and an optional append-only JSONL journal."""
+    """Publish/subscribe with deterministic order and an optional append-only journal: `journal` names a JSONL
+    file, `sink` takes any `Journal`."""
 
     journal: str | Path | None = None
+    sink: Journal | None = None
     strict: bool = False
     keep: int = 0
     errors: int = 0
@@ -195,6 +214,8 @@ class EventBus:
         self._seq += 1
         if self._fh is not None:
             self._fh.write(event.to_json() + "\n")
+        if self.sink is not None:
+            self.sink.write(event)
         if self.keep:
             self.history.append(event)
         self._queue.append(event)
@@ -232,12 +253,17 @@ class EventBus:
         """Push journal lines to disk."""
         if self._fh is not None:
             self._fh.flush()
+        if self.sink is not None:
+            self.sink.flush()
 
     def close(self) -> None:
-        """Close the journal file (publishing afterwards still dispatches but no longer journals)."""
+        """Close the journal (publishing afterwards still dispatches but no longer journals)."""
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+        if self.sink is not None:
+            sink, self.sink = self.sink, None
+            sink.close()
 
     def __enter__(self) -> EventBus:
         return self

@@ -20,6 +20,11 @@ TABLE = {
         "register",
         "Run variants (x sweep values) over the same seeds; write mean and 95 % CI per metric and a comparison.",
     ),
+    "export": Entry(
+        "psychoagent.cli.eval",
+        "register",
+        "Write a run's tables and events in another format: with --csv, the CSV files and events.jsonl.",
+    ),
     "report": Entry(
         "psychoagent.cli.report",
         "register",

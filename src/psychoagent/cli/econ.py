@@ -17,7 +17,9 @@ RUN_FAILED = 1
 
 def simulate_command(
     out: Path = typer.Option(
-        ..., "--out", help="run folder for config.json, macro.csv, agents.csv, events.jsonl (new or empty)"
+        ...,
+        "--out",
+        help="run folder for config.json, macro/agents/assets.parquet and events/ (new or empty)",
     ),
     agents: int = common.agents_option("number of households"),
     ticks: int = common.ticks_option("months to simulate (0: the scenario's, else 240)"),

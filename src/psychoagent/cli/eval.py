@@ -1,4 +1,5 @@
-"""`psychoagent metrics` and `psychoagent experiment`: score a run directory; run variants over seeds."""
+"""`psychoagent metrics`, `experiment` and `export`: score a run directory; run variants over seeds; write a run's
+files as CSV."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from psychoagent.eval.variants import VARIANTS
 
 
 def metrics_command(
-    run: Path = typer.Argument(..., help="run directory (config.json, macro.csv, ...)"),
+    run: Path = typer.Argument(..., help="run directory (config.json, macro.parquet, ...)"),
 ) -> None:
     """Compute every metric of a run and write metrics.json (n/a groups are listed with the reason)."""
     from rich.console import Console
@@ -156,7 +157,26 @@ def experiment_command(
         console.print(f"report: {write_report(out)}", soft_wrap=True)
 
 
+def export_command(
+    run: Path = typer.Argument(..., help="run directory (config.json, macro.parquet, ...)"),
+    csv: bool = typer.Option(False, "--csv", help="write macro.csv, agents.csv, assets.csv and events.jsonl"),
+    out: Path | None = typer.Option(None, "--out", help="folder for the files (default: the run directory)"),
+) -> None:
+    """Write a run's tables and events in another format: with --csv, the CSV files and events.jsonl."""
+    from psychoagent.eval.export import export_csv
+
+    if not csv:
+        fail("choose a format: --csv")
+    try:
+        written = export_csv(run, out)
+    except (FileNotFoundError, ValueError) as exc:
+        fail(str(exc))
+    for path in written:
+        typer.echo(str(path))
+
+
 def register(app: typer.Typer) -> None:
-    """Add `metrics` and `experiment` to the main `psychoagent` app."""
+    """Add `metrics`, `experiment` and `export` to the main `psychoagent` app."""
     app.command("metrics")(metrics_command)
     app.command("experiment")(experiment_command)
+    app.command("export")(export_command)

@@ -16,6 +16,10 @@ EXAMPLES: dict[str, list[str]] = {
         "psychoagent simulate --agents 5000 --trace-decisions 500 --out runs/big",
     ],
     "metrics": ["psychoagent metrics runs/demo"],
+    "export": [
+        "psychoagent export runs/demo --csv",
+        "psychoagent export runs/demo --csv --out runs/demo-csv",
+    ],
     "experiment": [
         "psychoagent experiment --seeds 3 --scenario policy_black_swan --variants full,no-memory --agents 50 "
         "--out runs/exp",

@@ -1,4 +1,4 @@
-"""Mesa DataCollector set-up and the run files it feeds: macro.csv, agents.csv and assets.csv."""
+"""Mesa DataCollector set-up and the run tables it feeds: macro, agents and assets (Parquet, or CSV as before)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from mesa import DataCollector
 
+from psychoagent.agent.eventlog import EventLogSettings, write_atomic
 from psychoagent.econ.agents import CognitiveHousehold, Household
 from psychoagent.econ.households import ALLOC_COLUMNS, TRAIT_COLUMNS
 from psychoagent.econ.markets import ASSET_COLUMNS
@@ -77,9 +79,21 @@ def assets_frame(model: Economy) -> pd.DataFrame:
     return pd.DataFrame(model.markets.records, columns=list(ASSET_COLUMNS))
 
 
-def write_tables(model: Economy, out: Path) -> None:
-    """Write macro.csv, agents.csv and assets.csv into `out` (floats with 10 significant digits)."""
+TABLES = {"macro": macro_frame, "agents": agents_frame, "assets": assets_frame}
+CSV_FLOATS = "%.10g"
+"""How the CSV tables write floats (10 significant digits); `psychoagent export --csv` writes the same."""
+
+
+def write_tables(
+    model: Economy, out: Path, columnar: bool = True, settings: EventLogSettings | None = None
+) -> None:
+    """Write the macro, agents and assets tables into `out`: `<name>.parquet` (each written whole, then renamed
+    into place), or with `columnar` False `<name>.csv` (floats with 10 significant digits)."""
     out.mkdir(parents=True, exist_ok=True)
-    macro_frame(model).to_csv(out / "macro.csv", index=False, float_format="%.10g")
-    agents_frame(model).to_csv(out / "agents.csv", index=False, float_format="%.10g")
-    assets_frame(model).to_csv(out / "assets.csv", index=False, float_format="%.10g")
+    for name, frame in TABLES.items():
+        df = frame(model)
+        if columnar:
+            write_atomic(pa.Table.from_pandas(df, preserve_index=False), out / f"{name}.parquet",
+                         settings or EventLogSettings())  # fmt: skip
+        else:
+            df.to_csv(out / f"{name}.csv", index=False, float_format=CSV_FLOATS)

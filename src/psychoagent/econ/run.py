@@ -1,15 +1,19 @@
-"""One simulation run on disk: config.json, events.jsonl, macro.csv, agents.csv, assets.csv in an output folder."""
+"""One simulation run on disk: config.json, macro.parquet, agents.parquet, assets.parquet and events/ (one Parquet
+dataset per event type) in an output folder; with `csv`, the CSV tables and events.jsonl of earlier versions."""
 
 from __future__ import annotations
 
 import json
 import logging
 import re
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from psychoagent.agent.bus import EventBus
+from psychoagent.agent.eventlog import EventLog
 from psychoagent.econ.collect import AGENT_COLUMNS, write_tables
 from psychoagent.econ.config import RunLimits
 from psychoagent.econ.contracts import Closes, Configurable, UsesModel
@@ -19,7 +23,11 @@ from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import make_policy
 from psychoagent.econ.scenario import Scenario, load_scenario
 
-RUN_FILES = ("config.json", "events.jsonl", "macro.csv", "agents.csv", "assets.csv", "run.log")
+RUN_FILES = ("config.json", "macro.parquet", "agents.parquet", "assets.parquet", "run.log")
+EVENTS = "events"
+"""The folder of the event log: `events/<type>/part-NNNNNN.parquet`."""
+CSV_FILES = ("events.jsonl", "macro.csv", "agents.csv", "assets.csv")
+"""The run files of earlier versions (written with `csv`, or by `psychoagent export --csv`)."""
 DERIVED_FILES = ("metrics.json", "report.html", "llm_usage.json", "variant.json")
 """Files written from a run's files afterwards: stale once the run is redone, so they go with it."""
 _URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
@@ -116,6 +124,7 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     firms: str | None = None,
+    csv: bool = False,
 ) -> EconomyModel:
     """Run the economy and write the run files into `out` (replacing earlier ones); returns the model.
 
@@ -126,6 +135,7 @@ def simulate(
     or `backend` 'ray' the cognitive households live in shards (in this process or in Ray actors at `address`,
     a local cluster when None): the run files are the same as one process's. `firms` is 'rule', 'cognitive' or
     'llm' (econ/firms; None: the scenario's or the config's, else rule); 'llm' firms ask the model named by `llm`.
+    `csv` writes the CSV tables and events.jsonl of earlier versions instead of Parquet.
     """
     llm = check_llm(llm, needs_model=uses_llm(policy) or firms == "llm")
     scen = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
@@ -151,11 +161,12 @@ def simulate(
         if hasattr(pol.client, "probe"):
             pol.client.probe()  # an unreachable endpoint stops here, before any file is written
     folder.mkdir(parents=True, exist_ok=True)
-    for name in (*RUN_FILES, *DERIVED_FILES):
+    for name in (*RUN_FILES, *CSV_FILES, *DERIVED_FILES):
         (folder / name).unlink(missing_ok=True)
+    shutil.rmtree(folder / EVENTS, ignore_errors=True)
     try:
-        model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents,
-                             events_path=folder / "events.jsonl", firms=firms)  # fmt: skip
+        bus = EventBus(journal=folder / "events.jsonl") if csv else EventBus(sink=EventLog(folder / EVENTS))
+        model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents, bus=bus, firms=firms)
         board = model.firm_board
         if board is not None and model.config.firms.mode == "llm":
             board.use_llm(llm or "offline")
@@ -167,6 +178,7 @@ def simulate(
     client = pol.client if isinstance(pol, UsesModel) else None
     if client is not None:  # LLM policies name the model they actually use (offline when --llm was not given)
         llm = llm or "offline"
+    ext = "csv" if csv else "parquet"
     config: dict[str, Any] = {
         "seed": seed, "agents": agents, "ticks": n_ticks, "policy": pol.name, "llm": llm,
         "model": getattr(client, "name", None), "firms": model.config.firms.mode,
@@ -174,8 +186,10 @@ def simulate(
         "scenario": scen.model_dump(mode="json"), "economy": model.config.model_dump(mode="json"),
         **({"cognitive": pol.cognitive.model_dump(mode="json"), "evolution": pol.engine.config.model_dump(mode="json"),
             "memory": pol.memory_settings.model_dump(mode="json")} if isinstance(pol, Configurable) else {}),
-        "files": {"macro.csv": "one row per tick", "agents.csv": ["tick", "agent_id", *AGENT_COLUMNS],
-                  "assets.csv": list(ASSET_COLUMNS), "events.jsonl": "one bus event per line"},
+        "files": {f"macro.{ext}": "one row per tick", f"agents.{ext}": ["tick", "agent_id", *AGENT_COLUMNS],
+                  f"assets.{ext}": list(ASSET_COLUMNS),
+                  **({"events.jsonl": "one bus event per line"} if csv else
+                     {"events/": "one Parquet dataset per event type: seq, tick, source and the payload's keys"})},
     }  # fmt: skip
     (folder / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     try:
@@ -184,12 +198,20 @@ def simulate(
     finally:
         model.close()
         _close(pol)
-    write_tables(model, folder)
+    write_tables(model, folder, columnar=not csv)
     if client is None and board is not None and board.client is not None:
         client = board.client  # the firms' model calls, when only the firms ask a model
     if client is not None and hasattr(client, "write_usage"):
         client.write_usage(str(folder))
     return model
+
+
+def run_files(folder: str | Path) -> list[str]:
+    """The run files in `folder` (paths relative to it, event parts included), sorted."""
+    root = Path(folder)
+    names = [n for n in (*RUN_FILES, *CSV_FILES) if (root / n).is_file()]
+    names += [str(p.relative_to(root)) for p in (root / EVENTS).glob("*/part-*.parquet")]
+    return sorted(names)
 
 
 def _close(policy: object) -> None:

@@ -17,14 +17,14 @@ from psychoagent.eval.stats import NAN, entropy_bits, max_drawdown, sharpe, vola
 from psychoagent.events import EventType
 
 RISKY_COLUMNS = ("risky_share", "stock_share", "invest_share", "portfolio_share")
-"""agents.csv columns read as the share of wealth held in risky assets (first one present)."""
+"""Agents-table columns read as the share of wealth held in risky assets (first one present)."""
 HOLDING_COLUMNS = ("portfolio_value", "holdings_value", "stock_value", "asset_value")
 """Else: a value of risky holdings, divided by wealth (else stock purchases from market.order_filled events)."""
 TRAITS = (
     "risk_preference", "optimism", "learning_rate", "social_tendency",
     "alloc_consume", "alloc_save", "alloc_invest", "alloc_rnd",
 )  # fmt: skip
-"""Persona vector columns of agents.csv (the ones present are used)."""
+"""Persona vector columns of the agents table (the ones present are used)."""
 BEHAVIOURS = ("consume_share", "worked", "risky")
 """Behaviour features explained by the persona vector: spending share, working, share held in risky assets."""
 CORE_BEHAVIOURS = BEHAVIOURS[:2]
@@ -226,7 +226,7 @@ def strategy_diversity(labels: pd.DataFrame) -> dict[str, float]:
 
 
 def risky_panel(run: RunData) -> pd.DataFrame | None:
-    """Share of wealth put into risky assets per tick and agent: a holdings column of agents.csv when the run
+    """Share of wealth put into risky assets per tick and agent: a holdings column of the agents table when the run
     has one, else the value of stock purchases filled that tick (market.order_filled events) over wealth."""
     for col in RISKY_COLUMNS:
         p = run.panel(col)
@@ -245,7 +245,7 @@ def risky_panel(run: RunData) -> pd.DataFrame | None:
 
 def stock_purchases(fills: Sequence[dict], wealth: pd.DataFrame) -> pd.DataFrame | None:
     """Value of filled stock purchases per tick over wealth (0 when an agent bought nothing), or None without
-    fills. Events name households by index; agents.csv lists them by id in creation (= index) order."""
+    fills. Events name households by index; the agents table lists them by id in creation (= index) order."""
     buys = [
         (e.get("tick"), p.get("agent_id"), float(p.get("price", 0.0)) * float(p.get("quantity", 0.0)))
         for e in fills
@@ -264,7 +264,7 @@ def stock_purchases(fills: Sequence[dict], wealth: pd.DataFrame) -> pd.DataFrame
 
 def behaviour_metrics(run: RunData) -> dict[str, float]:
     """The four per-agent criteria of a run, flat keys like 'robustness.sharpe_median_agent'; {} without
-    agents.csv."""
+    the agents table."""
     wcol = run.wealth_column
     if wcol is None:
         return {}

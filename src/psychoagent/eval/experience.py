@@ -8,7 +8,7 @@
   months in which a household sold.
 
 Risky holdings are rebuilt from the households' fills (`market.order_filled`) and valued at each month's last
-traded price (`assets.csv`); bonds are not risky.
+traded price (the assets table); bonds are not risky.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def crashes(run: RunData) -> list[tuple[int, str]]:
 
 
 def month_prices(run: RunData) -> pd.DataFrame | None:
-    """Month x instrument: the last traded price of each month (None without assets.csv)."""
+    """Month x instrument: the last traded price of each month (None without the assets table)."""
     a = run.assets
     if a is None or not {"tick", "asset", "price"} <= set(a.columns):
         return None

@@ -1,4 +1,4 @@
-"""Macro regularities of a simulated economy as pure functions over macro.csv frames.
+"""Macro regularities of a simulated economy as pure functions over macro-table frames.
 
 EconAgent (Li et al., ACL 2024) checks two: the Phillips curve (annual wage inflation falls as unemployment
 rises: corr(unemployment, wage inflation) < 0) and Okun's law (corr(unemployment growth, real GDP growth) < 0).

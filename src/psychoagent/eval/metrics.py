@@ -71,8 +71,9 @@ def welfare_metrics(run: RunData) -> dict[str, float]:
         if "gini" in run.macro.columns:
             return {"welfare.gini": float(run.macro["gini"].iloc[-1])}
         return {}
-    assert run.agents is not None
-    last = run.agents[run.agents["tick"] == run.agents["tick"].max()]
+    agents = run.agent_frame(wcol)
+    assert agents is not None
+    last = agents[agents["tick"] == agents["tick"].max()]
     w = last[wcol].to_numpy(dtype=float)
     price = float(run.macro["price_level"].iloc[-1]) if "price_level" in run.macro.columns else 1.0
     eq = equality(w)
@@ -91,7 +92,7 @@ def cognition_metrics(run: RunData) -> dict[str, float]:
     out = {}
     for key, types in COGNITION_EVENTS.items():
         if key == "memories":
-            n = sum(_count(e) for t in types for e in run.events(t))
+            n = sum(_count(e) for t in types for e in run.events(t, keys=("count",)))
         else:
             n = sum(counts.get(t, 0) for t in types)
         out[f"cognition.{key}_per_agent_tick"] = n / agent_ticks
@@ -104,24 +105,25 @@ def _count(event: dict[str, Any]) -> float:
 
 
 NEEDS: dict[str, tuple[str, str]] = {
-    "adaptability": ("agents.csv", "a scenario with shocks (regime changes)"),
-    "robustness": ("agents.csv", "wealth over at least two months"),
-    "persona_consistency": ("agents.csv", "persona traits in agents.csv"),
-    "diversity": ("agents.csv", "strategies in agents.csv"), "social": ("events.jsonl", "negotiation.* events"),
-    "stylized": ("assets.csv", "traded asset prices in assets.csv"), "welfare": ("agents.csv", "wealth in agents.csv"),
-    "cognition": ("events.jsonl", "memory.formed / persona.evolved / guardrail.* events"),
-    "macro": ("macro.csv", "at least 3 full years for the annual correlations"),
-    "experience": ("events.jsonl", "an adverse shock with a year before it and three after, trades, or two like shocks"),
+    "adaptability": ("agents", "a scenario with shocks (regime changes)"),
+    "robustness": ("agents", "wealth over at least two months"),
+    "persona_consistency": ("agents", "persona traits in the agents table"),
+    "diversity": ("agents", "strategies in the agents table"), "social": ("events", "negotiation.* events"),
+    "stylized": ("assets", "traded asset prices in the assets table"), "welfare": ("agents", "wealth in the agents table"),
+    "cognition": ("events", "memory.formed / persona.evolved / guardrail.* events"),
+    "macro": ("macro", "at least 3 full years for the annual correlations"),
+    "experience": ("events", "an adverse shock with a year before it and three after, trades, or two like shocks"),
 }  # fmt: skip
-"""Per metric group: the run file it reads and what else it needs; `why_missing` says which one is lacking."""
+"""Per metric group: the run table it reads and what else it needs; `why_missing` says which one is lacking."""
 GROUPS = {group: f"needs {what}" for group, (_, what) in NEEDS.items()}
 """Per metric group, what it needs besides its file (the report's 'n/a, because it ...' for a missing plot)."""
 
 
 def why_missing(group: str, folder: str | Path) -> str:
     """Why a metric group has no value in the run at `folder`: its file is missing, or what it needs besides."""
-    file, what = NEEDS[group]
-    return f"needs {file}" if not (Path(folder) / file).is_file() else f"needs {what}"
+    table, what = NEEDS[group]
+    run = RunData(Path(folder))
+    return f"needs {run.file(table).name}" if not run.has(table) else f"needs {what}"
 
 
 def compute_metrics(path: str | Path) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Stylized facts of asset returns (Cont 2001, "Empirical properties of asset returns") over assets.csv.
+"""Stylized facts of asset returns (Cont 2001, "Empirical properties of asset returns") over the assets table.
 
 Per asset: ACF of returns (near 0), ACF of |returns| at lags 1-10 (positive, slowly decaying: volatility
 clustering), excess kurtosis (> 0: heavy tails) and how it falls as returns are aggregated, the correlation of

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from psychoagent.eval.rundata import RunData, iter_events
+from psychoagent.eval.rundata import RunData
 from psychoagent.events import EventType
 from psychoagent.explore.config import ExploreConfig
 
@@ -172,20 +172,20 @@ class RunIndex:
         self.ready.set()
 
     def _minds(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
-        """The household events of events.jsonl grouped by household and type (one pass, raw-text filtered)."""
+        """The household events of the run grouped by household and type (only the mind's event types read)."""
         out: dict[int, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-        for event in iter_events(self.run.path / "events.jsonl", MIND):
+        for event in self.run.iter_events(*MIND, ordered=False):
             source = str(event.get("source", ""))
             if not source.startswith("household:"):
                 continue
-            payload = dict(event.get("payload") or {})
+            payload = event.get("payload") or {}
             payload["tick"] = int(event.get("tick", 0))
             out[int(source.split(":", 1)[1])][str(event["type"])].append(payload)
         return out
 
     def _page(self, agent_id: int, rows: pd.DataFrame | None, wealth: str | None,
               events: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:  # fmt: skip
-        """One agent's page: series from agents.csv, the mind from its events."""
+        """One agent's page: series from the agents table, the mind from its events."""
         ticks = [int(t) for t in rows["tick"]] if rows is not None else []
         persona = (
             {"tick": ticks, **{t: _column(rows, t) for t in TRAITS}} if rows is not None else {"tick": []}

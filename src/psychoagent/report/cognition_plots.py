@@ -1,4 +1,4 @@
-"""Plots and tables of what cognitive agents did, from events.jsonl: affect of the memories they formed,
+"""Plots and tables of what cognitive agents did, from the events: affect of the memories they formed,
 memory and persona-update counts, guardrail rejections and vetoes, negotiations. None when the events are absent."""
 
 from __future__ import annotations

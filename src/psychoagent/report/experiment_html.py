@@ -135,7 +135,7 @@ def experiment_report(path: str | Path, progress: Callable[[str], None] | None =
             "found no run folders", "Line: median over seeds; band: range over seeds.")),
         ("personas", "Persona traits per condition", lambda: image_html(
             lambda: experiment_plots.personas_by_condition(folder, conds), "personas per condition",
-            "found no agents.csv in the run folders", "Mean over households; band: range over seeds. Conditions with fixed personas draw the same line (dashed and dotted styles keep each visible).")),
+            "found no agents table in the run folders", "Mean over households; band: range over seeds. Conditions with fixed personas draw the same line (dashed and dotted styles keep each visible).")),
         ("phillips", "Phillips curve and Okun's law per condition", lambda: image_html(
             lambda: experiment_plots.phillips_okun_by_condition(folder, conds), "Phillips and Okun",
             "found no run folders")),

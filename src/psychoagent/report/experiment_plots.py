@@ -3,6 +3,7 @@ series and Phillips/Okun points pooled over seeds."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +13,7 @@ import pandas as pd
 
 from psychoagent.eval.glossary import term
 from psychoagent.eval.macro import okun_points, phillips_points, pooled
+from psychoagent.eval.rundata import RunData
 from psychoagent.report.figures import (
     COLOURS,
     LINESTYLES,
@@ -72,8 +74,17 @@ def metric_intervals(summary: pd.DataFrame, labels: Sequence[str]) -> str | None
     return png_base64(fig)
 
 
+def _seed_runs(folder: Path, slug: str) -> list[RunData]:
+    """The finished seeds (run folders with their macro table) of one condition, in seed-folder order."""
+    runs = []
+    for p in sorted((folder / "runs" / slug).glob("seed-*")):
+        with contextlib.suppress(FileNotFoundError):
+            runs.append(RunData.open(p))
+    return runs
+
+
 def _macro_frames(folder: Path, slug: str) -> list[pd.DataFrame]:
-    return [pd.read_csv(p) for p in sorted((folder / "runs" / slug).glob("seed-*/macro.csv"))]
+    return [run.macro for run in _seed_runs(folder, slug)]
 
 
 def _seed_bands(
@@ -126,10 +137,10 @@ def personas_by_condition(folder: Path, conditions: Sequence[dict]) -> str | Non
     whether and how personas evolve under each variant."""
     data: dict[str, list[pd.DataFrame]] = {}
     for c in conditions:
-        for p in sorted((folder / "runs" / c["folder"]).glob("seed-*/agents.csv")):
-            head = pd.read_csv(p, nrows=0).columns
-            cols = ["tick", *[t for t in PERSONA_TRAITS if t in head]]
-            data.setdefault(c["label"], []).append(pd.read_csv(p, usecols=cols).groupby("tick").mean())
+        for run in _seed_runs(folder, c["folder"]):
+            traits = run.agent_frame(*PERSONA_TRAITS)
+            if traits is not None:
+                data.setdefault(c["label"], []).append(traits.drop(columns="agent_id").groupby("tick").mean())
     if not data:
         return None
     fig, axes = figure(2, 2, height=3.8)

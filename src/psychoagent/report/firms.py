@@ -1,5 +1,5 @@
 """The report's "Firms" part for runs with cognitive firms: decisions by kind, expansions and closures with their
-months, guardrail refusals, capacity over time (macro.csv `capacity_<firm>`) and how the firms' risk appetite
+months, guardrail refusals, capacity over time (macro-table columns `capacity_<firm>`) and how the firms' risk appetite
 moved (`firm.persona_evolved`). Empty for rule firms."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _firm(event: dict[str, Any]) -> str:
 
 
 def capacities(run: RunData) -> dict[str, tuple[float, float, float, int]]:
-    """Per firm: (first, last, peak capacity, month of the peak) from macro.csv."""
+    """Per firm: (first, last, peak capacity, month of the peak) from the macro table."""
     m = run.macro
     out = {}
     for col in (c for c in m.columns if c.startswith("capacity_")):
@@ -82,7 +82,7 @@ def summary(run: RunData) -> list[str]:
     )
     if refused:
         out.append("Guardrails refused " + ", ".join(f"{n} {rule.replace('_', ' ')}" for rule, n in refused.items())
-                   + " plans (each with its reason in events.jsonl).")  # fmt: skip
+                   + " plans (each with its reason in the events).")  # fmt: skip
     risk: dict[str, list[float]] = {}
     for e in events:
         if e.get("type") == EventType.FIRM_PERSONA_EVOLVED:
@@ -123,7 +123,7 @@ def decisions_table(run: RunData) -> list[tuple[str, ...]]:
 
 @styled
 def capacity_plot(run: RunData) -> str | None:
-    """Capacity and output of each firm over the months (macro.csv), or None without capacity columns."""
+    """Capacity and output of each firm over the months (the macro table), or None without capacity columns."""
     m = run.macro
     names = [c.removeprefix("capacity_") for c in m.columns if c.startswith("capacity_")]
     if not names:

@@ -73,18 +73,18 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
         ("story", "Summary", lambda: summary_html(run_summary(run, metrics))),
         ("metrics", "Metrics", lambda: metrics_html(metrics, result.get("not_available", {}))),
         ("macro", "Economy month by month", lambda: image_html(
-            lambda: run_plots.macro_series(run), "macro series", "needs macro.csv rows",
+            lambda: run_plots.macro_series(run), "macro series", "needs macro-table rows",
             "Dashed lines: months where a shock of the scenario starts." if run.shock_ticks() else "")),
         ("money", "Money, credit and the central bank's rate", lambda: image_html(
-            lambda: money_plots.transmission(run), "transmission", "needs the money columns of macro.csv",
+            lambda: money_plots.transmission(run), "transmission", "needs the money columns of the macro table",
             "How the rate reaches prices and jobs: a higher rate moves households' money into bills (the bank "
             "holds those they do not), so the money stock and spending fall."
             + (" Dashed lines: shock starts." if run.shock_ticks() else ""))),
         ("phillips", "Phillips curve and Okun's law (one point per year)", lambda: run_plots.phillips_okun_html(run.macro)),
         ("wealth", "Wealth and its distribution", lambda: image_html(
-            lambda: run_plots.wealth(run), "wealth", "needs agents.csv")),
+            lambda: run_plots.wealth(run), "wealth", "needs the agents table")),
         ("personas", "How personas changed", lambda: image_html(
-            lambda: run_plots.personas(run), "persona traits", "needs agents.csv with persona traits",
+            lambda: run_plots.personas(run), "persona traits", "needs the agents table with persona traits",
             "Grey: median and 10-90 % band of all households; coloured: five sample households.")),
         ("assets", "Asset prices and returns", lambda: image_html(
             lambda: run_plots.assets(run), "assets", GROUPS["stylized"])),
@@ -122,7 +122,9 @@ def _firms_html(run: RunData) -> str:
         else '<p class="na">no plants, closures or refusals</p>'
     )
     return (
-        image_html(lambda: firms.capacity_plot(run), "firm capacity", "needs capacity columns in macro.csv")
+        image_html(
+            lambda: firms.capacity_plot(run), "firm capacity", "needs capacity columns in the macro table"
+        )
         + table
     )
 

@@ -22,14 +22,14 @@ SERIES = {
     "inflation": (("inflation", "inflation"),),
     "unemployment": (("unemployment", "unemployment"),),
 }  # fmt: skip
-"""Per panel: (macro.csv column, legend label)."""
+"""Per panel: (macro-table column, legend label)."""
 SHARES = {"rate", "inflation", "unemployment"}
 
 
 @styled
 def transmission(run: RunData) -> str | None:
     """Rate, money and loans, bill and bond holdings, inflation and unemployment in one column of panels; None
-    when macro.csv lacks the money columns (runs written before they were recorded)."""
+    when the macro table lacks the money columns (runs written before they were recorded)."""
     m = run.macro
     if "money" not in m.columns or m.empty:
         return None

@@ -39,7 +39,7 @@ MACRO_SERIES = (
     ("tax_revenue", "tax revenue", "money per month", False),
     ("consumption", "consumption", "money per month", False),
 )  # fmt: skip
-"""(macro.csv column, title, y-axis unit, shown as a percentage)."""
+"""(macro-table column, title, y-axis unit, shown as a percentage)."""
 SAMPLE_AGENTS = 5
 MIN_YEARS = 3
 """A correlation over fewer annual points than this is not drawn (r would be meaningless)."""
@@ -47,7 +47,7 @@ MIN_YEARS = 3
 
 @styled
 def macro_series(run: RunData) -> str | None:
-    """Grid of the macro series in macro.csv, each with its unit, with the shocks' starts marked."""
+    """Grid of the macro series in the macro table, each with its unit, with the shocks' starts marked."""
     m = run.macro
     present = [row for row in MACRO_SERIES if row[0] in m.columns]
     if not present:
@@ -173,8 +173,8 @@ def personas(run: RunData) -> str | None:
 
 
 def _archetypes(run: RunData) -> dict[Any, str]:
-    """Each household's persona archetype at the start (agents.csv column `persona`), when recorded."""
-    a = run.agents
+    """Each household's persona archetype at the start (agents-table column `persona`), when recorded."""
+    a = run.agent_frame("persona")
     if a is None or "persona" not in a.columns:
         return {}
     first = a[a["tick"] == a["tick"].min()]
@@ -189,7 +189,7 @@ TRAIT_SCALES = {
 
 @styled
 def assets(run: RunData) -> str | None:
-    """Price (log scale) and returns of every asset in assets.csv."""
+    """Price (log scale) and returns of every asset in the assets table."""
     if run.assets is None or "price" not in run.assets.columns:
         return None
     series = asset_returns(run.assets)

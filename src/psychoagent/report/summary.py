@@ -61,7 +61,7 @@ def clip_words(text: str, limit: int) -> str:
 
 
 def economy(run: RunData, metrics: Mapping[str, Any]) -> list[str]:
-    """Unemployment, inflation, output, wealth and inequality from macro.csv, agents.csv and the metrics."""
+    """Unemployment, inflation, output, wealth and inequality from the macro table, the agents table and the metrics."""
     m = run.macro
     out = []
     if "unemployment" in m.columns and len(m):
