@@ -3,10 +3,12 @@
 Pairs: the DEV scenarios of `benchmarks/conflict_gen` (updates and contradictions can conflict; elaborations,
 other-entity pairs and same-person facts of other domains cannot; restatements are left out: the same attribute
 with the same value is the scorer's to read), `benchmarks/data/natural_dev.json`, the gate's own dev examples
-`benchmarks/data/gate_dev.json`, and the second natural dev set when given (`--more`). The pairs a rule blocks are
-reported, not fitted. The head is a binary logistic regression (L2, balanced classes); `block` is the highest grid
-threshold that keeps at least --keep of the dev conflicts in the leave-kind-out predictions, `sure` the lowest
-that passes at most --leak of the dev compatible pairs. Reported: leave-kind-out pass rates per kind.
+`benchmarks/data/gate_dev.json` and `benchmarks/data/meaning_dev.json`, and another dev set when given (`--more`). The pairs a rule blocks are
+reported, not fitted. The head is a binary logistic regression (L2, balanced classes) over the scalar features and
+the attribute phrases' elementwise product and sum (`--vector-families`; the others read the scalars alone); `block` is the highest
+grid threshold that keeps at least --keep of the dev conflicts written in plain words (natural, gate and meaning
+dev sets; `--keep-on all`: every dev conflict) in the leave-kind-out predictions, `sure` the lowest that passes at
+most --leak of the dev compatible pairs. Reported: leave-kind-out pass rates per kind and language.
 
     python -m benchmarks.fit_gate [--more /path/natural_dev2.json] [--out src/psychoagent/data/conflict_gate.json]
 """
@@ -45,7 +47,13 @@ def dev_pairs(more: list[Path], seed: int) -> list[Pair]:
         (i.old, i.new, int(i.conflicting), i.family, i.lang) for i in dev if i.family != "restatement"
     ]
     pairs += [(o, n, 0, "cross_domain", "zh" if _zh(n) else "en") for o, n, _ in cross_pairs(dev, 600, seed)]
-    for path in [DATA / "natural_dev.json", DATA / "natural_dev2.json", DATA / "gate_dev.json", *more]:
+    for path in [
+        DATA / "natural_dev.json",
+        DATA / "natural_dev2.json",
+        DATA / "gate_dev.json",
+        DATA / "meaning_dev.json",
+        *more,
+    ]:
         if not path.exists():
             continue
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -116,8 +124,15 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--more", type=Path, action="append", default=[], help="another dev set (natural format)")
-    ap.add_argument("--l2", type=float, default=0.01)
-    ap.add_argument("--keep", type=float, default=0.97, help="share of dev conflicts `block` must keep")
+    ap.add_argument("--l2", type=float, default=0.1)
+    ap.add_argument(
+        "--vector-families",
+        default="e5-small",
+        help="families whose head also reads the phrase vectors' product and sum (hash: scalars only, "
+        "its phrase vectors carry words, not meaning)",
+    )
+    ap.add_argument("--keep-on", choices=("written", "all"), default="written")
+    ap.add_argument("--keep", type=float, default=0.99, help="share of dev conflicts `block` must keep")
     ap.add_argument("--leak", type=float, default=0.02, help="share of dev compatible pairs `sure` may pass")
     ap.add_argument("--families", default="e5-small,hash")
     ap.add_argument("--out", type=Path, default=OUT)
@@ -142,7 +157,8 @@ def main(argv: list[str] | None = None) -> None:
         floor = float(getattr(embedder, "similarity_floor", 0.0) or 0.0)
         stub = {"features": list(GATE_FEATURES), "mean": [0.0] * len(GATE_FEATURES), "scale": [1.0] * len(GATE_FEATURES),
                 "coef": [0.0] * len(GATE_FEATURES), "intercept": 0.0, "block": 0.0, "sure": 1.0, "floor": floor,
-                "family": family, "temperature": TEMPERATURE[family]}  # fmt: skip
+                "family": family, "temperature": TEMPERATURE[family],
+                "vector": int(embedder.dim) if family in args.vector_families.split(",") else 0}  # fmt: skip
         x = table(sub, family, Gate(stub, kinds_file))
         kinds = np.array([p[3] for p in sub])
         out_of_kind = np.zeros(len(sub))
@@ -151,8 +167,10 @@ def main(argv: list[str] | None = None) -> None:
             out_of_kind[held] = predict(logistic(x[~held], y[~held], args.l2), x[held])
         # a cancellation, hand-over, change by an amount or two sources is never blocked by the head (`gate.lifted`)
         lifted = np.array([gate_lifted(p[0], p[1]) for p in sub])
+        written = np.array([":" in k for k in kinds]) | (args.keep_on == "all")
         block = max(
-            (t for t in GRID if ((out_of_kind >= t) | lifted)[y == 1].mean() >= args.keep), default=GRID[0]
+            (t for t in GRID if ((out_of_kind >= t) | lifted)[(y == 1) & written].mean() >= args.keep),
+            default=GRID[0],
         )
         sure = min(
             (t for t in GRID if t >= block and (out_of_kind[y == 0] >= t).mean() <= args.leak), default=1.0
@@ -160,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
         out_of_kind = np.where(lifted & (out_of_kind < block), block, out_of_kind)
         head = logistic(x, y, args.l2)
         print(f"\n{family}: block {block}, sure {sure} (leave-kind-out); weights:")
-        print("  " + ", ".join(f"{n} {c:+.2f}" for n, c in zip(GATE_FEATURES, head["coef"], strict=True)))
+        print("  " + ", ".join(f"{n} {c:+.2f}" for n, c in zip(GATE_FEATURES, head["coef"], strict=False)))
         print(
             "| kind | label | n | leave-kind-out blocked | unsure | passed |\n|---|---|---:|---:|---:|---:|"
         )
@@ -173,10 +191,14 @@ def main(argv: list[str] | None = None) -> None:
             sel = np.array([p[4] == lang for p in sub])
             print(f"  {lang}: conflicts kept {(out_of_kind[sel & (y == 1)] >= block).mean():.1%}, compatible "
                   f"blocked {(out_of_kind[sel & (y == 0)] < block).mean():.1%} (leave-kind-out)")  # fmt: skip
+            sel &= np.array([":" in k for k in kinds])
+            print(f"  {lang}, written in plain words: conflicts kept {(out_of_kind[sel & (y == 1)] >= block).mean():.1%}, "
+                  f"compatible blocked {(out_of_kind[sel & (y == 0)] < block).mean():.1%} (leave-kind-out)")  # fmt: skip
         heads[family] = {
             **stub, **head, "block": block, "sure": sure,
-            "meta": {"pairs": len(sub), "l2": args.l2, "keep": args.keep, "leak": args.leak,
-                     "fitted_on": "dev: conflict_gen dev split, natural_dev.json, gate_dev.json"
+            "meta": {"pairs": len(sub), "l2": args.l2, "keep": args.keep, "keep_on": args.keep_on, "leak": args.leak,
+                     "fitted_on": "dev: conflict_gen dev split, natural_dev.json, natural_dev2.json, gate_dev.json, "
+                     "meaning_dev.json"
                      + "".join(f", {m.name}" for m in args.more)},
         }  # fmt: skip
     args.out.write_text(json.dumps(heads, indent=1) + "\n", encoding="utf-8")

@@ -161,3 +161,22 @@ def test_alice_moves_and_her_answer_preference_do_not_conflict() -> None:
     assert {ids[2], ids[3]} not in pairs
     assert {ids[0], ids[3]} not in pairs
     mem.close()
+
+
+def test_briefing_does_not_pair_a_passport_number_with_a_changed_seat_class() -> None:
+    # the newer fact already replaces the seat class: the passport number answers the booking by topic only
+    from psychoagent.memory.conflicts.answers import _answered
+
+    partners = {"economy": {"business"}, "business": {"economy"}}
+    assert _answered(partners, "passport", "economy")
+    assert not _answered(partners, "business", "economy")
+    assert not _answered({}, "passport", "economy")
+    mem = Memory(embedder="hash")
+    start = dt.datetime(2026, 3, 1, 9)
+    facts = ["My passport number ends in 4471.", "Always book me business class on long flights.",
+             "Book me economy from now on, the budget was cut."]  # fmt: skip
+    ids = [mem.observe(text, timestamp=start + dt.timedelta(days=i)).id for i, text in enumerate(facts)]
+    brief = mem.brief("Book my flight to Tokyo.", now=start + dt.timedelta(days=4))
+    pairs = [{c.side_a, c.side_b} for c in brief.conflicts]
+    assert {ids[0], ids[2]} not in pairs
+    mem.close()

@@ -58,6 +58,13 @@ def _other_chains(partners: dict[str, set[str]], a: str, b: str) -> bool:
     return bool(pa and pb and pa.isdisjoint(pb))
 
 
+def _answered(partners: dict[str, set[str]], old: str, new: str) -> bool:
+    """Whether the newer fact already replaces another one (a stored conflict) and the older fact is in no chain:
+    the newer fact's attribute is that chain's ("Book me economy from now on" after "Always book me business
+    class"), so an older fact of another attribute ("My passport number ends in 4471") answers alike by topic only."""
+    return bool(partners.get(new, set()) - {old}) and not partners.get(old)
+
+
 def answer_conflicts(
     hits: Sequence[Recall],
     known: set[frozenset[str]],
@@ -69,7 +76,8 @@ def answer_conflicts(
 ) -> list[ConflictRecord]:
     """Transient records for pairs of recalled, current facts that answer the question alike and conflict by the
     scorer's reading (see the module); pairs in `known` are skipped and the found ones added to it, and so are
-    pairs whose facts each already conflict with another fact and share no partner (`_other_chains`). `index_of`
+    pairs whose facts each already conflict with another fact and share no partner (`_other_chains`), or whose newer
+    fact already replaces another while the older is in no chain (`_answered`). `index_of`
     gives the namespace index (read only when a pair qualifies), `embedder` is the embedder (or its name: the
     structural gate then embeds attribute phrases with the hash embedder), `floor` is its similarity floor. A pair
     the structural gate blocks (`gate`) is no conflict."""
@@ -96,7 +104,9 @@ def answer_conflicts(
             if not answers_alike(old.parts["relevance"], new.parts["relevance"], conf.recall_close_relevance):
                 continue
             a, b = old.unit.content, new.unit.content
-            if _other_chains(partners, old.unit.id, new.unit.id):
+            if _other_chains(partners, old.unit.id, new.unit.id) or _answered(
+                partners, old.unit.id, new.unit.id
+            ):
                 continue
             if share_subject(a, b) and comparable(a, b) and not _restates(a, b):
                 pairs.append((old, new))

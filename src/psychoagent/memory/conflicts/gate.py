@@ -8,9 +8,12 @@ pair's structure (`structure`) and decides whether a conflict is possible at all
 - rules that block outright: distinct item identifiers on both sides ("item 3" / "item 4", "zq2q3zq" / "zq2q4zq"),
   a relative the other fact does not speak of ("Jun's sister" / "Jun"), a newer fact that adds to a set ("also",
   "another", "也", "另一") without ending or replacing anything;
-- a small logistic head over the attribute phrases' similarity (subject and values masked, embedded by the memory's
-  embedder), their shared words, the subject relation and how far the attribute is declared multi-valued (`data/attribute_kinds.json`). Its weights ship in `data/conflict_gate.json`, one head per embedder
-  family, fitted by `benchmarks/fit_gate.py` on dev pairs only.
+- a small logistic head over the attribute phrases (subject and values masked, embedded by the memory's embedder):
+  their elementwise product (which dimensions of meaning the two phrases share: the same attribute in other
+  words), their sum (which attribute it is, and so how likely it holds one value at a time), their similarity,
+  shared words, the subject relation and how far the attribute is near a declared multi-valued one
+  (`data/attribute_kinds.json`). Its weights ship in `data/conflict_gate.json`, one head per embedder family,
+  fitted by `benchmarks/fit_gate.py` on dev pairs only.
 
 The head reads attribute identity only: a change cue ("now", "moved") never makes two attributes one. A pair below
 `block` is no conflict, unless the newer fact cancels, hands over or changes by an amount (then uncertain); between `block` and `sure` it is uncertain (an `LLMPairJudge`, when configured,
@@ -211,6 +214,8 @@ class Gate:
     def __init__(self, weights: dict[str, Any], kinds: dict[str, Any]) -> None:
         if tuple(weights["features"]) != GATE_FEATURES:
             raise ValueError(f"gate weights were fitted for other features: {weights['features']}")
+        self.vector = int(weights.get("vector", 0))
+        """Dimension of the phrase vectors whose product and sum follow the scalar features (0: scalars only)."""
         self.mean = np.asarray(weights["mean"], dtype=np.float64)
         self.scale = np.asarray(weights["scale"], dtype=np.float64)
         self.coef = np.asarray(weights["coef"], dtype=np.float64)
@@ -265,10 +270,15 @@ class Gate:
         cos = np.einsum("ij,ij->i", a, b)
         sim = np.clip((cos - self.floor) / max(1.0 - self.floor, 1e-9), 0.0, 1.0)
         z, agree, multi = exemplar_stats(a, b, ex)
-        return np.stack([
+        scalars = np.stack([
             gate_features(o, n, float(s_), float(z_), float(g_), float(m_), d)
             for (o, n, d), s_, z_, g_, m_ in zip(pairs, sim, z, agree, multi, strict=True)
         ])  # fmt: skip
+        if not self.vector:
+            return scalars
+        if a.shape[1] != self.vector:
+            raise ValueError(f"gate head fitted on {self.vector}-d phrase vectors, given {a.shape[1]}-d")
+        return np.hstack([scalars, a * b, a + b])
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         """The head's probability that each pair can be a conflict."""
