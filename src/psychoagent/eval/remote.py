@@ -16,11 +16,11 @@ Outcome = tuple[str, int, dict[str, Any]]
 
 
 def run_remote(task: RunTask) -> tuple[Outcome, dict[str, bytes]]:
-    """Run one task in a scratch folder; (label, seed, metrics) and the run's files by name."""
+    """Run one task in a scratch folder; (label, seed, metrics) and the run's files by path inside it."""
     with tempfile.TemporaryDirectory(prefix="psychoagent-run-") as tmp:
         folder = Path(tmp) / "run"
         outcome = run_task(replace(task, out=str(folder)))
-        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+        files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
     return outcome, files
 
 
@@ -44,7 +44,11 @@ def run_on_ray(tasks: Sequence[RunTask], address: str | None = None,
                 continue
             folder = Path(task.out)
             folder.mkdir(parents=True, exist_ok=True)
-            for name, data in files.items():
+            for (
+                name,
+                data,
+            ) in files.items():  # event datasets live in subfolders (events/<type>/part-*.parquet)
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
                 (folder / name).write_bytes(data)
             yield task, outcome
     finally:
