@@ -44,10 +44,8 @@ def run_on_ray(tasks: Sequence[RunTask], address: str | None = None,
                 continue
             folder = Path(task.out)
             folder.mkdir(parents=True, exist_ok=True)
-            for (
-                name,
-                data,
-            ) in files.items():  # event datasets live in subfolders (events/<type>/part-*.parquet)
+            # event datasets live in subfolders (events/<type>/part-*.parquet)
+            for name, data in files.items():
                 (folder / name).parent.mkdir(parents=True, exist_ok=True)
                 (folder / name).write_bytes(data)
             yield task, outcome
