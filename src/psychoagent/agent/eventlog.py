@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -51,11 +51,25 @@ class EventLogSettings(BaseModel):
     )
     compression: str = Field("zstd", description="Parquet codec")
     compression_level: int = Field(6, ge=1, le=22, description="zstd level")
+    split_floats: bool = Field(
+        True,
+        description="float columns byte-stream-split and without a dictionary: lossless, and zstd then packs "
+        "them 10-25 % smaller (Parquet's BYTE_STREAM_SPLIT encoding, made for floating-point data)",
+    )
+    table_floats: Literal["float32", "float64"] = Field(
+        "float32",
+        description="precision of the per-household table's floats: float32 keeps 7 significant digits (a cent "
+        "on 100,000) and halves the largest file of a run; readers get float64 back",
+    )
 
 
 def write_atomic(table: pa.Table, target: Path, settings: EventLogSettings, **options: Any) -> None:
     """Write `table` to `target` through a temporary file renamed at the end: readers see all of it or none."""
     tmp = target.with_name(f".{target.name}.tmp")
+    floats = [f.name for f in table.schema if pa.types.is_floating(f.type)]
+    if settings.split_floats and floats:
+        options.setdefault("use_byte_stream_split", floats)
+        options.setdefault("use_dictionary", [n for n in table.column_names if n not in floats])
     pq.write_table(table, tmp, compression=settings.compression, compression_level=settings.compression_level,
                    **options)  # fmt: skip
     os.replace(tmp, target)

@@ -90,10 +90,12 @@ def write_tables(
     """Write the macro, agents and assets tables into `out`: `<name>.parquet` (each written whole, then renamed
     into place), or with `columnar` False `<name>.csv` (floats with 10 significant digits)."""
     out.mkdir(parents=True, exist_ok=True)
+    settings = settings or EventLogSettings()
     for name, frame in TABLES.items():
         df = frame(model)
         if columnar:
-            write_atomic(pa.Table.from_pandas(df, preserve_index=False), out / f"{name}.parquet",
-                         settings or EventLogSettings())  # fmt: skip
+            if name == "agents" and settings.table_floats == "float32":
+                df = df.astype({c: np.float32 for c in df.columns if df[c].dtype == np.float64})
+            write_atomic(pa.Table.from_pandas(df, preserve_index=False), out / f"{name}.parquet", settings)
         else:
             df.to_csv(out / f"{name}.csv", index=False, float_format=CSV_FLOATS)

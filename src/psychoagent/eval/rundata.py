@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
@@ -152,7 +153,10 @@ class RunData:
         if not p.is_file():
             return None
         df = pq.read_table(p, columns=wanted).to_pandas()
-        return df if not df.empty else None
+        narrow = {
+            c: np.float64 for c in df.columns if df[c].dtype == np.float32
+        }  # a float32 table: sums in float64
+        return (df.astype(narrow) if narrow else df) if not df.empty else None
 
     @cached_property
     def macro(self) -> pd.DataFrame:
