@@ -34,6 +34,10 @@ def _publish(bus: EventBus) -> None:
         if t == 30:
             del payload["gone"]
         bus.emit(t, "memory.formed", payload, source=f"household:{t % 4}")
+        deltas = {"optimism": -0.01 * t, f"optimism[{'bond' if t % 2 else 'steel'}]": 0.5 - t / 7}
+        if t == 33:
+            deltas["count"] = 2  # an integer among the floats: that batch's maps go to JSON text
+        bus.emit(t, "persona.evolved", {"deltas": deltas if t != 12 else None, "empty": {}})
         if t % 10 == 0:
             bus.emit(t, "env.updated", {"price": t if t < 20 else 0.5, "seq": "mine", "payload.x": 1})
 
@@ -63,6 +67,14 @@ def test_events_read_back_equal_the_journal_lines(tmp_path) -> None:
     assert _read_all(tmp_path / "events") == expected
     assert len(parts(tmp_path / "events", "memory.formed")) == 2  # 21 rows, then the last 19 at close
     assert count(tmp_path / "events", "memory.formed") == 40
+    persona = parts(tmp_path / "events", "persona.evolved")
+    schema = pq.read_schema(persona[0])  # maps of names to floats: one float column per name
+    assert (
+        str(schema.field("deltas").type)
+        == "struct<optimism: double, optimism[steel]: double, optimism[bond]: double>"
+    )
+    assert schema.field("empty").type == "string"  # empty maps stay JSON text
+    assert any("deltas" in read_part(p)[1] for p in persona[1:])  # the batch with an integer: JSON text
 
 
 def test_payload_scalars_are_typed_columns_and_nested_values_json_text(tmp_path) -> None:
@@ -77,6 +89,18 @@ def test_payload_scalars_are_typed_columns_and_nested_values_json_text(tmp_path)
     assert table is not None and table.column_names == ["tick", "kinds", "later"]
     assert json.loads(table.column("kinds")[3].as_py()) == {"loss": 3}
     assert table.column("later").to_pylist()[25] is None
+
+
+def test_float_maps_pack_smaller_than_json_text(tmp_path) -> None:
+    with EventBus(sink=EventLog(tmp_path / "ev")) as bus:
+        for t in range(2000):
+            bus.emit(t, "persona.evolved", {"deltas": {"risk": t / 7, "optimism": -t / 9, "calm": 0.0}})
+    as_struct = parts(tmp_path / "ev", "persona.evolved")[0].stat().st_size
+    with EventBus(sink=EventLog(tmp_path / "ev2")) as bus:
+        for t in range(2000):
+            bus.emit(t, "persona.evolved", {"deltas": {"risk": t / 7, "optimism": -t / 9, "calm": 0}})
+    assert "deltas" in (read_part(parts(tmp_path / "ev2", "persona.evolved")[0])[1])  # an int: JSON text
+    assert as_struct < 0.75 * parts(tmp_path / "ev2", "persona.evolved")[0].stat().st_size
 
 
 def test_a_part_is_written_once_its_columns_reach_the_byte_limit(tmp_path) -> None:
