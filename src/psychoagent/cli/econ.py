@@ -113,9 +113,9 @@ def simulate_command(
         f", {shards} shard{'s' if shards > 1 else ''} ({backend})" if shards > 1 or backend != "local" else ""
     )
     console.print(
-        f"{n_ticks} months, {agents} households, policy {model.policy.name}{where}, scenario {scen.name}: "
-        f"unemployment {m['unemployment']:.1%}, inflation {m['inflation']:.1%}, rate {m['interest_rate']:.2%}, "
-        f"{model.fallbacks} invalid intents replaced -> {out}",
+        f"{n_ticks} months, {agents} households, policy {model.policy.name}{where}, scenario {scen.name}; "
+        f"in month {n_ticks}: unemployment {m['unemployment']:.1%}, inflation over 12 months {m['inflation']:.1%}, "
+        f"policy rate {m['interest_rate']:.2%}; {model.fallbacks} invalid intents replaced -> {out}",
         soft_wrap=True,
     )
     llm_share = _llm_line(model, console)
