@@ -133,4 +133,5 @@ def test_a_first_open_in_the_background_answers_503_until_indexed(
         assert index.ready.wait(60)
         assert len(client.get("/api/agents").json()) == 12
         assert "indexing" not in client.get("/api/run").json()
+        assert index.paged.wait(60) and client.get("/api/agents/3").json()["id"] == 3
     assert (fresh / ".explore" / "index.json").is_file()

@@ -93,13 +93,16 @@ def create_app(
     def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _error(exc.status_code, str(exc.detail))
 
-    def need_run() -> RunIndex:
+    def need_run(paged: bool = False) -> RunIndex:
+        """The open run once its table (with `paged`: its agent pages too) can be read."""
         if run is None:
             raise Missing("no run is open: start with `psychoagent explore RUN_DIR`")
         if not run.ready.is_set():
             raise Busy(
                 f"indexing the events of {run.run.path} (once; cached beside the run): try again shortly"
             )
+        if paged and not run.paged.is_set():
+            raise Busy(f"indexing the agents' events of {run.run.path} by agent (once): try again shortly")
         if run.failure is not None:
             raise Broken(run.failure)
         return run
@@ -134,7 +137,7 @@ def create_app(
         "/agents/{agent_id}", summary="One household's mind: persona, affect, memories, conflicts, decisions"
     )
     def agent(agent_id: int) -> dict[str, Any]:
-        page = need_run().agent(agent_id)
+        page = need_run(paged=True).agent(agent_id)
         if page is None:
             raise Missing(f"field 'agent_id': no agent {agent_id} in this run", "agent_id")
         return {k: v for k, v in page.items() if k != "traces"}
@@ -144,7 +147,7 @@ def create_app(
         summary="The briefing recalled and the decision through the guardrails",
     )
     def agent_month(agent_id: int, month: int) -> dict[str, Any]:
-        found = need_run().month(agent_id, month)
+        found = need_run(paged=True).month(agent_id, month)
         if found is None:
             raise Missing(f"field 'agent_id': no agent {agent_id} in this run", "agent_id")
         return found

@@ -13,7 +13,12 @@ class ExploreConfig(ConfigModel):
     cache_folder: str = ".explore"
     """indexes are cached in this folder inside the run folder (rebuilt when a run file changes)"""
     pages_in_memory: Count = 256
-    """agent pages kept in memory after being read from the cache (about 50 KB each at 240 months)"""
+    """agent pages kept in memory once made (about 50 KB each at 240 months): going back to one is free"""
+    group_rows: Count = 1024
+    """rows per row group of the per-agent copies: an agent's page decodes one or two groups of each copy, and
+    smaller groups cost footer size and compression"""
+    compression: str = "zstd"
+    """Parquet codec of the per-agent copies (zstd at its default level writes about as fast as lz4, smaller)"""
     min_delta: NonNegative = 1e-6
     """persona changes smaller than this are rounding noise and not listed among an event's moves"""
     search_k: int = Field(10, ge=1, le=100)
