@@ -14,7 +14,6 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from psychoagent.agent.eventlog import payloads
 from psychoagent.eval.rundata import RunData
@@ -133,10 +132,9 @@ class RunIndex:
     def _copy(self, frame: pd.DataFrame | None) -> None:
         """Write the per-agent copies: the agents table, and each part of each mind-event type."""
         self.store.clear()
-        if frame is not None:
-            table = pa.Table.from_pandas(frame.drop(columns=["agent_id"]), preserve_index=False)
-            names = pc.binary_join_element_wise(PREFIX, pc.cast(table.column("household"), pa.string()), "")
-            self.store.put(ROWS, households(table.append_column(KEY, names)))
+        if frame is not None:  # already sorted by household and tick
+            rows = frame.drop(columns=["agent_id"]).rename(columns={"household": KEY})
+            self.store.put(ROWS, pa.Table.from_pandas(rows, preserve_index=False))
         if not self.run.columnar:
             self._events = self._grouped()
             return

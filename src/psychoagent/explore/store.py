@@ -1,10 +1,11 @@
 """Per-agent copies of a run's tables for the explorer: every mind-event part and the agents table, sorted by
-household (`source`) in small row groups and cached beside the run, so one agent's page decodes a few row groups
-instead of whole event parts, in which the households of a month are interleaved.
+household (an added `_household` column) in small row groups and cached beside the run, so one agent's page decodes
+a few row groups instead of whole event parts, in which the households of a month are interleaved.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import threading
@@ -17,24 +18,23 @@ import pyarrow.parquet as pq
 
 from psychoagent.explore.config import ExploreConfig
 
-KEY = "source"
-"""The column every copy is sorted and looked up by: `household:N`, as in the events' envelope."""
+KEY = "_household"
+"""The column every copy is sorted and looked up by: the household index (N of the events' `household:N`)."""
+SOURCE = "source"
 PREFIX = "household:"
 JSON_META = b"json"
 """Schema metadata naming the JSON-text columns of an event part (kept on its copy, read back with it)."""
-AGENTS = "agents"
-
-
-def source(agent_id: int) -> str:
-    """The `source` of household `agent_id`'s events and rows."""
-    return f"{PREFIX}{agent_id}"
 
 
 def households(table: pa.Table) -> pa.Table:
-    """The rows of `table` whose source is a household, sorted by it (stably: each household's rows keep their
-    order)."""
-    table = table.filter(pc.starts_with(table.column(KEY), PREFIX))
-    return table.take(pc.sort_indices(table, [(KEY, "ascending")]))
+    """The rows of an event part whose source is a household, sorted by it (stably: each household's rows keep
+    their order), with the household index as column KEY."""
+    mask = pc.starts_with(table.column(SOURCE), PREFIX)
+    if not pc.all(mask).as_py():
+        table = table.filter(mask)
+    key = pc.cast(pc.utf8_slice_codeunits(table.column(SOURCE), len(PREFIX)), pa.int64())
+    order = pc.sort_indices(key)
+    return table.take(order).append_column(KEY, key.take(order))
 
 
 def json_columns(table: pa.Table) -> frozenset[str]:
@@ -51,32 +51,37 @@ class AgentStore:
         self.config = config
         self.memory: dict[str, pa.Table] | None = None
         """Copies held in memory (None: they are files)."""
-        self._groups: dict[str, tuple[pq.FileMetaData, list[tuple[str, str]]]] = {}
-        """Per file, its footer and each row group's smallest and largest `source` (read once)."""
+        self._groups: dict[str, tuple[pq.FileMetaData, list[tuple[float, float]]]] = {}
+        """Per file, its footer and each row group's smallest and largest household (read once)."""
         self._lock = threading.Lock()
 
     # -- writing ------------------------------------------------------------------------------------------------
     def clear(self) -> None:
         """Remove the copies of an earlier build (a run may have fewer parts now)."""
-        for name in (AGENTS, "events"):
+        for name in ("agents", "events"):
             shutil.rmtree(self.folder / name, ignore_errors=True)
         self._groups.clear()
 
     def put(self, name: str, table: pa.Table) -> None:
-        """Keep the sorted `table` as copy `name` (`agents/rows` or `events/<type>/<part>`): a file written under
-        a temporary name and renamed, or, once the folder proves not writable, in memory."""
+        """Keep `table`, sorted by its column KEY, as copy `name` (`agents/rows` or `events/<type>/<part>`): a
+        file written under a temporary name and renamed, or, once the folder proves not writable, in memory."""
         if self.memory is None:
             target = self.folder / f"{name}.parquet"
             tmp = target.with_name(f".{target.name}.tmp")
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                pq.write_table(table, tmp, row_group_size=self.config.group_rows,
+                pq.write_table(table, tmp, row_group_size=self._group_rows(table),
                                compression=self.config.compression)  # fmt: skip
                 os.replace(tmp, target)
                 return
             except OSError:
                 self.memory = {}
         self.memory[name] = table
+
+    def _group_rows(self, table: pa.Table) -> int:
+        """Rows per row group: about `group_bytes` decoded, within `group_rows` (traced decisions are long)."""
+        per_row = max(table.nbytes // max(table.num_rows, 1), 1)
+        return min(max(self.config.group_bytes // per_row, 16), self.config.group_rows)
 
     # -- reading ------------------------------------------------------------------------------------------------
     def names(self, prefix: str) -> list[str]:
@@ -89,18 +94,17 @@ class AgentStore:
         return sorted(f"{prefix}{p.stem}" for p in root.glob("*.parquet"))
 
     def rows(self, name: str, agent_id: int) -> pa.Table | None:
-        """The rows of household `agent_id` in copy `name` (None when it has none): only the row groups whose
-        `source` range holds it are read."""
-        key = source(agent_id)
+        """The rows of household `agent_id` in copy `name`, without KEY (None when it has none): only the row
+        groups whose household range holds it are read."""
         if self.memory is not None:
             table = self.memory.get(name)
-            return None if table is None else self._only(table, key)
+            return None if table is None else self._only(table, agent_id)
         meta, ranges = self._footer(name)
-        wanted = [i for i, (low, high) in enumerate(ranges) if low <= key <= high]
+        wanted = [i for i, (low, high) in enumerate(ranges) if low <= agent_id <= high]
         if not wanted:
             return None
         file = pq.ParquetFile(self.folder / f"{name}.parquet", metadata=meta)
-        return self._only(file.read_row_groups(wanted, use_threads=False), key)
+        return self._only(file.read_row_groups(wanted, use_threads=False), agent_id)
 
     def each(self, prefix: str, agent_id: int) -> Iterator[pa.Table]:
         """Household `agent_id`'s rows in every copy under `prefix`, in writing order."""
@@ -109,8 +113,8 @@ class AgentStore:
             if table is not None:
                 yield table
 
-    def _footer(self, name: str) -> tuple[pq.FileMetaData, list[tuple[str, str]]]:
-        """Copy `name`'s footer and each row group's smallest and largest `source`, read once."""
+    def _footer(self, name: str) -> tuple[pq.FileMetaData, list[tuple[float, float]]]:
+        """Copy `name`'s footer and each row group's smallest and largest household, read once."""
         with self._lock:
             if name not in self._groups:
                 meta = pq.read_metadata(self.folder / f"{name}.parquet")
@@ -119,11 +123,11 @@ class AgentStore:
                 for i in range(meta.num_row_groups):
                     stats = meta.row_group(i).column(col).statistics
                     has = stats is not None and stats.has_min_max
-                    ranges.append((str(stats.min), str(stats.max)) if has else ("", "\uffff"))
+                    ranges.append((stats.min, stats.max) if has else (-math.inf, math.inf))
                 self._groups[name] = (meta, ranges)
             return self._groups[name]
 
     @staticmethod
-    def _only(table: pa.Table, key: str) -> pa.Table | None:
-        rows = table.filter(pc.equal(table.column(KEY), key))
-        return rows if rows.num_rows else None
+    def _only(table: pa.Table, agent_id: int) -> pa.Table | None:
+        rows = table.filter(pc.equal(table.column(KEY), agent_id))
+        return rows.drop_columns([KEY]) if rows.num_rows else None
