@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -116,3 +118,12 @@ def test_the_reader_gives_each_event_part_with_its_json_columns(fresh: Path) -> 
     assert got and sum(t.num_rows for t, _ in got) == run.event_counts["mind.decision"]
     table, json_cols = got[0]
     assert table.column_names == ["tick", "source", "conflicts"] and "conflicts" in json_cols
+
+
+def test_exploring_a_run_leaves_the_memory_stack_unloaded() -> None:
+    """The app and the index import no memory module: a run opens without paying for them."""
+    code = ("import sys, psychoagent.explore.app, psychoagent.explore.index; "
+            "print(sorted(m for m in sys.modules if m.startswith(('psychoagent.memory', 'psychoagent.service.hub'))))")  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.strip() == "[]"

@@ -20,7 +20,6 @@ from starlette.requests import Request
 from psychoagent.explore.config import ExploreConfig
 from psychoagent.explore.index import RunIndex
 from psychoagent.explore.memory import MemoryBrowser
-from psychoagent.service.hub import ServiceError
 from psychoagent.version import __version__
 
 STATIC = resources.files("psychoagent.explore") / "static"
@@ -79,9 +78,14 @@ def create_app(
     def _broken(_: Request, exc: Broken) -> JSONResponse:
         return _error(500, str(exc))
 
-    @app.exception_handler(ServiceError)
-    def _service(_: Request, exc: ServiceError) -> JSONResponse:
-        return _error(404 if type(exc).__name__ == "NotFound" else 422, str(exc), exc.field)
+    if memory is not None:  # the memory stack is loaded only with a memory file
+        from psychoagent.service.hub import ServiceError
+
+        def _service(_: Request, exc: Exception) -> JSONResponse:
+            field = exc.field if isinstance(exc, ServiceError) else None
+            return _error(404 if type(exc).__name__ == "NotFound" else 422, str(exc), field)
+
+        app.add_exception_handler(ServiceError, _service)
 
     @app.exception_handler(RequestValidationError)
     def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
