@@ -170,6 +170,7 @@ class RunIndex:
         return made
 
     def _make(self, agent_id: int) -> dict[str, Any]:
+        """One agent's page from its rows of the copies (or from the events held in memory)."""
         rows = self.store.rows(ROWS, agent_id)
         frame = None if rows is None else rows.to_pandas()
         if self._events is not None:
