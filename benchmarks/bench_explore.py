@@ -171,6 +171,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="200 households x 60 months; not recorded")
     parser.add_argument("--run", type=Path, help="a run folder to measure (default: the grown run, kept)")
     parser.add_argument("--pages", type=int, default=PAGES, help="random agents per kind of request")
+    parser.add_argument("--no-write", action="store_true", help="print only; docs/benchmarks.md unchanged")
     parser.add_argument("--child", choices=["first", "later"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -214,7 +215,10 @@ def main() -> None:
         f"| a month of an agent not opened yet, median / p95 | {ms(later['month_cold'])} | {PAGE_TARGET_S * 1000:.0f} ms | {p95(later['month_cold']) / PAGE_TARGET_S:.2f} |",
     ]  # fmt: skip
     publish(
-        "bench_explore", "Explorer: opening a big run and answering its pages", lines, write=not args.quick
+        "bench_explore",
+        "Explorer: opening a big run and answering its pages",
+        lines,
+        write=not (args.quick or args.no_write),
     )
 
 

@@ -132,8 +132,9 @@ class RunIndex:
     def _copy(self, frame: pd.DataFrame | None) -> None:
         """Write the per-agent copies: the agents table, and each part of each mind-event type."""
         self.store.clear()
-        if frame is not None:  # already sorted by household and tick
-            rows = frame.drop(columns=["agent_id"]).rename(columns={"household": KEY})
+        if frame is not None:
+            rows = frame.sort_values(["household", "tick"], kind="stable").drop(columns=["agent_id"])
+            rows = rows.rename(columns={"household": KEY})
             self.store.put(ROWS, pa.Table.from_pandas(rows, preserve_index=False))
         if not self.run.columnar:
             self._events = self._grouped()
