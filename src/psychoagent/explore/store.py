@@ -57,28 +57,34 @@ class AgentStore:
 
     # -- writing ------------------------------------------------------------------------------------------------
     def clear(self) -> None:
-        """Remove the copies of an earlier build (a run may have fewer parts now)."""
+        """Remove the copies of an earlier build (a run may have fewer parts now) and find out whether the folder
+        can hold new ones; if not they are kept in memory."""
         for name in ("agents", "events"):
             shutil.rmtree(self.folder / name, ignore_errors=True)
         self._groups.clear()
+        try:
+            (self.folder / "events").mkdir(parents=True, exist_ok=True)
+            probe = self.folder / ".probe"
+            probe.write_bytes(b"")
+            probe.unlink()
+            self.memory = None
+        except OSError:
+            self.memory = {}
 
     def put(self, name: str, table: pa.Table) -> None:
-        """Keep `table`, sorted by its column KEY, as copy `name` (`agents/rows` or `events/<type>/<part>`): a
-        file written under a temporary name and renamed, or, once the folder proves not writable, in memory.
+        """Keep `table`, sorted by its column KEY, as copy `name` (`agents/rows` or `events/<type>/<part>`): in
+        memory when `clear` found the folder not writable, else a file written under a temporary name and renamed.
         Statistics only for KEY and no dictionaries: long texts made them cost a fifth of the size and time."""
-        if self.memory is None:
-            target = self.folder / f"{name}.parquet"
-            tmp = target.with_name(f".{target.name}.tmp")
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                pq.write_table(table, tmp, row_group_size=self._group_rows(table),
-                               compression=self.config.compression, use_dictionary=False,
-                               write_statistics=[KEY])  # fmt: skip
-                os.replace(tmp, target)
-                return
-            except OSError:
-                self.memory = {}
-        self.memory[name] = table
+        if self.memory is not None:
+            self.memory[name] = table
+            return
+        target = self.folder / f"{name}.parquet"
+        tmp = target.with_name(f".{target.name}.tmp")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, tmp, row_group_size=self._group_rows(table),
+                       compression=self.config.compression, use_dictionary=False,
+                       write_statistics=[KEY])  # fmt: skip
+        os.replace(tmp, target)
 
     def _group_rows(self, table: pa.Table) -> int:
         """Rows per row group: about `group_bytes` decoded, within `group_rows` (traced decisions are long)."""
