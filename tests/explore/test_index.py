@@ -95,6 +95,10 @@ def test_the_cache_is_read_on_a_later_open_and_rebuilt_when_the_run_changes(fres
     again = RunIndex(RunData.open(fresh))
     assert again.load() and again.rows == first.rows and again.summary == first.summary
     assert again.agent(3) == page  # made from the cached copies
+    gone = fresh / ".explore" / f"{first.store.names('events/memory.formed/')[0]}.parquet"
+    gone.rename(gone.with_suffix(".away"))
+    assert not RunIndex(RunData.open(fresh)).load()  # a copy is missing: rebuilt
+    gone.with_suffix(".away").rename(gone)
     config = fresh / "config.json"
     stat = config.stat()
     os.utime(config, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))

@@ -92,13 +92,15 @@ class RunIndex:
 
     # -- the cache ----------------------------------------------------------------------------------------------
     def load(self) -> bool:
-        """Read the cached table and summary; False when missing, stale, of another version or of a run written
-        as events.jsonl (whose pages are made from events held in memory)."""
+        """Read the cached table and summary; False when missing, stale, of another version, with a copy missing,
+        or of a run written as events.jsonl (whose pages are made from events held in memory)."""
         try:
             head = json.loads((self.folder / "index.json").read_bytes())
         except (OSError, ValueError):
             return False
         if head.get("version") != VERSION or head.get("stamp") != self.run.stamp() or not self.run.columnar:
+            return False
+        if not self.store.complete(head.get("copies", [])):
             return False
         self.summary, self.rows = head["summary"], head["rows"]
         self._ids = {int(r["id"]) for r in self.rows}
@@ -106,7 +108,8 @@ class RunIndex:
 
     def save(self) -> bool:
         """Write index.json, after the copies (a half-written cache is never read); False when not writable."""
-        head = {"version": VERSION, "stamp": self.run.stamp(), "summary": self.summary, "rows": self.rows}
+        head = {"version": VERSION, "stamp": self.run.stamp(), "summary": self.summary, "rows": self.rows,
+                "copies": self.store.written}  # fmt: skip
         try:
             (self.folder / "index.json").write_bytes(_dumps(head))
         except OSError:

@@ -51,6 +51,8 @@ class AgentStore:
         self.config = config
         self.memory: dict[str, pa.Table] | None = None
         """Copies held in memory (None: they are files)."""
+        self.written: list[str] = []
+        """The copies, in writing order (listed in the cache's index.json, which a later open checks)."""
         self._groups: dict[str, tuple[pq.FileMetaData, list[tuple[float, float]]]] = {}
         """Per file, its footer and each row group's smallest and largest household (read once)."""
         self._lock = threading.Lock()
@@ -62,6 +64,7 @@ class AgentStore:
         for name in ("agents", "events"):
             shutil.rmtree(self.folder / name, ignore_errors=True)
         self._groups.clear()
+        self.written = []
         try:
             (self.folder / "events").mkdir(parents=True, exist_ok=True)
             probe = self.folder / ".probe"
@@ -75,6 +78,7 @@ class AgentStore:
         """Keep `table`, sorted by its column KEY, as copy `name` (`agents/rows` or `events/<type>/<part>`): in
         memory when `clear` found the folder not writable, else a file written under a temporary name and renamed.
         Statistics only for KEY and no dictionaries: long texts made them cost a fifth of the size and time."""
+        self.written.append(name)
         if self.memory is not None:
             self.memory[name] = table
             return
@@ -94,12 +98,14 @@ class AgentStore:
     # -- reading ------------------------------------------------------------------------------------------------
     def names(self, prefix: str) -> list[str]:
         """The copies whose name starts with `prefix` (`events/<type>/` or `agents/`), in writing order."""
-        if self.memory is not None:
-            return sorted(n for n in self.memory if n.startswith(prefix))
-        root = self.folder / prefix
-        if not root.is_dir():
-            return []
-        return sorted(f"{prefix}{p.stem}" for p in root.glob("*.parquet"))
+        return [n for n in self.written if n.startswith(prefix)]
+
+    def complete(self, names: list[str]) -> bool:
+        """Whether every copy `names` lists is on disk (a later open takes them as `written`)."""
+        if not all((self.folder / f"{n}.parquet").is_file() for n in names):
+            return False
+        self.written = list(names)
+        return True
 
     def rows(self, name: str, agent_id: int) -> pa.Table | None:
         """The rows of household `agent_id` in copy `name`, without KEY (None when it has none): only the row
