@@ -133,4 +133,40 @@ def test_a_first_open_in_the_background_answers_503_until_indexed(
         assert index.ready.wait(60)
         assert len(client.get("/api/agents").json()) == 12
         assert "indexing" not in client.get("/api/run").json()
+        assert index.paged.wait(60) and client.get("/api/agents/3").json()["id"] == 3
+    assert (fresh / ".explore" / "index.json").is_file()
+
+
+def test_the_table_answers_while_the_agents_copies_are_written_and_pages_say_503(
+    run_dir: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """After the column reads the table answers; an agent's page and months wait (503) for the copies."""
+    import shutil
+    import threading
+
+    import httpx
+
+    from psychoagent.explore.app import create_app
+    from psychoagent.explore.index import RunIndex
+    from psychoagent.service.background import serve_in_thread
+
+    fresh = tmp_path / "run"
+    shutil.copytree(run_dir, fresh, ignore=shutil.ignore_patterns(".explore"))
+    release, copy = threading.Event(), RunIndex._copy
+
+    def held(self: RunIndex, frame: Any) -> None:
+        release.wait(60)
+        copy(self, frame)
+
+    monkeypatch.setattr(RunIndex, "_copy", held)
+    index = RunIndex.open(fresh, background=True)
+    with serve_in_thread(create_app(index, None)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        assert index.ready.wait(60) and len(client.get("/api/agents").json()) == 12
+        for path in ("/api/agents/3", "/api/agents/3/month/5"):
+            busy = client.get(path)
+            assert busy.status_code == 503 and "by agent" in busy.json()["detail"]
+        assert not (fresh / ".explore" / "index.json").exists()
+        release.set()
+        assert index.paged.wait(60)
+        assert client.get("/api/agents/3/month/5").json()["decision"]["tick"] == 5
     assert (fresh / ".explore" / "index.json").is_file()

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from psychoagent.agent import eventlog
@@ -247,6 +248,15 @@ class RunData:
         for part in eventlog.parts(folder, kind):
             table, json_cols = eventlog.read_part(part, columns)
             yield from eventlog.payloads(table, json_cols, kind)
+
+    def event_parts(
+        self, kind: str, columns: Iterable[str] | None = None
+    ) -> Iterator[tuple[pa.Table, frozenset[str]]]:
+        """Each Parquet part of one event type as a table (only the `columns` it has, when given) with its JSON-text
+        column names, in publication order, for readers that work on columns; none for a run with events.jsonl."""
+        if self.columnar:
+            for part in eventlog.parts(self.file("events"), kind):
+                yield eventlog.read_part(part, columns)
 
     def event_frame(self, kind: str, columns: Iterable[str] | None = None) -> pd.DataFrame | None:
         """Events of one type as a frame: envelope `seq`, `tick`, `source` and payload keys as columns (a key named

@@ -20,7 +20,6 @@ from starlette.requests import Request
 from psychoagent.explore.config import ExploreConfig
 from psychoagent.explore.index import RunIndex
 from psychoagent.explore.memory import MemoryBrowser
-from psychoagent.service.hub import ServiceError
 from psychoagent.version import __version__
 
 STATIC = resources.files("psychoagent.explore") / "static"
@@ -79,9 +78,14 @@ def create_app(
     def _broken(_: Request, exc: Broken) -> JSONResponse:
         return _error(500, str(exc))
 
-    @app.exception_handler(ServiceError)
-    def _service(_: Request, exc: ServiceError) -> JSONResponse:
-        return _error(404 if type(exc).__name__ == "NotFound" else 422, str(exc), exc.field)
+    if memory is not None:  # the memory stack is loaded only with a memory file
+        from psychoagent.service.hub import ServiceError
+
+        def _service(_: Request, exc: Exception) -> JSONResponse:
+            field = exc.field if isinstance(exc, ServiceError) else None
+            return _error(404 if type(exc).__name__ == "NotFound" else 422, str(exc), field)
+
+        app.add_exception_handler(ServiceError, _service)
 
     @app.exception_handler(RequestValidationError)
     def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -93,13 +97,16 @@ def create_app(
     def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _error(exc.status_code, str(exc.detail))
 
-    def need_run() -> RunIndex:
+    def need_run(paged: bool = False) -> RunIndex:
+        """The open run once its table (with `paged`: its agent pages too) can be read."""
         if run is None:
             raise Missing("no run is open: start with `psychoagent explore RUN_DIR`")
         if not run.ready.is_set():
             raise Busy(
                 f"indexing the events of {run.run.path} (once; cached beside the run): try again shortly"
             )
+        if paged and not run.paged.is_set():
+            raise Busy(f"indexing the agents' events of {run.run.path} by agent (once): try again shortly")
         if run.failure is not None:
             raise Broken(run.failure)
         return run
@@ -134,7 +141,7 @@ def create_app(
         "/agents/{agent_id}", summary="One household's mind: persona, affect, memories, conflicts, decisions"
     )
     def agent(agent_id: int) -> dict[str, Any]:
-        page = need_run().agent(agent_id)
+        page = need_run(paged=True).agent(agent_id)
         if page is None:
             raise Missing(f"field 'agent_id': no agent {agent_id} in this run", "agent_id")
         return {k: v for k, v in page.items() if k != "traces"}
@@ -144,7 +151,7 @@ def create_app(
         summary="The briefing recalled and the decision through the guardrails",
     )
     def agent_month(agent_id: int, month: int) -> dict[str, Any]:
-        found = need_run().month(agent_id, month)
+        found = need_run(paged=True).month(agent_id, month)
         if found is None:
             raise Missing(f"field 'agent_id': no agent {agent_id} in this run", "agent_id")
         return found

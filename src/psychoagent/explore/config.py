@@ -13,7 +13,15 @@ class ExploreConfig(ConfigModel):
     cache_folder: str = ".explore"
     """indexes are cached in this folder inside the run folder (rebuilt when a run file changes)"""
     pages_in_memory: Count = 256
-    """agent pages kept in memory after being read from the cache (about 50 KB each at 240 months)"""
+    """agent pages kept in memory once made (about 50 KB each at 240 months): going back to one is free"""
+    group_rows: Count = 1024
+    """at most this many rows per row group of the per-agent copies: an agent's page decodes one or two groups of
+    each copy, and smaller groups cost footer size and compression"""
+    group_bytes: Count = 256 << 10
+    """and about this many bytes decoded per row group (a traced decision with its briefing takes about 1.6 KB)"""
+    compression: str = "lz4"
+    """Parquet codec of the per-agent copies: lz4 writes and reads them with about 40 % less CPU than zstd, for a
+    third more bytes"""
     min_delta: NonNegative = 1e-6
     """persona changes smaller than this are rounding noise and not listed among an event's moves"""
     search_k: int = Field(10, ge=1, le=100)

@@ -1,22 +1,27 @@
-"""Per-agent indexes of a run for the explorer: one pass over the run files (through `eval.rundata`, the only
-reader of the run-file format) gives the agents table, and each agent's persona, affect, memories, conflicts and
-traced decisions; they are cached beside the run, so a later open reads one small file and an agent page one more.
+"""The explorer's view of a run, read through `eval.rundata` (the only reader of the run-file format): the summary
+and the agents table come from column reads on first open; agent pages are made on demand from per-agent copies
+of the agents table and mind events (sorted by household, see `store`); all of it is cached beside the run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import math
 import threading
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
+from psychoagent.agent.eventlog import payloads
 from psychoagent.eval.rundata import RunData
-from psychoagent.events import EventType
+from psychoagent.explore import page as pages
 from psychoagent.explore.config import ExploreConfig
+from psychoagent.explore.page import MIND, Events, column
+from psychoagent.explore.store import KEY, PREFIX, AgentStore, households, json_columns
+from psychoagent.explore.table import agents_frame, table_rows
 
 try:
     from orjson import OPT_SERIALIZE_NUMPY
@@ -30,26 +35,10 @@ except ImportError:  # orjson is optional: the standard encoder writes the same 
         return json.dumps(value).encode("utf-8")
 
 
-VERSION = 1
-"""Layout of the cache files; a cache of another version is rebuilt."""
-TRAITS = ("risk_preference", "optimism", "learning_rate", "social_tendency")
-SERIES = ("income", "worked", "consumption", "consume_share", "cash", "deposits")
-MIND = (EventType.MEMORY_FORMED, EventType.PERSONA_EVOLVED, EventType.BELIEF_FORMED, EventType.MIND_DECISION,
-        EventType.GUARDRAIL_ADJUSTED, EventType.GUARDRAIL_REJECTED, EventType.GUARDRAIL_VETOED)  # fmt: skip
-"""The event types read per household (by their `household:N` source)."""
-
-
-def _num(value: Any) -> float | None:
-    """A JSON-safe number (None for NaN or infinity)."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        return None
-    return x if math.isfinite(x) else None
-
-
-def _column(frame: pd.DataFrame, name: str) -> list[float | None]:
-    return [_num(v) for v in frame[name]] if name in frame.columns else []
+VERSION = 2
+"""Layout of the cache; a cache of another version is rebuilt."""
+ROWS = "agents/rows"
+"""The per-agent copy of the agents table."""
 
 
 class RunIndex:
@@ -59,13 +48,19 @@ class RunIndex:
         self.run = run
         self.config = config or ExploreConfig()
         self.folder = run.path / self.config.cache_folder
+        self.store = AgentStore(self.folder, self.config)
         self.summary: dict[str, Any] = {}
         self.rows: list[dict[str, Any]] = []
-        self._agents: dict[int, dict[str, Any]] = {}
-        """Agent pages held in memory (all of them when the cache could not be written)."""
-        self._kept = False
+        self._ids: set[int] = set()
+        self._pages: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        """The pages made last, at most `pages_in_memory`."""
+        self._events: dict[int, Events] | None = None
+        """The mind events by household of a run written as events.jsonl (it has no parts to copy)."""
+        self._lock = threading.Lock()
         self.ready = threading.Event()
-        """Set once the table and the agent pages can be read (at once from a valid cache)."""
+        """Set once the summary and the agents table can be read (at once from a valid cache)."""
+        self.paged = threading.Event()
+        """Set once agent pages can be made (after the per-agent copies are written, on first open)."""
         self.failure: str | None = None
         """Why a background build failed (None while it runs or after it succeeded)."""
 
@@ -74,11 +69,12 @@ class RunIndex:
         cls, path: str | Path, config: ExploreConfig | None = None, background: bool = False
     ) -> RunIndex:
         """Open a run folder (FileNotFoundError / ValueError when it is not one), from its cache when valid; else
-        build the index now, or with `background` in a thread (the overview is ready at once, the rest when
-        `ready` is set), so a server can answer while a big run is indexed."""
+        build the index now, or with `background` in a thread (the overview is ready at once, the table when
+        `ready` is set, the pages when `paged` is), so a server can answer while a big run is indexed."""
         index = cls(RunData.open(path), config)
         if index.load():
             index.ready.set()
+            index.paged.set()
         elif not background:
             index.build()
         else:
@@ -92,173 +88,112 @@ class RunIndex:
         except Exception as exc:  # reported by the API instead of dying silently in the thread
             self.failure = f"indexing {self.run.path} failed: {exc}"
             self.ready.set()
+            self.paged.set()
 
     # -- the cache ----------------------------------------------------------------------------------------------
     def load(self) -> bool:
-        """Read the cached table and summary; False when missing, stale or of another version."""
+        """Read the cached table and summary; False when missing, stale, of another version, with a copy missing,
+        or of a run written as events.jsonl (whose pages are made from events held in memory)."""
         try:
             head = json.loads((self.folder / "index.json").read_bytes())
         except (OSError, ValueError):
             return False
-        if head.get("version") != VERSION or head.get("stamp") != self.run.stamp():
+        if head.get("version") != VERSION or head.get("stamp") != self.run.stamp() or not self.run.columnar:
             return False
-        self.summary, self.rows, self._kept = head["summary"], head["rows"], True
+        if not self.store.complete(head.get("copies", [])):
+            return False
+        self.summary, self.rows = head["summary"], head["rows"]
+        self._ids = {int(r["id"]) for r in self.rows}
         return True
 
-    def save(self, pages: dict[int, dict[str, Any]]) -> bool:
-        """Write the cache (index.json last, so a half-written cache is never read); False when not writable."""
+    def save(self) -> bool:
+        """Write index.json, after the copies (a half-written cache is never read); False when not writable."""
+        head = {"version": VERSION, "stamp": self.run.stamp(), "summary": self.summary, "rows": self.rows,
+                "copies": self.store.written}  # fmt: skip
         try:
-            (self.folder / "agents").mkdir(parents=True, exist_ok=True)
-            for i, page in pages.items():
-                (self.folder / "agents" / f"{i}.json").write_bytes(_dumps(page))
-            head = {"version": VERSION, "stamp": self.run.stamp(), "summary": self.summary, "rows": self.rows}
             (self.folder / "index.json").write_bytes(_dumps(head))
         except OSError:
             return False
         return True
 
+    # -- building -----------------------------------------------------------------------------------------------
+    def build(self) -> None:
+        """First open: the summary and the agents table from column reads (then `ready` is set), then the
+        per-agent copies (then `paged`), and the cache's index.json last."""
+        with contextlib.suppress(OSError):
+            (self.folder / "index.json").unlink(missing_ok=True)
+        frame = agents_frame(self.run)
+        self.rows, counts = table_rows(self.run, frame)
+        self._ids = {int(r["id"]) for r in self.rows}
+        self.summary = self._summary(counts)
+        self.ready.set()
+        self._copy(frame)
+        if self.store.memory is None and self.run.columnar:
+            self.save()
+        self.paged.set()
+
+    def _copy(self, frame: pd.DataFrame | None) -> None:
+        """Write the per-agent copies: the agents table, and each part of each mind-event type."""
+        self.store.clear()
+        if frame is not None:
+            rows = frame.sort_values(["household", "tick"], kind="stable").drop(columns=["agent_id"])
+            rows = rows.rename(columns={"household": KEY})
+            self.store.put(ROWS, pa.Table.from_pandas(rows, preserve_index=False))
+        if not self.run.columnar:
+            self._events = self._grouped()
+            return
+        for kind in MIND:
+            for n, (table, _) in enumerate(self.run.event_parts(kind)):
+                self.store.put(f"events/{kind}/{n:06d}", households(table))
+
+    def _grouped(self) -> dict[int, Events]:
+        """The mind events of a run written as events.jsonl, by household and type."""
+        out: dict[int, Events] = defaultdict(lambda: defaultdict(list))
+        for event in self.run.iter_events(*MIND, ordered=False):
+            source = str(event.get("source", ""))
+            if source.startswith(PREFIX):
+                payload = event.get("payload") or {}
+                payload["tick"] = int(event.get("tick", 0))
+                out[int(source[len(PREFIX) :])][str(event["type"])].append(payload)
+        return out
+
     # -- reading ------------------------------------------------------------------------------------------------
     def agent(self, agent_id: int) -> dict[str, Any] | None:
-        """One agent's page (None when the run has no such agent)."""
-        if agent_id in self._agents:
-            return self._agents[agent_id]
-        if not self._kept:
+        """One agent's page (None when the run has no such agent), made from its copies on first request."""
+        if agent_id not in self._ids:
             return None
-        try:
-            page = json.loads((self.folder / "agents" / f"{agent_id}.json").read_bytes())
-        except (OSError, ValueError):
-            return None
-        if len(self._agents) >= self.config.pages_in_memory:
-            self._agents.pop(next(iter(self._agents)))
-        self._agents[agent_id] = page
-        return page
+        with self._lock:
+            if agent_id in self._pages:
+                self._pages.move_to_end(agent_id)
+                return self._pages[agent_id]
+        made = self._make(agent_id)
+        with self._lock:
+            self._pages[agent_id] = made
+            while len(self._pages) > self.config.pages_in_memory:
+                self._pages.popitem(last=False)
+        return made
+
+    def _make(self, agent_id: int) -> dict[str, Any]:
+        """One agent's page from its rows of the copies (or from the events held in memory)."""
+        rows = self.store.rows(ROWS, agent_id)
+        frame = None if rows is None else rows.to_pandas()
+        if self._events is not None:
+            held = self._events.get(agent_id, {})  # copied: a page resolves its traces in place
+            events: Events = {kind: [dict(p) for p in got] for kind, got in held.items()}
+        else:
+            events = defaultdict(list)
+            for kind in MIND:
+                for table in self.store.each(f"events/{kind}/", agent_id):
+                    for event in payloads(table, json_columns(table), kind):
+                        events[kind].append({**event["payload"], "tick": int(event["tick"])})
+        return pages.build(agent_id, frame, self.run.wealth_column, events, self.config.min_delta)
 
     def month(self, agent_id: int, tick: int) -> dict[str, Any] | None:
         """What agent `agent_id` recalled, decided and went through at month `tick` (None: no such agent)."""
-        page = self.agent(agent_id)
-        if page is None:
-            return None
-        traces = page["traces"]
-        decision = traces.get(str(tick))
-        at = page["persona"]["tick"]
-        persona = {
-            t: page["persona"][t][at.index(tick)] for t in TRAITS if tick in at and page["persona"].get(t)
-        }
-        return {"id": agent_id, "tick": tick, "traced": bool(traces), "decision": decision, "persona": persona,
-                "memories": [m for m in page["memories"] if m["tick"] == tick],
-                "moves": [m for m in page["moves"] if m["tick"] == tick],
-                "guardrails": [g for g in page["guardrails"] if g["tick"] == tick],
-                "decided_months": sorted(int(k) for k in traces)}  # fmt: skip
+        found = self.agent(agent_id)
+        return None if found is None else pages.month(found, tick)
 
-    # -- building -----------------------------------------------------------------------------------------------
-    def build(self) -> None:
-        """Read the run files once, make every agent's page and the table, and cache them beside the run."""
-        run = self.run
-        minds = self._minds()
-        pages: dict[int, dict[str, Any]] = {}
-        frame = run.agents
-        wealth = run.wealth_column
-        if frame is not None:
-            index = run.household_index()
-            for mesa_id, rows in frame.sort_values("tick").groupby("agent_id", sort=True):
-                i = index[int(mesa_id)]
-                pages[i] = self._page(i, rows, wealth, minds.get(i, {}))
-        for agent_id in sorted(set(minds) - set(pages)):
-            pages[agent_id] = self._page(agent_id, None, None, minds[agent_id])
-        self.rows = [self._row(p) for p in pages.values()]
-        self.summary = self._summary(minds)
-        self._kept = self.save(pages)
-        self._agents = {} if self._kept else pages
-        self.ready.set()
-
-    def _minds(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
-        """The household events of the run grouped by household and type (only the mind's event types read)."""
-        out: dict[int, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-        for event in self.run.iter_events(*MIND, ordered=False):
-            source = str(event.get("source", ""))
-            if not source.startswith("household:"):
-                continue
-            payload = event.get("payload") or {}
-            payload["tick"] = int(event.get("tick", 0))
-            out[int(source.split(":", 1)[1])][str(event["type"])].append(payload)
-        return out
-
-    def _page(self, agent_id: int, rows: pd.DataFrame | None, wealth: str | None,
-              events: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:  # fmt: skip
-        """One agent's page: series from the agents table, the mind from its events."""
-        ticks = [int(t) for t in rows["tick"]] if rows is not None else []
-        persona = (
-            {"tick": ticks, **{t: _column(rows, t) for t in TRAITS}} if rows is not None else {"tick": []}
-        )
-        series = {"tick": ticks, **({s: _column(rows, s) for s in SERIES} if rows is not None else {})}
-        if rows is not None and wealth is not None:
-            series["wealth"] = _column(rows, wealth)
-        last = rows.iloc[-1] if rows is not None and len(rows) else None
-        memories = [{"tick": m["tick"], "count": m.get("count", 1), "text": m.get("strongest", ""),
-                     "valence": m.get("valence", 0), "arousal": m.get("arousal", 1), "conflict": m.get("conflict", 0),
-                     "clashes": m.get("clashes", 0), "clash": m.get("clash", ""), "kinds": m.get("kinds", {})}
-                    for m in events.get(EventType.MEMORY_FORMED, [])]  # fmt: skip
-        moves = [{"tick": m["tick"], "expected": _num(m.get("expected")), "actual": _num(m.get("actual")),
-                  "stake": _num(m.get("stake")), "why": str(m.get("explanation", "")).split("\n")[0],
-                  "deltas": {k: v for k, v in (m.get("deltas") or {}).items()
-                             if abs(_num(v) or 0) >= self.config.min_delta}}
-                 for m in events.get(EventType.PERSONA_EVOLVED, [])]  # fmt: skip
-        guards = [{"tick": g["tick"], "kind": kind.split(".")[-1], "rule": g.get("rule", ""),
-                   "reason": g.get("reason", ""), "order": g.get("order", g.get("intent", ""))}
-                  for kind in (EventType.GUARDRAIL_ADJUSTED, EventType.GUARDRAIL_REJECTED, EventType.GUARDRAIL_VETOED)
-                  for g in events.get(kind, [])]  # fmt: skip
-        traces = {str(d["tick"]): d for d in events.get(EventType.MIND_DECISION, [])}
-        for trace in traces.values():  # lists written once and referred to by month after that
-            for name in ("recalled", "beliefs"):
-                month = trace.pop(f"{name}_as", None)
-                if month is not None:
-                    trace[name] = traces.get(str(month), {}).get(name, [])
-        conflicts, seen = [], set()
-        for tick, trace in sorted(traces.items(), key=lambda p: int(p[0])):
-            for c in trace.get("conflicts", []):
-                key = (c.get("a"), c.get("b"))
-                if key not in seen:
-                    seen.add(key)
-                    conflicts.append({**c, "tick": int(tick), "current": "b"})
-        return {
-            "id": agent_id,
-            "persona_label": str(last["persona"]) if last is not None and "persona" in rows.columns else "",  # type: ignore[union-attr]
-            "sector": str(last["sector"]) if last is not None and "sector" in rows.columns else "",  # type: ignore[union-attr]
-            "persona": persona, "series": series, "memories": memories, "moves": moves,
-            "affect": [{"tick": m["tick"], "valence": m["valence"], "arousal": m["arousal"],
-                        "conflict": m["conflict"]} for m in memories],
-            "beliefs": [{"tick": b["tick"], "text": b.get("belief", "")} for b in events.get(EventType.BELIEF_FORMED, [])],
-            "conflicts": conflicts, "guardrails": sorted(guards, key=lambda g: g["tick"]), "traces": traces,
-            "decisions": [{"tick": int(t), "type": (d.get("decision") or {}).get("type", ""),
-                           "intent": (d.get("decision") or {}).get("intent", ""),
-                           "approved": len(d.get("approved", [])), "rejected": len(d.get("rejected", [])),
-                           "vetoed": len(d.get("vetoed", [])), "adjusted": len(d.get("adjusted", []))}
-                          for t, d in sorted(traces.items(), key=lambda p: int(p[0]))],
-        }  # fmt: skip
-
-    @staticmethod
-    def _row(page: dict[str, Any]) -> dict[str, Any]:
-        """The agents-table row of a page: last traits and wealth, employment, mean affect, counts."""
-
-        def last(values: list[Any]) -> Any:
-            return values[-1] if values else None
-
-        series, persona, memories = page["series"], page["persona"], page["memories"]
-        worked = last(series.get("worked", []))
-        row = {"id": page["id"], "persona": page["persona_label"], "sector": page["sector"],
-               "wealth": last(series.get("wealth", [])), "income": last(series.get("income", [])),
-               "employed": None if worked is None else bool(worked > 0.5)}  # fmt: skip
-        row.update({t: last(persona.get(t, [])) for t in TRAITS})
-        n = len(memories)
-        row["valence"] = round(sum(m["valence"] for m in memories) / n, 3) if n else None
-        row["arousal"] = round(sum(m["arousal"] for m in memories) / n, 3) if n else None
-        row["memories"] = sum(int(m["count"]) for m in memories)
-        row["conflicts"] = len(page["conflicts"])
-        row["decisions"] = len(page["decisions"])
-        row["moves"] = len(page["moves"])
-        return row
-
-    def _summary(self, minds: dict[int, dict[str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    def _summary(self, counts: dict[str, int]) -> dict[str, Any]:
         """The overview: macro series, asset prices, shocks, configuration, metrics and counts of mind events."""
         run = self.run
         macro = run.macro
@@ -266,19 +201,15 @@ class RunIndex:
         if run.assets is not None and {"tick", "asset", "price"} <= set(run.assets.columns):
             closing = run.assets.groupby(["asset", "tick"], sort=True).last().reset_index()
             for name, rows in closing.groupby("asset"):
-                assets[str(name)] = {"tick": [int(t) for t in rows["tick"]], "price": _column(rows, "price"),
-                                     "volume": _column(rows, "volume")}  # fmt: skip
+                assets[str(name)] = {"tick": [int(t) for t in rows["tick"]], "price": column(rows, "price"),
+                                     "volume": column(rows, "volume")}  # fmt: skip
         metrics = None
         if (run.path / "metrics.json").is_file():
             try:
                 metrics = json.loads((run.path / "metrics.json").read_text(encoding="utf-8")).get("metrics")
             except ValueError:
                 metrics = None
-        counts: dict[str, int] = defaultdict(int)
-        for kinds in minds.values():
-            for kind, events in kinds.items():
-                counts[kind] += len(events)
         return {"path": str(run.path), "ticks": run.ticks, "agents": len(self.rows), "shocks": run.shocks(),
-                "config": run.config, "metrics": metrics, "mind_events": dict(counts),
-                "macro": {c: ([int(t) for t in macro[c]] if c == "tick" else _column(macro, c)) for c in macro.columns},
+                "config": run.config, "metrics": metrics, "mind_events": counts,
+                "macro": {c: ([int(t) for t in macro[c]] if c == "tick" else column(macro, c)) for c in macro.columns},
                 "assets": assets, "traced": sum(1 for r in self.rows if r["decisions"])}  # fmt: skip

@@ -1,17 +1,19 @@
 """The memory browser's reads over one memory file (through the service's `MemoryHub`, which serialises access):
 namespaces, recall hits with their score parts, units as they stood at a time, conflicts and a unit's
-neighbourhood in the provenance graph."""
+neighbourhood in the provenance graph. The memory stack is imported on opening a file: exploring a run does
+not load it."""
 
 from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from psychoagent.service.hub import MemoryHub, NotFound
-from psychoagent.service.models import RecallRequest
 from psychoagent.types import MemoryUnit, to_datetime
+
+if TYPE_CHECKING:
+    from psychoagent.service.hub import MemoryHub
 
 GRAPH_EDGES = ("supersedes", "contradicts", "derived_from")
 """The edge types drawn in a unit's neighbourhood (`about`/`related` lead to entity nodes, not memories)."""
@@ -34,6 +36,8 @@ def open_store(path: str | Path, embedder: str) -> MemoryBrowser:
         raise ValueError(f"{file} is not a memory store ({exc})") from exc
     if "units" not in tables:
         raise ValueError(f"{file} is not a memory store (no units table)")
+    from psychoagent.service.hub import MemoryHub
+
     return MemoryBrowser(MemoryHub.open(file, embedder=embedder), str(file))
 
 
@@ -71,6 +75,8 @@ class MemoryBrowser:
 
     def search(self, namespace: str, query: str, k: int, at: datetime | None) -> list[dict[str, Any]]:
         """Recall hits, best first, each with its total score and every named part of it."""
+        from psychoagent.service.models import RecallRequest
+
         hits = self.hub.recall(namespace, RecallRequest(query=query, k=k, at=at))
         return [{**_unit(h.unit), "score": h.score, "parts": h.parts} for h in hits]
 
@@ -108,6 +114,8 @@ class MemoryBrowser:
 
     def graph(self, namespace: str, unit_id: str, depth: int, limit: int) -> dict[str, Any]:
         """The unit and its neighbours within `depth` hops along supersedes, contradicts and derived_from."""
+        from psychoagent.service.hub import NotFound
+
         with self.hub.view(namespace) as mem:
             if mem.get(unit_id) is None:
                 raise NotFound(f"field 'unit_id': no unit {unit_id!r} in namespace {namespace!r}", "unit_id")
