@@ -11,7 +11,8 @@ from psychoagent.memory.config import MemoryConfig, RecallConfig
 from psychoagent.memory.index.conversation import ConversationIndex, linked_previous, session_ids, speaker_of
 
 NO_CONTEXT = {"neighbour_dense_weight": 0.0, "neighbour_keyword_weight": 0.0, "reply_weight": 0.0,
-              "session_weight": 0.0, "speaker_boost": 0.0, "date_boost": 0.0, "when_boost": 0.0}  # fmt: skip
+              "session_weight": 0.0, "speaker_boost": 0.0, "date_boost": 0.0, "when_boost": 0.0,
+              "turn_context": False}  # fmt: skip
 
 
 def chat(sessions: list[tuple[datetime, list[str]]], **recall: float) -> Memory:

@@ -138,6 +138,13 @@ def probes_for(cfg: RecallConfig, codec: str) -> int:
     return cfg.ann_probes if cfg.ann_probes is not None else PROBES.get(codec, 32)
 
 
+def searched(index: Any) -> np.ndarray:
+    """The matrix dense recall searches: the index's search vectors (turn windows, `NamespaceIndex.search_vectors`)
+    where it has them, else its vectors."""
+    matrix: np.ndarray = index.search_vectors if hasattr(index, "search_vectors") else index.vectors
+    return matrix
+
+
 def ann_for(index: Any, cfg: RecallConfig) -> IvfIndex | None:
     """The namespace's IVF index, built on first need and extended with new rows; None when exact is used."""
     n = len(index)
@@ -145,10 +152,10 @@ def ann_for(index: Any, cfg: RecallConfig) -> IvfIndex | None:
         return None
     ann: IvfIndex | None = getattr(index, "ann", None)
     if ann is None or ann.codec != cfg.ann_codec:
-        ann = IvfIndex(index.vectors, cfg)
+        ann = IvfIndex(searched(index), cfg)
         index.ann = ann
     elif len(ann) < n:
-        ann.extend(index.vectors[len(ann) :])
+        ann.extend(searched(index)[len(ann) :])
     return ann
 
 
@@ -166,11 +173,13 @@ def dense_top(
         found = ann.search(query, n * rerank, probes)
         if len(found) <= n:
             return found
-        sims = index.vectors[found] @ query.astype(index.vectors.dtype)
+        matrix = searched(index)
+        sims = matrix[found] @ query.astype(matrix.dtype)
         return found[np.argpartition(-sims, n - 1)[:n]]
     # einsum runs on one core without BLAS threads: on a busy 2-core machine the threaded matrix-vector product
     # waited on its second thread (10k rows: p95 8 ms vs 0.5 ms here), and below ann_min_rows one core suffices
-    sims = np.einsum("ij,j->i", index.vectors, query.astype(index.vectors.dtype), optimize=False)
+    matrix = searched(index)
+    sims = np.einsum("ij,j->i", matrix, query.astype(matrix.dtype), optimize=False)
     allowed = np.flatnonzero(mask) if mask is not None else None
     pool = sims if allowed is None else sims[allowed]
     take = min(n, len(pool))

@@ -36,6 +36,8 @@ class NamespaceIndex:
         self.dim = dim
         self._n = 0
         self._vectors = np.zeros((64, dim), dtype=np.float32)
+        self._context: np.ndarray | None = None  # window vectors of dialogue turns (`set_context`), else None
+        self.last: tuple[str, float | None] | None = None  # content and created_at of the newest row
         self._float = {name: np.full(64, np.nan, dtype=np.float64) for name in FLOAT_COLUMNS}
         self._text = {name: np.empty(64, dtype=object) for name in TEXT_FIELDS}
         self.pks = np.zeros(64, dtype=np.int64)
@@ -85,6 +87,22 @@ class NamespaceIndex:
     def vectors(self) -> np.ndarray:
         return self._vectors[: self._n]
 
+    @property
+    def search_vectors(self) -> np.ndarray:
+        """What dense recall searches: each turn's window vector where one is set (`index.context`), else the
+        unit's own vector; the same array as `vectors` in a namespace without any."""
+        return self.vectors if self._context is None else self._context[: self._n]
+
+    def set_context(self, rows: np.ndarray, vectors: np.ndarray) -> None:
+        """Search these rows by these (window) vectors; the first call copies the own vectors for the other rows
+        and drops the IVF index, which is rebuilt over the search vectors."""
+        if len(rows) == 0:
+            return
+        if self._context is None:
+            self._context = self._vectors.copy()
+            self.ann = None
+        self._context[rows] = vectors
+
     def column(self, name: str) -> np.ndarray:
         if name in self._float:
             return self._float[name][: self._n]
@@ -100,6 +118,10 @@ class NamespaceIndex:
         vectors = np.zeros((new_cap, self.dim), dtype=np.float32)
         vectors[: self._n] = self._vectors[: self._n]
         self._vectors = vectors
+        if self._context is not None:
+            context = np.zeros((new_cap, self.dim), dtype=np.float32)
+            context[: self._n] = self._context[: self._n]
+            self._context = context
         for name, col in self._float.items():
             grown = np.full(new_cap, np.nan, dtype=np.float64)
             grown[: self._n] = col[: self._n]
@@ -124,6 +146,8 @@ class NamespaceIndex:
         self._grow(start + len(units))
         end = start + len(units)
         self._vectors[start:end] = vectors
+        if self._context is not None:
+            self._context[start:end] = vectors
         ids = [u.id for u in units]
         if len(pks) != len(units):
             raise ValueError("one pk per unit")
@@ -142,6 +166,8 @@ class NamespaceIndex:
         with self._pending_lock:
             self._pending.append((rows, tokens, [u.content for u in units], table[:, 4].tolist()))
         self._n = end
+        if units:
+            self.last = (units[-1].content, to_epoch(units[-1].created_at))
 
     @staticmethod
     def _values(unit: MemoryUnit) -> tuple[float | None, ...]:
@@ -187,6 +213,8 @@ class NamespaceIndex:
         index.keywords.add(range(n), [text.split() for text in rows.segmented])
         index.conversation.add(rows.contents, [float(t) for t in rows.columns["created_at"]])
         index._n = n
+        if n:
+            index.last = (rows.contents[-1], float(rows.columns["created_at"][-1]))
         return index
 
     def sessions(self, gap_seconds: float) -> np.ndarray:

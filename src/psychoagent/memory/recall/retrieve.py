@@ -185,7 +185,7 @@ def gather_candidates(
         has_before = has_after = np.zeros(len(rows), dtype=bool)
     bm25 = np.zeros(len(rows))
     bm25[np.searchsorted(rows, kw_rows)] = kw_scores
-    vectors, q = index.vectors, ctx.query_vector
+    vectors, q = index.search_vectors, ctx.query_vector
     dense = (vectors[rows] @ q).astype(np.float64)
     # candidates without a linked neighbour (every unit that is not a dialogue turn) read nothing of neighbours
     linked = bool(has_before.any() or has_after.any())

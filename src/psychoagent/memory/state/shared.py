@@ -14,9 +14,11 @@ import numpy as np
 from psychoagent.embed import Embedder, EmbeddingCache, content_hash, normalise
 from psychoagent.memory.config import MemoryConfig
 from psychoagent.memory.contracts import TOMBSTONE_KIND, ChangedUnit, MemoryStore
+from psychoagent.memory.index.context import turn_windows
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.state.affect import NamespaceAffect
 from psychoagent.memory.stores.access import AccessBuffer
+from psychoagent.types import to_epoch
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +104,31 @@ class Shared:
             else np.zeros((0, dim), np.float32)
         )
         index = NamespaceIndex.from_rows(rows, vectors, dim)
+        if index.conversation.any_turn():
+            self.add_turn_context(index, 0, rows.contents, rows.columns["created_at"].tolist(), None)
         self.indexes[namespace] = index
         return index
+
+    def add_turn_context(
+        self,
+        index: NamespaceIndex,
+        start: int,
+        contents: Sequence[str],
+        created: Sequence[float | None],
+        previous: tuple[str, float | None] | None,
+    ) -> None:
+        """Give rows start.. (these contents) of a namespace their turn-window search vectors (`index.context`),
+        embedded once and kept in the store's vector cache so a reload finds them."""
+        cfg = self.config.recall
+        if not cfg.turn_context:
+            return
+        windows = turn_windows(contents, created, previous, cfg.session_gap_minutes * 60.0)
+        if not windows:
+            return
+        hashes, vectors = self.embed_documents([text for _, text in windows])
+        if not getattr(self.embedder, "cheaper_than_lookup", False):
+            self.store.put_vectors(self.embedder.name, list(zip(hashes, vectors, strict=True)))
+        index.set_context(np.asarray([start + pos for pos, _ in windows], dtype=np.int64), vectors)
 
     def new_id(self, namespace: str, content: str, created: datetime) -> str:
         """Deterministic id from the namespace, its write count, the time and the content."""
@@ -158,11 +183,16 @@ class Shared:
             hashes, embedded = self.embed_documents([fresh[i].unit.content for i in missing])
             self.store.put_vectors(self.embedder.name, list(zip(hashes, embedded, strict=True)))
             vectors[missing] = embedded
+        start, previous = len(index), index.last
         index.append(
             [it.pk for it in fresh],
             [it.unit for it in fresh],
             vectors,
             [it.segmented.split() for it in fresh],
+        )
+        contents = [it.unit.content for it in fresh]
+        self.add_turn_context(
+            index, start, contents, [to_epoch(it.unit.created_at) for it in fresh], previous
         )
 
 

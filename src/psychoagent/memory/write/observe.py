@@ -20,7 +20,7 @@ from psychoagent.memory.state.namespace import Namespace
 from psychoagent.memory.write.units import _NO_ARGS, build_unit, build_units, collector_paused
 from psychoagent.memory.write.updates import Plan, prepare
 from psychoagent.text import tokens
-from psychoagent.types import Edge, MemoryUnit
+from psychoagent.types import Edge, MemoryUnit, to_epoch
 
 
 def observe(ns: Namespace, text: str, args: Mapping[str, Any] = _NO_ARGS) -> MemoryUnit:
@@ -66,6 +66,7 @@ def store_units(ns: Namespace, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
     if len(set(ids)) != len(ids):
         raise ValueError("duplicate ids within one batch")
     index = ns.index()
+    previous = index.last  # the row before this batch: a first turn's window starts there
     hashes, vectors = ns.embed_documents([u.content for u in units])
     plan = before_store(ns, units, vectors, index)
     with collector_paused():  # tokens hold no whitespace: joined and split again they are the same
@@ -85,6 +86,8 @@ def store_units(ns: Namespace, units: Sequence[MemoryUnit]) -> list[MemoryUnit]:
     except BaseException:
         ns.drop_caches()
         raise
+    created = [to_epoch(u.created_at) for u in units]
+    ns.shared.add_turn_context(index, len(index) - len(units), [u.content for u in units], created, previous)
     return list(units)
 
 
