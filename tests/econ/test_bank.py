@@ -13,9 +13,11 @@ from .conftest import run
 PAID = EconomyConfig.model_validate({"bank": {"interest": "paid"}})
 
 
-def _overdrawn(rate: float) -> EconomyModel:
-    """Three months from the opening balances (no burn-in: only the overdrafts set here are owed)."""
-    model, _ = run(ticks=3, households=30, seed=5, config=PAID.model_copy(update={"burn_in": 0}))
+def _overdrawn(rate: float, pay_capitalised: bool = True) -> EconomyModel:
+    """Three months from the opening balances (no burn-in: only the overdrafts set here are owed); by default the
+    bank pays out capitalised interest, so that what borrowers are charged is what depositors may earn."""
+    cfg = EconomyConfig.model_validate({"burn_in": 0, "bank": {"pay_capitalised": pay_capitalised}})
+    model, _ = run(ticks=3, households=30, seed=5, config=cfg)
     model.interest_rate = rate
     model.firms[0].cash = -50_000.0  # an overdraft of the consumer-goods firm
     model.gov_balance = -20_000.0
@@ -110,3 +112,20 @@ def test_interest_beyond_a_firms_credit_line_is_charged_but_not_paid_out() -> No
     assert interest.sum() == pytest.approx(loan * 20_000.0, rel=1e-12)  # only the government's interest
     assert model.firms[0].cash == pytest.approx(-50_000.0 - loan * 50_000.0)  # the firm still owes it
     assert model.bank.equity == pytest.approx(loan * 50_000.0)  # kept by the bank: no deposits created
+
+
+def test_interest_a_firm_pays_by_borrowing_more_is_kept_by_the_bank() -> None:
+    model = _overdrawn(0.05, pay_capitalised=False)  # the default
+    loan = (0.05 + model.config.bank.loan_spread) / 12.0
+    before = model.total_money()
+    model.bank.accrue()
+    interest = model.bank.settle(model.households.deposits.copy())
+    assert interest.sum() == pytest.approx(loan * 20_000.0, rel=1e-12)  # only the government paid
+    assert model.firms[0].cash == pytest.approx(-50_000.0 - loan * 50_000.0)  # capitalised
+    assert model.bank.equity == pytest.approx(loan * 50_000.0)
+    model.households.deposits += interest
+    assert model.total_money() == pytest.approx(before, rel=1e-12)
+    model.bank.accrue()  # a month later the firm is in funds at the credit date: it pays in cash
+    owed = float(model.bank.owed.sum()) + model.bank.gov_owed
+    model.firms[0].cash = 1_000_000.0
+    assert model.bank.settle(model.households.deposits.copy()).sum() == pytest.approx(owed, rel=1e-12)

@@ -12,8 +12,6 @@ from psychoagent.econ.model import EconomyModel
 
 from .conftest import run
 
-NEUTRAL = 0.03
-
 
 def _model() -> EconomyModel:
     model, _ = run(ticks=2, households=30, seed=7)
@@ -22,12 +20,13 @@ def _model() -> EconomyModel:
 
 def test_bill_share_rises_with_the_rate_above_its_threshold_and_is_capped() -> None:
     cfg = BillsConfig()
-    assert target_share(NEUTRAL + cfg.threshold, NEUTRAL, cfg) == pytest.approx(0.0, abs=1e-12)
-    assert target_share(NEUTRAL + cfg.threshold - 0.01, NEUTRAL, cfg) == 0.0
-    assert target_share(0.0, NEUTRAL, cfg) == 0.0
-    high = target_share(NEUTRAL + cfg.threshold + 0.04, NEUTRAL, cfg)
+    assert target_share(cfg.threshold, cfg) == pytest.approx(0.0, abs=1e-12)
+    assert target_share(cfg.threshold - 0.005, cfg) == 0.0
+    assert target_share(0.0, cfg) == 0.0
+    high = target_share(cfg.threshold + 0.04, cfg)
     assert high == pytest.approx(cfg.semi_elasticity * 0.04)
-    assert target_share(5.0, NEUTRAL, cfg) == cfg.max_share
+    assert target_share(0.04, cfg) > target_share(0.006, cfg)  # a hike from near the floor moves money
+    assert target_share(5.0, cfg) == cfg.max_share
 
 
 def test_a_high_rate_moves_money_into_bills_and_a_low_rate_back() -> None:
@@ -36,7 +35,7 @@ def test_a_high_rate_moves_money_into_bills_and_a_low_rate_back() -> None:
     start_total, start_money, stock = model.total_money(), model.money(), bills.bank
     held, money = bills.households.copy(), hh.cash + hh.deposits
     model.interest_rate = 0.12
-    gap = cfg.speed * (target_share(0.12, NEUTRAL, cfg) * (money + held) - held)
+    gap = cfg.speed * (target_share(0.12, cfg) * (money + held) - held)
     bought = bills.trade()
     assert bought > 0 and bought == pytest.approx(float(np.clip(gap, -held, money).sum()), rel=1e-9)
     assert model.money() == pytest.approx(start_money - bought, rel=1e-12)

@@ -149,8 +149,9 @@ def test_a_tax_rise_to_the_balance_keeps_what_it_adds(monkeypatch: pytest.Monkey
             "trading": {"bonds": {"enabled": False}},
             "benefit": {"replacement": 0.0, "contribution": 0.0},
             "fiscal": {"balance_speed": 0.0, "debt_speed": 0.0},
+            "bank": {"bills": {"semi_elasticity": 0.0}},
         }
-    )  # no coupons, deficit spending, insurance or debt rule: only taxes move the government's balance
+    )  # no coupons, deficit spending, insurance, bills or debt rule: only taxes move the government's balance
     rise = {"kind": "policy_change", "start": 3, "duration": 4, "tax_scale": 1.5, "to_balance": 1.0}
     model, _ = run(ticks=3, scenario=scenario(shocks=[rise]), config=cfg)
     real, seen = econ_model.incomes, []

@@ -26,4 +26,4 @@ def test_the_documented_duckdb_query_reads_a_run_folder(tmp_path: Path) -> None:
     for e in formed:
         per_month[e["tick"]] = per_month.get(e["tick"], 0) + e["payload"]["count"]
     assert formed and [(t, n) for t, n, _ in rows] == sorted(per_month.items())
-    assert all(-1.0 <= v <= 1.0 for *_, v in rows)
+    assert all(-2.0 <= v <= 2.0 for *_, v in rows)  # valence is on the appraisal scale -2..2 (affect/llm.py)

@@ -9,7 +9,9 @@ deposits (deposit rates follow the policy rate only partly, Drechsler, Savov and
 earn above that is the bank's retained earnings (`equity`, part of the money total), so money is conserved.
 Interest on the part of a firm's overdraft beyond its credit line (`credit_months` of its sales) is charged but not
 paid out: an impaired loan's interest is capitalised, not received, and stays in the bank's equity, so a firm that
-borrows its interest does not create deposits with it.
+borrows its interest does not create deposits with it. By default (`BankConfig.pay_capitalised = False`) that holds
+for any interest a firm still overdrawn at the credit date pays by borrowing more: depositors earn only what the
+bank received in cash.
 Positive firm cash and household cash are current accounts and earn nothing (US Regulation Q barred interest on
 business demand deposits until 2011). This is `BankConfig.interest = "paid"`; the default, "created", keeps
 EconAgent's interest: deposits earn the policy rate in new money and overdrafts are free.
@@ -69,15 +71,18 @@ class Bank:
 
     def settle(self, deposits: np.ndarray) -> np.ndarray:
         """Charge the borrowers what they owe and return each household's deposit interest: pro rata to deposits,
-        at most deposit_beta x the policy rate on them since the last credit date and at most what performing
-        loans earned; the rest is retained."""
+        at most deposit_beta x the policy rate on them since the last credit date and at most what the bank received
+        (`BankConfig.pay_capitalised`: or what performing loans earned); the rest is retained."""
         model = self.model
         base = np.maximum(deposits, 0.0)
+        received = self.gov_owed
         for f in model.firms:
-            f.cash -= float(self.owed[f.index])
+            owed = float(self.owed[f.index])
+            received += min(max(f.cash, 0.0), owed)  # what a positive balance pays; the rest is capitalised
+            f.cash -= owed
         model.gov_balance -= self.gov_owed
         earned = float(self.owed.sum()) + self.gov_owed
-        payable = earned - self.impaired
+        payable = earned - self.impaired if model.config.bank.pay_capitalised else received
         self.owed[:] = 0.0
         self.gov_owed = self.impaired = 0.0
         held = float(base.sum())

@@ -2,7 +2,7 @@
 
 The bank holds a legacy stock of government bills (paid for before the simulation, like the households' legacy
 bonds, so no money moves when it is created). Households keep a share of their liquid wealth (cash, deposits and
-bills) in bills that rises with the policy rate above neutral, and each month move part of the way to it, buying
+bills) in bills that rises with the policy rate (the opportunity cost of money), and each month move part of the way to it, buying
 bills from the bank or selling them back at par. The bank holds every bill the households do not, so the supply is
 elastic at the policy rate, as model PC's central bank supplies the bills households want: a hike moves money
 out of deposits into bills, the money stock (cash and deposits) falls and so does what households spend from it.
@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     from psychoagent.econ.contracts import Economy
 
 
-def target_share(rate: float, neutral: float, cfg: BillsConfig) -> float:
-    """Households' target share of liquid wealth in bills at policy rate `rate`."""
-    return float(np.clip(cfg.semi_elasticity * (rate - neutral - cfg.threshold), 0.0, cfg.max_share))
+def target_share(rate: float, cfg: BillsConfig) -> float:
+    """Households' target share of liquid wealth in bills at policy rate `rate`: the opportunity cost of money is
+    the rate itself (deposits earn a fraction of it), above the cost of a trip to the bank."""
+    return float(np.clip(cfg.semi_elasticity * (rate - cfg.threshold), 0.0, cfg.max_share))
 
 
 class Bills:
@@ -54,8 +55,8 @@ class Bills:
         """Households move `speed` of the way to their target bill share, buying from the bank (from deposits,
         then cash) or selling back to it (into deposits); returns the net amount bought."""
         model = self.model
-        hh, bank = model.households, model.config.bank
-        share = target_share(float(model.interest_rate), bank.natural_rate + bank.inflation_target, self.cfg)
+        hh = model.households
+        share = target_share(float(model.interest_rate), self.cfg)
         money = np.maximum(hh.cash, 0.0) + np.maximum(hh.deposits, 0.0)
         gap = self.cfg.speed * (share * (money + self.households) - self.households)
         buy = np.clip(gap, 0.0, money)

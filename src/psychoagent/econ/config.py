@@ -182,6 +182,12 @@ class BankConfig(ConfigModel):
     """paid: a firm's credit line is this many months of its sales; interest on an overdraft beyond it is charged but
     not paid out to depositors (non-accrual of impaired loans, US GAAP ASC 310 / IFRS 9 stage 3): it stays in the
     bank's equity, so capitalised interest does not become new deposits"""
+    pay_capitalised: bool = False
+    """paid: False: interest a firm still overdrawn at the credit date cannot pay is added to its overdraft
+    (capitalised) and kept in the bank's equity, so depositors earn only interest received in cash (from firms'
+    positive balances and the government), as banks recognise interest income on a cash basis once a loan's
+    interest is being capitalised (US GAAP ASC 310-10-35); True pays capitalised interest out, which created
+    deposits from loans each month and made a hike add money (docs/results.md)"""
     bills: BillsConfig = Field(default_factory=BillsConfig)
     """households' bills at the bank's window (econ/bills.py, Godley and Lavoie's model PC)"""
 
