@@ -151,7 +151,12 @@ def create_app(
         summary="The briefing recalled and the decision through the guardrails",
     )
     def agent_month(agent_id: int, month: int) -> dict[str, Any]:
-        found = need_run(paged=True).month(agent_id, month)
+        index = need_run(paged=True)
+        if not index.texted.wait(
+            index.config.texts_wait
+        ):  # first open: the decisions' texts are read after pages
+            raise Busy(f"reading the decisions' texts of {index.run.path} (once): try again shortly")
+        found = index.month(agent_id, month)
         if found is None:
             raise Missing(f"field 'agent_id': no agent {agent_id} in this run", "agent_id")
         return found
