@@ -163,7 +163,8 @@ class RunIndex:
             return
         for kind in MIND:
             for n, (table, _) in enumerate(self.run.event_parts(kind, LIGHT if kind == KIND else None)):
-                self.store.put(f"events/{kind}/{n:06d}", light(kind, households(table)))
+                kept = light(kind, table)  # before the sort, which then moves less
+                self.store.put(f"events/{kind}/{n:06d}", households(kept))
 
     def _grouped(self) -> dict[int, Events]:
         """The mind events of a run written as events.jsonl, by household and type."""
