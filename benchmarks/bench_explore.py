@@ -100,13 +100,13 @@ def _first_open(path: Path) -> dict[str, float]:
     from psychoagent.explore.app import create_app  # noqa: F401  (loaded by the command)
     from psychoagent.explore.index import RunIndex
 
-    loaded = time.perf_counter()
+    loaded, cpu = time.perf_counter(), time.process_time()
     index = RunIndex.open(path, background=True)
     serving = time.perf_counter()
     index.ready.wait()
     table = time.perf_counter()
     index.paged.wait()
-    paged = time.perf_counter()
+    paged, paged_cpu = time.perf_counter(), time.process_time() - cpu
     index.texted.wait()
     texted = time.perf_counter()
     index.built.wait()
@@ -117,6 +117,7 @@ def _first_open(path: Path) -> dict[str, float]:
         "serving": serving - loaded,
         "table": table - loaded,
         "paged": paged - loaded,
+        "paged_cpu": paged_cpu,
         "texted": texted - loaded,
         "built": built - loaded,
     }
@@ -208,7 +209,8 @@ def main() -> None:
         f"agents.parquet {(path / 'agents.parquet').stat().st_size / 1e6:.1f} MB, events/ {_megabytes(path / 'events'):.1f} MB, "
         f"every decision traced); the cache it leaves, .explore/, {_megabytes(path / '.explore'):.1f} MB. Load average "
         f"{load:.1f} at the start. Each open in a fresh interpreter (its imports not counted: {first['imports']:.1f} s for "
-        f"the explorer after pandas and pyarrow; the whole first-open process took {first['process']:.1f} s); "
+        f"the explorer after pandas and pyarrow; the whole first-open process took {first['process']:.1f} s, and until "
+        f"agent pages were ready it used {first['paged_cpu']:.2f} s of CPU); "
         f"{args.pages} random agents per request kind over HTTP, each page made cold.",
         "",
         "| step | time | target | time / target |",

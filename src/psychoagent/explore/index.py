@@ -80,12 +80,9 @@ class RunIndex:
         build the index now, or with `background` in a thread (the overview is ready at once, the table when
         `ready` is set, the pages when `paged` is), so a server can answer while a big run is indexed."""
         index = cls(RunData.open(path), config)
-        if index.load():
-            index.ready.set()
-            index.paged.set()
-            index.texted.set()
-            index.built.set()
-        elif not background:
+        if index.load():  # every part of it is ready at once
+            return index
+        if not background:
             index.build()
         else:
             index.summary = {**index._summary({}), "indexing": True}
@@ -104,8 +101,8 @@ class RunIndex:
 
     # -- the cache ----------------------------------------------------------------------------------------------
     def load(self) -> bool:
-        """Read the cached table and summary; False when missing, stale, of another version, with a copy missing,
-        or of a run written as events.jsonl (whose pages are made from events held in memory)."""
+        """Read the cached table and summary (and set every readiness event); False when missing, stale, of another
+        version, with a copy missing, or of a run written as events.jsonl (its pages come from events in memory)."""
         try:
             head = json.loads((self.folder / "index.json").read_bytes())
         except (OSError, ValueError):
@@ -116,6 +113,8 @@ class RunIndex:
             return False
         self.summary, self.rows = head["summary"], head["rows"]
         self._ids = {int(r["id"]) for r in self.rows}
+        for done in (self.ready, self.paged, self.texted, self.built):
+            done.set()
         return True
 
     def save(self) -> bool:
@@ -210,7 +209,10 @@ class RunIndex:
         return pages.build(agent_id, frame, self.run.wealth_column, events, self.config.min_delta, shared)
 
     def month(self, agent_id: int, tick: int) -> dict[str, Any] | None:
-        """What agent `agent_id` recalled, decided and went through at month `tick` (None: no such agent)."""
+        """What agent `agent_id` recalled, decided and went through at month `tick` (None: no such agent); on first
+        open it waits for the decisions' texts (TimeoutError after `texts_wait` seconds)."""
+        if not self.texted.wait(self.config.texts_wait):
+            raise TimeoutError(f"reading the decisions' texts of {self.run.path} (once): try again shortly")
         found = self.agent(agent_id)
         if found is None:
             return None
