@@ -143,9 +143,7 @@ def test_pages_read_every_decision_column_but_the_texts_which_months_get_before_
     run = RunData.open(fresh)
     for table, _ in run.event_parts(KIND):  # a key a trace gains must be read by name too, or months lose it
         assert set(table.column_names) - set(TEXTS) <= set(LIGHT)
-    with pytest.raises(
-        TimeoutError, match="texts"
-    ):  # not read yet: a month waits `texts_wait` (the API: 503)
+    with pytest.raises(TimeoutError, match="texts"):  # not read: a month waits `texts_wait` (the API: 503)
         RunIndex(run, ExploreConfig(texts_wait=0)).month(5, 3)
     index = RunIndex(run)
     monkeypatch.setattr(index.store, "flush", lambda: None)  # the texts stay held in memory
