@@ -118,6 +118,9 @@ def test_a_folder_that_cannot_hold_the_cache_keeps_the_copies_in_memory(fresh: P
     assert not RunIndex(RunData.open(fresh)).load()
     page = index.agent(7)
     assert page is not None and len(page["persona"]["tick"]) == 30 and page["decisions"]
+    month = index.month(7, page["decisions"][-1]["tick"])
+    assert month is not None and month["decision"]["briefing"].startswith("Persona:")
+    assert index.store.names(TEXT_COPIES) and not index.store.held  # the texts too, in memory
 
 
 def test_the_reader_gives_each_event_part_with_its_json_columns(fresh: Path) -> None:
