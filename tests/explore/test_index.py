@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 from psychoagent.cli import app
 from psychoagent.eval.rundata import RunData
 from psychoagent.explore.config import ExploreConfig
-from psychoagent.explore.index import ROWS, RunIndex
+from psychoagent.explore.index import ROWS, TEXT_COPIES, RunIndex
 from psychoagent.explore.page import MIND, TRAITS
+from psychoagent.explore.texts import KIND, LIGHT, TEXTS
 
 
 @pytest.fixture
@@ -79,7 +80,10 @@ def test_a_page_reads_only_its_agents_row_groups_and_equals_one_made_from_all_ev
     for agent in (0, 5, 11):
         mine, theirs = index.agent(agent), held.agent(agent)
         assert mine is not None and theirs is not None
-        assert mine["traces"] == theirs["traces"] and mine["conflicts"] == theirs["conflicts"]
+        assert mine["conflicts"] == theirs["conflicts"] and mine["decisions"] == theirs["decisions"]
+        for m in range(1, 31):  # a month's decision gets back the texts its page was made without
+            got, want = index.month(agent, m), held.month(agent, m)
+            assert got is not None and want is not None and got["decision"] == want["decision"]
         assert mine["memories"] == theirs["memories"] and mine["moves"] == theirs["moves"]
         assert all(mine["persona"][k] == pytest.approx(v) for k, v in theirs["persona"].items())
         assert mine["guardrails"] == theirs["guardrails"] and mine["beliefs"] == theirs["beliefs"]
@@ -89,12 +93,12 @@ def test_a_page_reads_only_its_agents_row_groups_and_equals_one_made_from_all_ev
 def test_the_cache_is_read_on_a_later_open_and_rebuilt_when_the_run_changes(fresh: Path) -> None:
     first = RunIndex.open(fresh)
     page = first.agent(3)
-    decided, _ = first.store._footer(first.store.names("events/mind.decision/")[0])
+    decided, _ = first.store._footer(first.store.names(TEXT_COPIES)[0])
     table, _ = first.store._footer(ROWS)  # long rows (briefings) get shorter row groups: ~256 KB each
     assert decided.row_group(0).num_rows < min(table.row_group(0).num_rows, decided.num_rows)
     again = RunIndex(RunData.open(fresh))
     assert again.load() and again.rows == first.rows and again.summary == first.summary
-    assert again.agent(3) == page  # made from the cached copies
+    assert again.agent(3) == page and again.month(3, 30) == first.month(3, 30)  # from the cached copies
     gone = fresh / ".explore" / f"{first.store.names('events/memory.formed/')[0]}.parquet"
     gone.rename(gone.with_suffix(".away"))
     assert not RunIndex(RunData.open(fresh)).load()  # a copy is missing: rebuilt
@@ -114,6 +118,9 @@ def test_a_folder_that_cannot_hold_the_cache_keeps_the_copies_in_memory(fresh: P
     assert not RunIndex(RunData.open(fresh)).load()
     page = index.agent(7)
     assert page is not None and len(page["persona"]["tick"]) == 30 and page["decisions"]
+    month = index.month(7, page["decisions"][-1]["tick"])
+    assert month is not None and month["decision"]["briefing"].startswith("Persona:")
+    assert index.store.names(TEXT_COPIES) and not index.store.held  # the texts too, in memory
 
 
 def test_the_reader_gives_each_event_part_with_its_json_columns(fresh: Path) -> None:
@@ -131,3 +138,27 @@ def test_exploring_a_run_leaves_the_memory_stack_unloaded() -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_pages_read_every_decision_column_but_the_texts_which_months_get_before_they_are_written(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = RunData.open(fresh)
+    for table, _ in run.event_parts(KIND):  # a key a trace gains must be read by name too, or months lose it
+        assert set(table.column_names) - set(TEXTS) <= set(LIGHT)
+    with pytest.raises(TimeoutError, match="texts"):  # not read: a month waits `texts_wait` (the API: 503)
+        RunIndex(run, ExploreConfig(texts_wait=0)).month(5, 3)
+    index = RunIndex(run)
+    monkeypatch.setattr(index.store, "flush", lambda: None)  # the texts stay held in memory
+    index.build()
+    assert index.texted.is_set() and index.store.held and not (fresh / ".explore" / TEXT_COPIES).exists()
+    early = [index.month(5, m) for m in range(1, 31)]
+    assert all(m and m["decision"]["briefing"].startswith("Persona:") for m in early)
+    monkeypatch.undo()
+    index.store.flush()
+    assert not index.store.held and (fresh / ".explore" / TEXT_COPIES).is_dir()
+    assert [index.month(5, m) for m in range(1, 31)] == early
+    page = index.agent(5)
+    assert page is not None and all(
+        "briefing" not in t and "recalled" not in t for t in page["traces"].values()
+    )

@@ -151,7 +151,10 @@ def create_app(
         summary="The briefing recalled and the decision through the guardrails",
     )
     def agent_month(agent_id: int, month: int) -> dict[str, Any]:
-        found = need_run(paged=True).month(agent_id, month)
+        try:  # on first open it waits for the decisions' texts, read after the pages' copies
+            found = need_run(paged=True).month(agent_id, month)
+        except TimeoutError as exc:
+            raise Busy(str(exc)) from exc
         if found is None:
             raise Missing(f"field 'agent_id': no agent {agent_id} in this run", "agent_id")
         return found

@@ -22,6 +22,9 @@ class ExploreConfig(ConfigModel):
     compression: str = "lz4"
     """Parquet codec of the per-agent copies: lz4 writes and reads them with about 40 % less CPU than zstd, for a
     third more bytes"""
+    texts_wait: NonNegative = 30.0
+    """seconds a month's request waits, on first open, for the decisions' long texts (read just after the copies
+    pages need, a second or two) before a 503: the page's retry would redraw the agent it is on"""
     min_delta: NonNegative = 1e-6
     """persona changes smaller than this are rounding noise and not listed among an event's moves"""
     search_k: int = Field(10, ge=1, le=100)

@@ -18,10 +18,12 @@ import pyarrow as pa
 from psychoagent.agent.eventlog import payloads
 from psychoagent.eval.rundata import RunData
 from psychoagent.explore import page as pages
+from psychoagent.explore import texts
 from psychoagent.explore.config import ExploreConfig
 from psychoagent.explore.page import MIND, Events, column
 from psychoagent.explore.store import KEY, PREFIX, AgentStore, households, json_columns
 from psychoagent.explore.table import agents_frame, table_rows
+from psychoagent.explore.texts import KIND, LIGHT, TEXTS, light, resolve
 
 try:
     from orjson import OPT_SERIALIZE_NUMPY
@@ -35,10 +37,12 @@ except ImportError:  # orjson is optional: the standard encoder writes the same 
         return json.dumps(value).encode("utf-8")
 
 
-VERSION = 2
+VERSION = 3
 """Layout of the cache; a cache of another version is rebuilt."""
 ROWS = "agents/rows"
 """The per-agent copy of the agents table."""
+TEXT_COPIES = f"texts/{KIND}/"
+"""The per-agent copies of the traced decisions' long texts (written after those pages need)."""
 
 
 class RunIndex:
@@ -60,7 +64,11 @@ class RunIndex:
         self.ready = threading.Event()
         """Set once the summary and the agents table can be read (at once from a valid cache)."""
         self.paged = threading.Event()
-        """Set once agent pages can be made (after the per-agent copies are written, on first open)."""
+        """Set once agent pages can be made (after the per-agent copies they need are written, on first open)."""
+        self.texted = threading.Event()
+        """Set once a month's decision texts can be read (from memory, before their copies are written)."""
+        self.built = threading.Event()
+        """Set once the first open's work is over: every copy written and the cache's index.json (when writable)."""
         self.failure: str | None = None
         """Why a background build failed (None while it runs or after it succeeded)."""
 
@@ -72,10 +80,9 @@ class RunIndex:
         build the index now, or with `background` in a thread (the overview is ready at once, the table when
         `ready` is set, the pages when `paged` is), so a server can answer while a big run is indexed."""
         index = cls(RunData.open(path), config)
-        if index.load():
-            index.ready.set()
-            index.paged.set()
-        elif not background:
+        if index.load():  # every part of it is ready at once
+            return index
+        if not background:
             index.build()
         else:
             index.summary = {**index._summary({}), "indexing": True}
@@ -89,11 +96,13 @@ class RunIndex:
             self.failure = f"indexing {self.run.path} failed: {exc}"
             self.ready.set()
             self.paged.set()
+            self.texted.set()
+            self.built.set()
 
     # -- the cache ----------------------------------------------------------------------------------------------
     def load(self) -> bool:
-        """Read the cached table and summary; False when missing, stale, of another version, with a copy missing,
-        or of a run written as events.jsonl (whose pages are made from events held in memory)."""
+        """Read the cached table and summary (and set every readiness event); False when missing, stale, of another
+        version, with a copy missing, or of a run written as events.jsonl (its pages come from events in memory)."""
         try:
             head = json.loads((self.folder / "index.json").read_bytes())
         except (OSError, ValueError):
@@ -104,6 +113,8 @@ class RunIndex:
             return False
         self.summary, self.rows = head["summary"], head["rows"]
         self._ids = {int(r["id"]) for r in self.rows}
+        for done in (self.ready, self.paged, self.texted, self.built):
+            done.set()
         return True
 
     def save(self) -> bool:
@@ -119,7 +130,7 @@ class RunIndex:
     # -- building -----------------------------------------------------------------------------------------------
     def build(self) -> None:
         """First open: the summary and the agents table from column reads (then `ready` is set), then the
-        per-agent copies (then `paged`), and the cache's index.json last."""
+        per-agent copies pages need (then `paged`), the decisions' long texts, and the cache's index.json last."""
         with contextlib.suppress(OSError):
             (self.folder / "index.json").unlink(missing_ok=True)
         frame = agents_frame(self.run)
@@ -128,12 +139,19 @@ class RunIndex:
         self.summary = self._summary(counts)
         self.ready.set()
         self._copy(frame)
+        self.paged.set()
+        if self.run.columnar:
+            for n, (table, _) in enumerate(self.run.event_parts(KIND, texts.columns())):
+                self.store.hold(f"{TEXT_COPIES}{n:06d}", households(table))
+        self.texted.set()
+        self.store.flush()
         if self.store.memory is None and self.run.columnar:
             self.save()
-        self.paged.set()
+        self.built.set()
 
     def _copy(self, frame: pd.DataFrame | None) -> None:
-        """Write the per-agent copies: the agents table, and each part of each mind-event type."""
+        """Write the per-agent copies pages need: the agents table, and each part of each mind-event type without
+        the long texts of decisions (read next) and with only what a page shows."""
         self.store.clear()
         if frame is not None:
             rows = frame.sort_values(["household", "tick"], kind="stable").drop(columns=["agent_id"])
@@ -143,8 +161,9 @@ class RunIndex:
             self._events = self._grouped()
             return
         for kind in MIND:
-            for n, (table, _) in enumerate(self.run.event_parts(kind)):
-                self.store.put(f"events/{kind}/{n:06d}", households(table))
+            for n, (table, _) in enumerate(self.run.event_parts(kind, LIGHT if kind == KIND else None)):
+                kept = light(kind, table)  # before the sort, which then moves less
+                self.store.put(f"events/{kind}/{n:06d}", households(kept))
 
     def _grouped(self) -> dict[int, Events]:
         """The mind events of a run written as events.jsonl, by household and type."""
@@ -186,12 +205,26 @@ class RunIndex:
                 for table in self.store.each(f"events/{kind}/", agent_id):
                     for event in payloads(table, json_columns(table), kind):
                         events[kind].append({**event["payload"], "tick": int(event["tick"])})
-        return pages.build(agent_id, frame, self.run.wealth_column, events, self.config.min_delta)
+        shared = ("recalled", "beliefs") if self._events is not None else ("beliefs",)
+        return pages.build(agent_id, frame, self.run.wealth_column, events, self.config.min_delta, shared)
 
     def month(self, agent_id: int, tick: int) -> dict[str, Any] | None:
-        """What agent `agent_id` recalled, decided and went through at month `tick` (None: no such agent)."""
+        """What agent `agent_id` recalled, decided and went through at month `tick` (None: no such agent); on first
+        open it waits for the decisions' texts (TimeoutError after `texts_wait` seconds)."""
+        if not self.texted.wait(self.config.texts_wait):
+            raise TimeoutError(f"reading the decisions' texts of {self.run.path} (once): try again shortly")
         found = self.agent(agent_id)
-        return None if found is None else pages.month(found, tick)
+        if found is None:
+            return None
+        answer = pages.month(found, tick)
+        trace = answer["decision"]
+        if trace is not None and self._events is None:  # its texts are kept apart: read them for this month
+            months = {tick} | (
+                {int(trace[f"{TEXTS[1]}_as"])} if trace.get(f"{TEXTS[1]}_as") is not None else set()
+            )
+            got = texts.texts(self.store.each(TEXT_COPIES, agent_id), months)
+            answer["decision"] = resolve(trace, got, tick)
+        return answer
 
     def _summary(self, counts: dict[str, int]) -> dict[str, Any]:
         """The overview: macro series, asset prices, shocks, configuration, metrics and counts of mind events."""

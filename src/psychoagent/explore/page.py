@@ -42,9 +42,10 @@ def _label(rows: pd.DataFrame | None, name: str) -> str:
     return str(rows[name].iloc[-1]) if rows is not None and len(rows) and name in rows.columns else ""
 
 
-def build(agent_id: int, rows: pd.DataFrame | None, wealth: str | None, events: Events, min_delta: float
-          ) -> dict[str, Any]:  # fmt: skip
-    """One agent's page: series from its agents-table rows (sorted by tick), the mind from its events."""
+def build(agent_id: int, rows: pd.DataFrame | None, wealth: str | None, events: Events, min_delta: float,
+          shared: tuple[str, ...] = ("recalled", "beliefs")) -> dict[str, Any]:  # fmt: skip
+    """One agent's page: series from its agents-table rows (sorted by tick), the mind from its events (the lists
+    of `shared` written once are resolved; others, kept apart, when their month is asked)."""
     ticks = [int(t) for t in rows["tick"]] if rows is not None else []
     persona = {"tick": ticks, **{t: column(rows, t) for t in TRAITS}} if rows is not None else {"tick": []}
     series = {"tick": ticks, **({s: column(rows, s) for s in SERIES} if rows is not None else {})}
@@ -63,7 +64,7 @@ def build(agent_id: int, rows: pd.DataFrame | None, wealth: str | None, events: 
               for kind in GUARDS for g in events.get(kind, [])]  # fmt: skip
     traces = {str(d["tick"]): d for d in events.get(EventType.MIND_DECISION, [])}
     for trace in traces.values():  # lists written once and referred to by month after that
-        for name in ("recalled", "beliefs"):
+        for name in shared:
             month = trace.pop(f"{name}_as", None)
             if month is not None:
                 trace[name] = traces.get(str(month), {}).get(name, [])

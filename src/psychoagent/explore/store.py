@@ -53,6 +53,8 @@ class AgentStore:
         """Copies held in memory (None: they are files)."""
         self.written: list[str] = []
         """The copies, in writing order (listed in the cache's index.json, which a later open checks)."""
+        self.held: dict[str, pa.Table] = {}
+        """Copies kept in memory until `flush` writes them (read meanwhile from here)."""
         self._groups: dict[str, tuple[pq.FileMetaData, list[tuple[float, float]]]] = {}
         """Per file, its footer and each row group's smallest and largest household (read once)."""
         self._lock = threading.Lock()
@@ -61,10 +63,10 @@ class AgentStore:
     def clear(self) -> None:
         """Remove the copies of an earlier build (a run may have fewer parts now) and find out whether the folder
         can hold new ones; if not they are kept in memory."""
-        for name in ("agents", "events"):
+        for name in ("agents", "events", "texts"):
             shutil.rmtree(self.folder / name, ignore_errors=True)
         self._groups.clear()
-        self.written = []
+        self.written, self.held = [], {}
         try:
             (self.folder / "events").mkdir(parents=True, exist_ok=True)
             probe = self.folder / ".probe"
@@ -90,6 +92,16 @@ class AgentStore:
                        write_statistics=[KEY])  # fmt: skip
         os.replace(tmp, target)
 
+    def hold(self, name: str, table: pa.Table) -> None:
+        """Keep copy `name` in memory, to be written by `flush` after the copies pages need."""
+        self.held[name] = table
+
+    def flush(self) -> None:
+        """Write the copies `hold` kept, in order, each dropped from memory once written."""
+        for name in list(self.held):
+            self.put(name, self.held[name])
+            del self.held[name]
+
     def _group_rows(self, table: pa.Table) -> int:
         """Rows per row group: about `group_bytes` decoded, within `group_rows` (traced decisions are long)."""
         per_row = max(table.nbytes // max(table.num_rows, 1), 1)
@@ -97,8 +109,10 @@ class AgentStore:
 
     # -- reading ------------------------------------------------------------------------------------------------
     def names(self, prefix: str) -> list[str]:
-        """The copies whose name starts with `prefix` (`events/<type>/` or `agents/`), in writing order."""
-        return [n for n in self.written if n.startswith(prefix)]
+        """The copies whose name starts with `prefix` (`events/<type>/`, `texts/<type>/` or `agents/`), in writing
+        order, those still held included."""
+        held = tuple(self.held)  # before `written`: `flush` lists a copy there before dropping it from here
+        return [n for n in dict.fromkeys([*self.written, *held]) if n.startswith(prefix)]
 
     def complete(self, names: list[str]) -> bool:
         """Whether every copy `names` lists is on disk (a later open takes them as `written`)."""
@@ -110,6 +124,9 @@ class AgentStore:
     def rows(self, name: str, agent_id: int) -> pa.Table | None:
         """The rows of household `agent_id` in copy `name`, without KEY (None when it has none): only the row
         groups whose household range holds it are read."""
+        held = self.held.get(name)
+        if held is not None:
+            return self._only(held, agent_id)
         if self.memory is not None:
             table = self.memory.get(name)
             return None if table is None else self._only(table, agent_id)
