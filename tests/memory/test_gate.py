@@ -59,6 +59,14 @@ def test_change_cues() -> None:
     assert "add" in change_kind("Colm is allergic to shellfish as well.")
     assert "add" not in change_kind("The dinner ran far too late and the talk went on.")
     assert "add" not in change_kind("Sofia bought a second-hand Skoda.")
+    # "too" closing a clause, "adding a ..." and Chinese 再 before a verb of getting add to what holds
+    assert "add" in change_kind("Put the report in the shared drive too, so the team can find it.")
+    assert "add" in change_kind("I'm adding a yoga class on Saturday mornings.")
+    assert "add" in change_kind("坐长途航班的话，麻烦帮我再订一份素食餐。")
+    # "too" before an adjective, "别再" (no more) and 再加 + an amount (a change by an amount) do not
+    assert "add" not in change_kind("The hotel was too far from the venue.")
+    assert "add" not in change_kind("照片备份改用网盘，别再用移动硬盘了。")
+    assert "add" not in change_kind("房东说下个月起房租再加三百。")
 
 
 def test_attribute_phrase_masks_subject_and_values() -> None:
@@ -75,11 +83,21 @@ def test_rules_rule_out_compatible_pairs_and_keep_changes() -> None:
     )
     assert blocked_by_rules("Mina has a rabbit.", "Mina also adopted a kitten.") == "adds"
     assert blocked_by_rules("老郑对花生过敏。", "老郑对海鲜也过敏。") == "adds"
+    # an instruction added beside an earlier one leaves it standing
+    for old, new in [
+        ("Send me the weekly sales report as a one-page summary.",
+         "Put the report in the shared drive too, so the team can find it."),
+        ("Put my gym sessions at 7 am, before work.",
+         "I'm adding a yoga class on Saturday mornings, please keep that slot free."),
+        ("以后帮我订机票都选靠窗的座位。", "坐长途航班的话，麻烦帮我再订一份素食餐。"),
+    ]:  # fmt: skip
+        assert blocked_by_rules(old, new) == "adds", new
     for old, new in [
         ("Alice lives in London.", "Alice moved to Paris last month."),
         ("Sofia drives a Fiat Panda.", "Sofia sold the Panda and bought a second-hand Skoda."),
         ("Order 12 ships on Monday.", "Order 12 now ships on Friday."),
         ("谢宇的家在长沙。", "谢宇搬到青岛了——前面还聊了半天天气。"),
+        ("房租每月三千。", "房东说下个月起房租再加三百。"),
     ]:
         assert blocked_by_rules(old, new) is None, new
 

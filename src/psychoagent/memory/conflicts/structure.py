@@ -188,8 +188,10 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:an? |one |two |three |\d+ )(?:hours?|days?|weeks?|more|fewer|less|later|earlier)\b|"
         r"(?:raised|cut|increased|reduced|lowered|up|down) by)|翻倍|翻了一番|减半|多了|少了|推迟|提前|延后|涨了|降了", re.I)),
     ("add", re.compile(
-        r"\b(?:also|as well|another|a second(?!-)|an? (?:extra|additional)|in addition|besides)\b|,? too[.!]?$|"
-        r"也(?![没不别])|还(?:养|会|买|订|学|跑|兼|办)|另(?:一|外)|第二|又(?:养|买|学|会|有|多|订|办|加|领|添|请)", re.I)),
+        r"\b(?:also|as well|another|a second(?!-)|an? (?:extra|additional)|in addition|besides)\b|"
+        r"\btoo\b(?=\s*(?:[,;.!?]|$))|\badd(?:s|ed|ing)? (?:an?|one more)\b|"
+        r"也(?![没不别])|还(?:养|会|买|订|学|跑|兼|办)|另(?:一|外)|第二|又(?:养|买|学|会|有|多|订|办|加|领|添|请)|"
+        r"(?<![别不没])再(?:订|买|办|养|学|请|添|报|约)", re.I)),
     ("replace", re.compile(
         r"\b(?:now|instead|switched|changed|moved|anymore|any more|no more|renamed|these days|from now on|"
         r"starting|from (?:monday|next|today|tomorrow))\b|现在|改|换|搬|不再|转|如今", re.I)),
