@@ -3,7 +3,23 @@ browser, errors as JSON and the OpenAPI page."""
 
 from __future__ import annotations
 
+import shutil
+import threading
+from pathlib import Path
 from typing import Any
+
+import httpx
+
+from psychoagent.explore.app import create_app
+from psychoagent.explore.index import RunIndex
+from psychoagent.service.background import serve_in_thread
+
+
+def _copy_without_cache(run_dir: Path, tmp_path: Path) -> Path:
+    """A copy of the run without its explorer cache, so that it is opened for the first time."""
+    fresh = tmp_path / "run"
+    shutil.copytree(run_dir, fresh, ignore=shutil.ignore_patterns(".explore"))
+    return fresh
 
 
 def _traced(client: Any) -> dict[str, Any]:
@@ -106,17 +122,7 @@ def test_a_first_open_in_the_background_answers_503_until_indexed(
     run_dir: Any, tmp_path: Any, monkeypatch: Any
 ) -> None:
     """The overview answers at once; the table and pages say 503 (retry) until the events are indexed."""
-    import shutil
-    import threading
-
-    import httpx
-
-    from psychoagent.explore.app import create_app
-    from psychoagent.explore.index import RunIndex
-    from psychoagent.service.background import serve_in_thread
-
-    fresh = tmp_path / "run"
-    shutil.copytree(run_dir, fresh, ignore=shutil.ignore_patterns(".explore"))
+    fresh = _copy_without_cache(run_dir, tmp_path)
     release, build = threading.Event(), RunIndex.build
 
     def held(self: RunIndex) -> None:
@@ -141,17 +147,7 @@ def test_the_table_answers_while_the_agents_copies_are_written_and_pages_say_503
     run_dir: Any, tmp_path: Any, monkeypatch: Any
 ) -> None:
     """After the column reads the table answers; an agent's page and months wait (503) for the copies."""
-    import shutil
-    import threading
-
-    import httpx
-
-    from psychoagent.explore.app import create_app
-    from psychoagent.explore.index import RunIndex
-    from psychoagent.service.background import serve_in_thread
-
-    fresh = tmp_path / "run"
-    shutil.copytree(run_dir, fresh, ignore=shutil.ignore_patterns(".explore"))
+    fresh = _copy_without_cache(run_dir, tmp_path)
     release, copy = threading.Event(), RunIndex._copy
 
     def held(self: RunIndex, frame: Any) -> None:
