@@ -63,7 +63,9 @@ def graph(root: Path = ROOT) -> nx.DiGraph:
 def cycles(root: Path = ROOT) -> list[list[str]]:
     """The strongly connected groups of more than one module: each is at least one import cycle."""
     return sorted(
-        (sorted(c) for c in nx.strongly_connected_components(graph(root)) if len(c) > 1), key=len, reverse=True
+        (sorted(c) for c in nx.strongly_connected_components(graph(root)) if len(c) > 1),
+        key=len,
+        reverse=True,
     )
 
 
