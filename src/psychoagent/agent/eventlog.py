@@ -278,13 +278,17 @@ def count(folder: str | Path, kind: str) -> int:
     return sum(pq.ParquetFile(p).metadata.num_rows for p in parts(folder, kind))
 
 
+def json_columns(schema: pa.Schema) -> frozenset[str]:
+    """The JSON-text columns a part's schema names in its metadata (kept on tables read or copied from it)."""
+    meta = (schema.metadata or {}).get(JSON_KEY, b"").decode()
+    return frozenset(n for n in meta.split(",") if n)
+
+
 def read_part(path: Path, columns: Iterable[str] | None = None) -> tuple[pa.Table, frozenset[str]]:
     """One part (only the `columns` it has, when given) and the names of its JSON-text columns."""
     schema = pq.read_schema(path)
-    meta = (schema.metadata or {}).get(JSON_KEY, b"").decode()
-    json_cols = frozenset(n for n in meta.split(",") if n)
     cols = None if columns is None else [c for c in dict.fromkeys(columns) if c in schema.names]
-    return pq.read_table(path, columns=cols), json_cols
+    return pq.read_table(path, columns=cols), json_columns(schema)
 
 
 def read_table(folder: str | Path, kind: str, columns: Iterable[str] | None = None) -> pa.Table | None:

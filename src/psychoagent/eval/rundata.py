@@ -154,10 +154,10 @@ class RunData:
         if not p.is_file():
             return None
         df = pq.read_table(p, columns=wanted).to_pandas()
-        narrow = {
-            c: np.float64 for c in df.columns if df[c].dtype == np.float32
-        }  # a float32 table: sums in float64
-        return (df.astype(narrow) if narrow else df) if not df.empty else None
+        if df.empty:
+            return None
+        narrow = [c for c in df.columns if df[c].dtype == np.float32]  # a float32 table is summed in float64
+        return df.astype(dict.fromkeys(narrow, np.float64)) if narrow else df
 
     @cached_property
     def macro(self) -> pd.DataFrame:

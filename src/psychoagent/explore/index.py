@@ -15,13 +15,13 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from psychoagent.agent.eventlog import payloads
+from psychoagent.agent.eventlog import json_columns, payloads
 from psychoagent.eval.rundata import RunData
 from psychoagent.explore import page as pages
 from psychoagent.explore import texts
 from psychoagent.explore.config import ExploreConfig
 from psychoagent.explore.page import MIND, Events, column
-from psychoagent.explore.store import KEY, PREFIX, AgentStore, households, json_columns
+from psychoagent.explore.store import KEY, PREFIX, AgentStore, households
 from psychoagent.explore.table import agents_frame, table_rows
 from psychoagent.explore.texts import KIND, LIGHT, TEXTS, light, resolve
 
@@ -203,7 +203,7 @@ class RunIndex:
             events = defaultdict(list)
             for kind in MIND:
                 for table in self.store.each(f"events/{kind}/", agent_id):
-                    for event in payloads(table, json_columns(table), kind):
+                    for event in payloads(table, json_columns(table.schema), kind):
                         events[kind].append({**event["payload"], "tick": int(event["tick"])})
         shared = ("recalled", "beliefs") if self._events is not None else ("beliefs",)
         return pages.build(agent_id, frame, self.run.wealth_column, events, self.config.min_delta, shared)

@@ -22,8 +22,6 @@ KEY = "_household"
 """The column every copy is sorted and looked up by: the household index (N of the events' `household:N`)."""
 SOURCE = "source"
 PREFIX = "household:"
-JSON_META = b"json"
-"""Schema metadata naming the JSON-text columns of an event part (kept on its copy, read back with it)."""
 
 
 def households(table: pa.Table) -> pa.Table:
@@ -35,12 +33,6 @@ def households(table: pa.Table) -> pa.Table:
     key = pc.cast(pc.utf8_slice_codeunits(table.column(SOURCE), len(PREFIX)), pa.int64())
     order = pc.sort_indices(key)
     return table.take(order).append_column(KEY, key.take(order))
-
-
-def json_columns(table: pa.Table) -> frozenset[str]:
-    """The JSON-text columns named in a table's schema metadata."""
-    meta = (table.schema.metadata or {}).get(JSON_META, b"").decode()
-    return frozenset(n for n in meta.split(",") if n)
 
 
 class AgentStore:

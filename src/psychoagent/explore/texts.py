@@ -11,9 +11,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from psychoagent.agent.eventlog import ABSENT, payloads
+from psychoagent.agent.eventlog import ABSENT, json_columns, payloads
 from psychoagent.events import EventType
-from psychoagent.explore.store import SOURCE, json_columns
+from psychoagent.explore.store import SOURCE
 
 KIND = str(EventType.MIND_DECISION)
 """The event type whose texts are kept apart."""
@@ -53,7 +53,7 @@ def texts(tables: Iterable[pa.Table], ticks: set[int]) -> Texts:
     wanted = pa.array(sorted(ticks), pa.int64())
     for table in tables:
         rows = table.filter(pc.is_in(table.column("tick"), wanted))
-        for event in payloads(rows, json_columns(table), KIND):
+        for event in payloads(rows, json_columns(table.schema), KIND):
             out[int(event["tick"])] = event["payload"]
     return out
 
