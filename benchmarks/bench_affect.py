@@ -182,7 +182,7 @@ def main() -> None:
     res = conflict_benchmark(embedder, scenarios)
     elapsed = time.perf_counter() - start
     lines = [
-        "Heuristic appraisal (VADER + rules for English; rule lexicon + snownlp for Chinese), with two goals:",
+        "Heuristic appraisal (VADER + rules for English; rule lexicon for Chinese), with two goals:",
         "",
         "| measure | value |",
         "|---|---|",

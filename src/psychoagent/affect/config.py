@@ -12,7 +12,7 @@ from psychoagent.config import ConfigModel, ConflictLevel, NonNegative, NonNegat
 
 
 class HeuristicConfig(ConfigModel):
-    """Weights of the model-free appraiser (English via VADER, Chinese via snownlp plus a small rule lexicon)."""
+    """Weights of the model-free appraiser (English via VADER, Chinese via a small rule lexicon)."""
 
     embed_missing: bool = True
     """a standalone appraiser (context names no embedder) embeds the text with multilingual-e5-small itself to
@@ -25,12 +25,6 @@ class HeuristicConfig(ConfigModel):
     conflict demands attention); 0.2 takes a text that is itself arousing into 'alarm' (2.3)"""
     task_word_weight: NonNegative = 0.35
     """score added per success/failure word (task outcomes VADER does not know)"""
-    zh_backend: Literal["snownlp", "lexicon"] = "snownlp"
-    """Chinese valence: snownlp (product-review Naive Bayes, coarse) blended with the rule lexicon, or the
-    lexicon alone (no 2 s model load)."""
-    snownlp_weight: Share = 0.25
-    """weight of snownlp's 2p-1 in the Chinese score; low because it calls neutral factual sentences negative
-    (FACTS.md: the budget sentence gets p = 0.11)"""
     negation_window: NonNegativeInt = 3
     """tokens before a sentiment word a negator may sit in"""
     intensifier_factor: float = Field(1.5, ge=1)

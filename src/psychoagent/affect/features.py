@@ -4,7 +4,7 @@ English word norms come from VADER's lexicon (about 7,500 words rated -4..4 by p
 valence/arousal norm packages on the registry did not fit (emotion-nrc-affect-lex: GPL plus NRC's research-only
 terms, pins pandas 1.1; cognitive-signal: no norm list, pulls spaCy and sentence-transformers), so arousal has no
 per-word norms here: its word-level signal is the head's fitted word weights (`head.py`) plus the hand-written
-arousal words. Chinese uses the rule lexicon and snownlp, as the label-only appraiser did.
+arousal words. Chinese uses the rule lexicon (its valence then rests on the e5 vector, see `heuristic.py`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ EN_WORD = re.compile(r"[A-Za-z][\w']*")
 EN_NEGATORS = frozenset("not no never n't cannot without".split())
 
 FEATURE_NAMES: tuple[str, ...] = (
-    "sentiment",  # VADER compound + task words (English) or rule lexicon + snownlp (Chinese), in [-1, 1]
+    "sentiment",  # VADER compound + task words (English) or the rule lexicon (Chinese), in [-1, 1]
     "sentiment_abs",
     "vader_pos",  # share of positive / negative lexicon mass (VADER's pos, neg)
     "vader_neg",
@@ -49,20 +49,6 @@ def vader() -> Any:
     from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
     return SentimentIntensityAnalyzer()
-
-
-@lru_cache(maxsize=1)
-def _snownlp_model() -> Any:
-    from snownlp import normal, sentiment
-
-    return sentiment.classifier.classifier, normal.filter_stop
-
-
-def snownlp_positive(words: list[str]) -> float:
-    """snownlp's Naive Bayes positive probability over jieba words (its own segmenter is 10x slower)."""
-    bayes, filter_stop = _snownlp_model()
-    label, prob = bayes.classify(filter_stop(words))
-    return float(prob if label == "pos" else 1.0 - prob)
 
 
 def cut(text: str) -> list[str]:
@@ -132,10 +118,7 @@ class TextFeatures:
 
     def _sentiment_zh(self, words: list[str]) -> float:
         cfg = self.config
-        score = cfg.task_word_weight * self.task_words_zh(words)
-        if cfg.zh_backend == "snownlp" and cfg.snownlp_weight > 0:
-            score += cfg.snownlp_weight * (2.0 * snownlp_positive(words) - 1.0)
-        return max(-1.0, min(1.0, score))
+        return max(-1.0, min(1.0, cfg.task_word_weight * self.task_words_zh(words)))
 
     def _sentiment_en(self, compound: float, words: list[str]) -> float:
         return max(-1.0, min(1.0, compound + self.config.task_word_weight * self.task_words_en(words)))

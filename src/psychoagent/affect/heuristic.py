@@ -1,7 +1,7 @@
 """Model-free appraisal in English and Chinese: continuous valence and arousal, conflict from explicit rules.
 
 Valence and arousal scores come from linear heads fitted on EmoBank (`head.py`) over word-level features
-(`features.py`: VADER's word norms, task and arousal words, the Chinese rule lexicon and snownlp) and, when a
+(`features.py`: VADER's word norms, task and arousal words, the Chinese rule lexicon) and, when a
 multilingual-e5-small passage vector is at hand, that vector: a standalone appraiser embeds the text itself, a
 `Memory` passes the vector it computes anyway, or says which embedder it has, so that a memory with another
 embedder uses the lexical head and never pays for an e5 embedding. Conflict comes from goals, stored memories

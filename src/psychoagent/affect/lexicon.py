@@ -1,4 +1,4 @@
-"""Small hand-written word lists the heuristic appraiser needs beyond VADER and snownlp.
+"""Small hand-written word lists the heuristic appraiser needs beyond VADER.
 
 They cover what general sentiment lexicons miss in an agent's task log: success and failure of work, surprise and
 error words that raise arousal, reversal markers, negators and intensifiers (Chinese), opposite preferences, and
