@@ -90,6 +90,15 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used (Linux /proc; 0 where it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _client(url: str, index: int, deadline: float, write_share: float, log: ClientLog) -> None:
     rng = np.random.default_rng(1000 + index)
     n = 0
@@ -196,12 +205,13 @@ def run(clients: int, seconds: float, write_share: float, embedder: str) -> dict
                 threading.Thread(target=_client, args=(url, i, deadline, write_share, logs[i]))
                 for i in range(clients)
             ]
-            began = time.perf_counter()
+            began, cpu_server, cpu_clients = time.perf_counter(), _cpu_seconds(proc.pid), time.process_time()
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
             wall = time.perf_counter() - began
+            cpu = (_cpu_seconds(proc.pid) - cpu_server, time.process_time() - cpu_clients)
             acked = {a for log in logs for a in log.acked}
             lost_live = len(acked - _stored_ids(url))
         finally:
@@ -219,7 +229,7 @@ def run(clients: int, seconds: float, write_share: float, embedder: str) -> dict
     for log in logs:
         errors.update(log.errors)
     return {"wall": wall, "lat": lat, "errors": errors, "acked": len(acked), "lost_live": lost_live,
-            "lost_restart": lost_restart, "fuzz": fuzz, "forget": forget}  # fmt: skip
+            "lost_restart": lost_restart, "fuzz": fuzz, "forget": forget, "cpu": cpu}  # fmt: skip
 
 
 def _table(result: dict[str, object], clients: int, seconds: float, write_share: float, embedder: str) -> str:
@@ -238,6 +248,7 @@ def _table(result: dict[str, object], clients: int, seconds: float, write_share:
     errors: Counter[str] = result["errors"]  # type: ignore[assignment]
     fuzz: tuple[int, str] = result["fuzz"]  # type: ignore[assignment]
     forget: tuple[float, float] = result["forget"]  # type: ignore[assignment]
+    cpu: tuple[float, float] = result["cpu"]  # type: ignore[assignment]
     return "\n".join([
         f"{clients} client threads for {seconds:.0f} s against `psychoagent serve --embedder {embedder}` (its own "
         f"process, one SQLite file, {NAMESPACES} namespaces seeded with {SEED_UNITS} units each), "
@@ -248,6 +259,8 @@ def _table(result: dict[str, object], clients: int, seconds: float, write_share:
         *rows,
         "",
         f"- all requests: {total:,} ok in {wall:.1f} s = {total / wall:.0f} requests/s",
+        f"- CPU time per request (steadier than the rate on a shared machine): server {cpu[0] / total * 1000:.2f} ms, "
+        f"client threads {cpu[1] / total * 1000:.2f} ms",
         f"- errors: {sum(errors.values())}" + (f" ({dict(errors)})" if errors else ""),
         f"- acknowledged writes: {result['acked']:,}; missing while running: {result['lost_live']}; "
         f"missing after a server restart: {result['lost_restart']}",
