@@ -98,8 +98,10 @@ def _first_open(path: Path) -> dict[str, float]:
     texts being ready, and the cache written."""
     start = time.perf_counter()
     from psychoagent.explore.app import create_app  # noqa: F401  (loaded by the command)
-    from psychoagent.explore.index import RunIndex
+    from psychoagent.explore.config import ExploreConfig
+    from psychoagent.explore.index import RunIndex, use_memory_pool
 
+    use_memory_pool(ExploreConfig().memory_pool)  # as the command does
     loaded, cpu = time.perf_counter(), time.process_time()
     index = RunIndex.open(path, background=True)
     serving = time.perf_counter()
@@ -127,9 +129,11 @@ def _later_open(path: Path, pages: int) -> dict[str, object]:
     """In this (fresh) interpreter: open the run from its cache, serve it, and time over HTTP each of `pages`
     random agents' page then one of its months, and a month of `pages` other agents not opened before."""
     from psychoagent.explore.app import create_app
-    from psychoagent.explore.index import RunIndex
+    from psychoagent.explore.config import ExploreConfig
+    from psychoagent.explore.index import RunIndex, use_memory_pool
     from psychoagent.service.background import serve_in_thread
 
+    use_memory_pool(ExploreConfig().memory_pool)
     start = time.perf_counter()
     index = RunIndex.open(path)
     opened = time.perf_counter() - start

@@ -180,3 +180,19 @@ def test_pages_answer_from_the_tables_held_in_memory_as_from_the_copies_written_
     for agent, page in early.items():
         assert page is not None and page["memories"] and page["decisions"]
         assert index.agent(agent) == page
+
+
+def test_the_explorers_process_can_choose_pyarrows_allocator() -> None:
+    import pyarrow as pa
+
+    from psychoagent.explore.index import use_memory_pool
+
+    before = pa.default_memory_pool()
+    try:
+        use_memory_pool("system")
+        assert pa.default_memory_pool().backend_name == "system"
+        for kept in ("", "no-such-pool"):  # the default stays
+            use_memory_pool(kept)
+            assert pa.default_memory_pool().backend_name == "system"
+    finally:
+        pa.set_memory_pool(before)

@@ -14,6 +14,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from psychoagent.agent.eventlog import json_columns, payloads
 from psychoagent.eval.rundata import RunData
 from psychoagent.explore import page as pages
@@ -42,6 +44,17 @@ ROWS = "agents/rows"
 """The per-agent copy of the agents table."""
 TEXT_COPIES = f"texts/{KIND}/"
 """The per-agent copies of the traced decisions' long texts (written after those pages need)."""
+
+
+def use_memory_pool(name: str) -> None:
+    """Make pyarrow allocate from pool `name` in this process (see `ExploreConfig.memory_pool`; the command calls it
+    before opening a run, as its process is the explorer's own); a pool this pyarrow lacks leaves the default."""
+    try:
+        pool = getattr(pa, f"{name}_memory_pool")() if name else None
+    except (AttributeError, NotImplementedError):
+        return
+    if pool is not None:
+        pa.set_memory_pool(pool)
 
 
 class RunIndex:
