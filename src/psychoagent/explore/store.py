@@ -36,13 +36,24 @@ class Keyed:
         self.order = np.argsort(key, kind="stable") if order is None else order
         self.keys = key[self.order]
         self.finish = finish
+        self._batches = table.to_batches()
+        """Taken from one by one: a take from a table of several chunks first joins each column's chunks."""
+        self._starts = np.cumsum([0, *(b.num_rows for b in self._batches)])
 
     def rows(self, agent_id: int) -> pa.Table | None:
         """Household `agent_id`'s rows in their order (None when it has none)."""
         low, high = np.searchsorted(self.keys, [agent_id, agent_id + 1])
         if low == high:
             return None
-        rows = self.table.take(pa.array(self.order[low:high]))
+        picked = self.order[low:high]
+        batch = np.searchsorted(self._starts, picked, side="right") - 1
+        by_batch = np.argsort(batch, kind="stable")
+        pieces = [
+            self._batches[b].take(pa.array(picked[batch == b] - self._starts[b])) for b in np.unique(batch)
+        ]
+        rows = pa.Table.from_batches(pieces, self.table.schema)
+        if np.any(by_batch[1:] < by_batch[:-1]):  # rows of later batches came before: back in order
+            rows = rows.take(pa.array(np.argsort(by_batch)))
         return rows if self.finish is None else self.finish(rows)
 
     def sorted(self) -> pa.Table:
