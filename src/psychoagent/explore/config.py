@@ -27,8 +27,8 @@ class ExploreConfig(ConfigModel):
     the default of Linux wheels, gives freed decode buffers back to the system and faults them in again, which
     doubled the CPU of a big run's first open (most of it in the kernel); jemalloc keeps them for reuse"""
     texts_wait: NonNegative = 30.0
-    """seconds a month's request waits, on first open, for the decisions' long texts (read just after the copies
-    pages need, a second or two) before a 503: the page's retry would redraw the agent it is on"""
+    """seconds a month's request waits, on first open, for the decisions' long texts (read just after what pages
+    need, about a second) before a 503: the page's retry would redraw the agent it is on"""
     min_delta: NonNegative = 1e-6
     """persona changes smaller than this are rounding noise and not listed among an event's moves"""
     search_k: int = Field(10, ge=1, le=100)
