@@ -143,18 +143,18 @@ def test_a_first_open_in_the_background_answers_503_until_indexed(
     assert (fresh / ".explore" / "index.json").is_file()
 
 
-def test_the_table_answers_while_the_agents_copies_are_written_and_pages_say_503(
+def test_the_table_answers_while_the_agents_events_are_read_and_pages_say_503(
     run_dir: Any, tmp_path: Any, monkeypatch: Any
 ) -> None:
-    """After the column reads the table answers; an agent's page and months wait (503) for the copies."""
+    """After the column reads the table answers; an agent's page and months wait (503) for the events pages need."""
     fresh = _copy_without_cache(run_dir, tmp_path)
-    release, copy = threading.Event(), RunIndex._copy
+    release, hold = threading.Event(), RunIndex._hold
 
-    def held(self: RunIndex, frame: Any) -> None:
+    def held(self: RunIndex, agents: Any) -> None:
         release.wait(60)
-        copy(self, frame)
+        hold(self, agents)
 
-    monkeypatch.setattr(RunIndex, "_copy", held)
+    monkeypatch.setattr(RunIndex, "_hold", held)
     index = RunIndex.open(fresh, background=True)
     with serve_in_thread(create_app(index, None)) as url, httpx.Client(base_url=url, timeout=30) as client:
         assert index.ready.wait(60) and len(client.get("/api/agents").json()) == 12

@@ -162,3 +162,37 @@ def test_pages_read_every_decision_column_but_the_texts_which_months_get_before_
     assert page is not None and all(
         "briefing" not in t and "recalled" not in t for t in page["traces"].values()
     )
+
+
+def test_pages_answer_from_the_tables_held_in_memory_as_from_the_copies_written_after(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = RunIndex(RunData.open(fresh), ExploreConfig(group_rows=7))
+    monkeypatch.setattr(index.store, "flush", lambda: None)  # nothing written: pages come from memory
+    index.build()
+    assert index.paged.is_set() and ROWS in index.store.held
+    assert not (fresh / ".explore" / f"{ROWS}.parquet").exists()
+    early = {agent: index.agent(agent) for agent in range(12)}
+    monkeypatch.undo()
+    index.store.flush()
+    index._pages.clear()
+    assert not index.store.held and (fresh / ".explore" / f"{ROWS}.parquet").is_file()
+    for agent, page in early.items():
+        assert page is not None and page["memories"] and page["decisions"]
+        assert index.agent(agent) == page
+
+
+def test_the_explorers_process_can_choose_pyarrows_allocator() -> None:
+    import pyarrow as pa
+
+    from psychoagent.explore.index import use_memory_pool
+
+    before = pa.default_memory_pool()
+    try:
+        use_memory_pool("system")
+        assert pa.default_memory_pool().backend_name == "system"
+        for kept in ("", "no-such-pool"):  # the default stays
+            use_memory_pool(kept)
+            assert pa.default_memory_pool().backend_name == "system"
+    finally:
+        pa.set_memory_pool(before)

@@ -30,11 +30,13 @@ def explore(
     uvicorn = _extra("explore", "uvicorn")
     _extra("explore", "plotly")
     create_app = _extra("explore", "psychoagent.explore.app").create_app
-    from psychoagent.explore.index import RunIndex
+    from psychoagent.explore.config import ExploreConfig
+    from psychoagent.explore.index import RunIndex, use_memory_pool
     from psychoagent.explore.memory import open_store
 
     index = browser = None
     if run is not None:
+        use_memory_pool(ExploreConfig().memory_pool)
         try:
             index = RunIndex.open(run, background=True)
         except (FileNotFoundError, ValueError) as exc:

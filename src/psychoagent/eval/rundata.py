@@ -196,6 +196,17 @@ class RunData:
                 self._cache[f"agents:{c}"] = df[c]
         return pd.DataFrame({c: self._cache[f"agents:{c}"] for c in names})
 
+    def agent_table(self, *columns: str) -> pa.Table | None:
+        """`agent_frame` as an Arrow table, its floats as written (readers that stay in Arrow skip pandas)."""
+        if not self.columnar or "agents" in self.__dict__:
+            frame = self.agent_frame(*columns)
+            return None if frame is None else pa.Table.from_pandas(frame, preserve_index=False)
+        have, rows = self._header("agents")
+        if not rows:
+            return None
+        names = [c for c in dict.fromkeys(("tick", "agent_id", *columns)) if c in have]
+        return pq.read_table(self.file("agents"), columns=names)
+
     # -- events -------------------------------------------------------------------------------------------------
     def event_types(self) -> list[str]:
         """The event types the run wrote, sorted."""

@@ -151,7 +151,7 @@ def create_app(
         summary="The briefing recalled and the decision through the guardrails",
     )
     def agent_month(agent_id: int, month: int) -> dict[str, Any]:
-        try:  # on first open it waits for the decisions' texts, read after the pages' copies
+        try:  # on first open it waits for the decisions' texts, read after what pages need
             found = need_run(paged=True).month(agent_id, month)
         except TimeoutError as exc:
             raise Busy(str(exc)) from exc

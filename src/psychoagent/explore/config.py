@@ -22,9 +22,13 @@ class ExploreConfig(ConfigModel):
     compression: str = "lz4"
     """Parquet codec of the per-agent copies: lz4 writes and reads them with about 40 % less CPU than zstd, for a
     third more bytes"""
+    memory_pool: str = "jemalloc"
+    """pyarrow's allocator in the explorer's process (`psychoagent explore`; "" keeps pyarrow's default): mimalloc,
+    the default of Linux wheels, gives freed decode buffers back to the system and faults them in again, which
+    doubled the CPU of a big run's first open (most of it in the kernel); jemalloc keeps them for reuse"""
     texts_wait: NonNegative = 30.0
-    """seconds a month's request waits, on first open, for the decisions' long texts (read just after the copies
-    pages need, a second or two) before a 503: the page's retry would redraw the agent it is on"""
+    """seconds a month's request waits, on first open, for the decisions' long texts (read just after what pages
+    need, about a second) before a 503: the page's retry would redraw the agent it is on"""
     min_delta: NonNegative = 1e-6
     """persona changes smaller than this are rounding noise and not listed among an event's moves"""
     search_k: int = Field(10, ge=1, le=100)

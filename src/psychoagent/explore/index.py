@@ -1,6 +1,7 @@
 """The explorer's view of a run, read through `eval.rundata` (the only reader of the run-file format): the summary
 and the agents table come from column reads on first open; agent pages are made on demand from per-agent copies
-of the agents table and mind events (sorted by household, see `store`); all of it is cached beside the run.
+of the agents table and mind events (sorted by household, see `store`), held in memory until they are written;
+all of it is cached beside the run.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ import contextlib
 import json
 import threading
 from collections import OrderedDict, defaultdict
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pyarrow as pa
 
 from psychoagent.agent.eventlog import json_columns, payloads
@@ -21,8 +22,8 @@ from psychoagent.explore import page as pages
 from psychoagent.explore import texts
 from psychoagent.explore.config import ExploreConfig
 from psychoagent.explore.page import MIND, Events, column
-from psychoagent.explore.store import KEY, PREFIX, AgentStore, households
-from psychoagent.explore.table import agents_frame, table_rows
+from psychoagent.explore.store import PREFIX, AgentStore, Keyed, keyed
+from psychoagent.explore.table import agents_table, table_rows
 from psychoagent.explore.texts import KIND, LIGHT, TEXTS, light, resolve
 
 try:
@@ -45,6 +46,17 @@ TEXT_COPIES = f"texts/{KIND}/"
 """The per-agent copies of the traced decisions' long texts (written after those pages need)."""
 
 
+def use_memory_pool(name: str) -> None:
+    """Make pyarrow allocate from pool `name` in this process (see `ExploreConfig.memory_pool`; the command calls it
+    before opening a run, as its process is the explorer's own); a pool this pyarrow lacks leaves the default."""
+    try:
+        pool = getattr(pa, f"{name}_memory_pool")() if name else None
+    except (AttributeError, NotImplementedError):
+        return
+    if pool is not None:
+        pa.set_memory_pool(pool)
+
+
 class RunIndex:
     """The explorer's view of one run: summary, agents table and agent pages, cached in `<run>/.explore`."""
 
@@ -64,7 +76,7 @@ class RunIndex:
         self.ready = threading.Event()
         """Set once the summary and the agents table can be read (at once from a valid cache)."""
         self.paged = threading.Event()
-        """Set once agent pages can be made (after the per-agent copies they need are written, on first open)."""
+        """Set once agent pages can be made (from the tables they need, held in memory until written as copies)."""
         self.texted = threading.Event()
         """Set once a month's decision texts can be read (from memory, before their copies are written)."""
         self.built = threading.Event()
@@ -130,40 +142,38 @@ class RunIndex:
     # -- building -----------------------------------------------------------------------------------------------
     def build(self) -> None:
         """First open: the summary and the agents table from column reads (then `ready` is set), then the
-        per-agent copies pages need (then `paged`), the decisions' long texts, and the cache's index.json last."""
+        tables pages need (then `paged`) and the decisions' long texts (then `texted`) read into memory, then all
+        of them sorted and written as per-agent copies, and the cache's index.json last."""
         with contextlib.suppress(OSError):
             (self.folder / "index.json").unlink(missing_ok=True)
-        frame = agents_frame(self.run)
-        self.rows, counts = table_rows(self.run, frame)
+        agents = agents_table(self.run)
+        self.rows, counts = table_rows(self.run, agents)
         self._ids = {int(r["id"]) for r in self.rows}
         self.summary = self._summary(counts)
         self.ready.set()
-        self._copy(frame)
+        self._hold(agents)
         self.paged.set()
         if self.run.columnar:
             for n, (table, _) in enumerate(self.run.event_parts(KIND, texts.columns())):
-                self.store.hold(f"{TEXT_COPIES}{n:06d}", households(table))
+                self.store.hold(f"{TEXT_COPIES}{n:06d}", keyed(table))
         self.texted.set()
         self.store.flush()
         if self.store.memory is None and self.run.columnar:
             self.save()
         self.built.set()
 
-    def _copy(self, frame: pd.DataFrame | None) -> None:
-        """Write the per-agent copies pages need: the agents table, and each part of each mind-event type without
-        the long texts of decisions (read next) and with only what a page shows."""
+    def _hold(self, agents: Keyed | None) -> None:
+        """Hold in memory what pages need, to be written as per-agent copies: the agents table, and each part of
+        each mind-event type without the long texts of decisions (read next) and with only what a page shows."""
         self.store.clear()
-        if frame is not None:
-            rows = frame.sort_values(["household", "tick"], kind="stable").drop(columns=["agent_id"])
-            rows = rows.rename(columns={"household": KEY})
-            self.store.put(ROWS, pa.Table.from_pandas(rows, preserve_index=False))
+        if agents is not None:
+            self.store.hold(ROWS, agents)
         if not self.run.columnar:
             self._events = self._grouped()
             return
         for kind in MIND:
             for n, (table, _) in enumerate(self.run.event_parts(kind, LIGHT if kind == KIND else None)):
-                kept = light(kind, table)  # before the sort, which then moves less
-                self.store.put(f"events/{kind}/{n:06d}", households(kept))
+                self.store.hold(f"events/{kind}/{n:06d}", keyed(table, partial(light, kind)))
 
     def _grouped(self) -> dict[int, Events]:
         """The mind events of a run written as events.jsonl, by household and type."""

@@ -1,6 +1,7 @@
 """Per-agent copies of a run's tables for the explorer: every mind-event part and the agents table, sorted by
 household (an added `_household` column) in small row groups and cached beside the run, so one agent's page decodes
-a few row groups instead of whole event parts, in which the households of a month are interleaved.
+a few row groups instead of whole event parts, in which the households of a month are interleaved. Until a copy is
+written its table is held in memory unsorted, with its rows' order by household (`Keyed`), so pages answer at once.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ import math
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -24,15 +26,50 @@ SOURCE = "source"
 PREFIX = "household:"
 
 
-def households(table: pa.Table) -> pa.Table:
-    """The rows of an event part whose source is a household, sorted by it (stably: each household's rows keep
-    their order), with the household index as column KEY."""
+class Keyed:
+    """A table held with each row's household and the rows' stable order by household: one household's rows are
+    taken without sorting the table (sorted only when written as a copy); `finish` trims what a page does not show."""
+
+    def __init__(self, table: pa.Table, key: np.ndarray, order: np.ndarray | None = None,
+                 finish: Callable[[pa.Table], pa.Table] | None = None) -> None:  # fmt: skip
+        self.table = table
+        self.order = np.argsort(key, kind="stable") if order is None else order
+        self.keys = key[self.order]
+        self.finish = finish
+        self._batches = table.to_batches()
+        """Taken from one by one: a take from a table of several chunks first joins each column's chunks."""
+        self._starts = np.cumsum([0, *(b.num_rows for b in self._batches)])
+
+    def rows(self, agent_id: int) -> pa.Table | None:
+        """Household `agent_id`'s rows in their order (None when it has none)."""
+        low, high = np.searchsorted(self.keys, [agent_id, agent_id + 1])
+        if low == high:
+            return None
+        picked = self.order[low:high]
+        batch = np.searchsorted(self._starts, picked, side="right") - 1
+        by_batch = np.argsort(batch, kind="stable")
+        pieces = [
+            self._batches[b].take(pa.array(picked[batch == b] - self._starts[b])) for b in np.unique(batch)
+        ]
+        rows = pa.Table.from_batches(pieces, self.table.schema)
+        if np.any(by_batch[1:] < by_batch[:-1]):  # rows of later batches came before: back in order
+            rows = rows.take(pa.array(np.argsort(by_batch)))
+        return rows if self.finish is None else self.finish(rows)
+
+    def sorted(self) -> pa.Table:
+        """The whole table sorted by household, with the household index as column KEY (the copy's layout)."""
+        table = self.table.take(pa.array(self.order))
+        table = table if self.finish is None else self.finish(table)
+        return table.append_column(KEY, pa.array(self.keys, pa.int64()))
+
+
+def keyed(table: pa.Table, finish: Callable[[pa.Table], pa.Table] | None = None) -> Keyed:
+    """The rows of an event part whose source is a household, held with their household index (N of `household:N`)."""
     mask = pc.starts_with(table.column(SOURCE), PREFIX)
     if not pc.all(mask).as_py():
         table = table.filter(mask)
     key = pc.cast(pc.utf8_slice_codeunits(table.column(SOURCE), len(PREFIX)), pa.int64())
-    order = pc.sort_indices(key)
-    return table.take(order).append_column(KEY, key.take(order))
+    return Keyed(table, key.to_numpy(), finish=finish)
 
 
 class AgentStore:
@@ -45,8 +82,8 @@ class AgentStore:
         """Copies held in memory (None: they are files)."""
         self.written: list[str] = []
         """The copies, in writing order (listed in the cache's index.json, which a later open checks)."""
-        self.held: dict[str, pa.Table] = {}
-        """Copies kept in memory until `flush` writes them (read meanwhile from here)."""
+        self.held: dict[str, Keyed] = {}
+        """Copies kept in memory, unsorted, until `flush` writes them (read meanwhile from here)."""
         self._groups: dict[str, tuple[pq.FileMetaData, list[tuple[float, float]]]] = {}
         """Per file, its footer and each row group's smallest and largest household (read once)."""
         self._lock = threading.Lock()
@@ -84,14 +121,14 @@ class AgentStore:
                        write_statistics=[KEY])  # fmt: skip
         os.replace(tmp, target)
 
-    def hold(self, name: str, table: pa.Table) -> None:
-        """Keep copy `name` in memory, to be written by `flush` after the copies pages need."""
+    def hold(self, name: str, table: Keyed) -> None:
+        """Keep copy `name` in memory (pages read it from there at once), to be sorted and written by `flush`."""
         self.held[name] = table
 
     def flush(self) -> None:
         """Write the copies `hold` kept, in order, each dropped from memory once written."""
         for name in list(self.held):
-            self.put(name, self.held[name])
+            self.put(name, self.held[name].sorted())
             del self.held[name]
 
     def _group_rows(self, table: pa.Table) -> int:
@@ -118,7 +155,7 @@ class AgentStore:
         groups whose household range holds it are read."""
         held = self.held.get(name)
         if held is not None:
-            return self._only(held, agent_id)
+            return held.rows(agent_id)
         if self.memory is not None:
             table = self.memory.get(name)
             return None if table is None else self._only(table, agent_id)
