@@ -107,6 +107,27 @@ def test_errors_are_json_and_name_the_field(client: httpx.Client) -> None:
     ]:
         raw = client.post(f"{NS}/memories", content=body, headers={"content-type": "application/json"})
         assert raw.status_code == 422 and raw.json()["field"].startswith(field), (body, raw.text)
+    deep = b'{"text": "x", "metadata": ' + b'{"a": ' * 5000 + b"1" + b"}" * 5000 + b"}"
+    for path, body, status, field in [
+        ("memories", deep, 422, "metadata"),  # past Python's recursion limit: FastAPI alone names no field
+        ("memories", b'{"text": "caf\xff", "goals": []}', 400, "text"),  # not UTF-8
+        (
+            "memories",
+            b'{"text": "x", "metadata": {"n": 1' + b"0" * 400 + b"}}",
+            422,
+            "metadata",
+        ),  # past 64 bits
+        (
+            "recall",
+            b'{"query": "' + b"a" * 3_000_000 + b'"}',
+            422,
+            "query",
+        ),  # a body field named like a location
+    ]:
+        raw = client.post(f"{NS}/{path}", content=body, headers={"content-type": "application/json"})
+        data = raw.json()
+        assert (raw.status_code, data["field"]) == (status, field), (path, raw.text[:200])
+        assert data["detail"].startswith(f"field {field!r}: ") and "Value error" not in data["detail"], data
     assert client.get(f"{NS}/memories").json()["total"] == 1  # nothing half-written
 
 

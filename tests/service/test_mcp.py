@@ -78,6 +78,36 @@ async def test_mcp_fixed_namespace_refuses_others(tmp_path: Path) -> None:
         assert other.is_error and "'namespace'" in other.content[0].text
 
 
+async def test_mcp_refuses_coercion_unknown_arguments_and_hides_validator_internals(tmp_path: Path) -> None:
+    async with (
+        stdio_client(_params(tmp_path / "s.db")) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        text_k = await session.call_tool("recall", {"query": "x", "k": "5"})
+        assert text_k.is_error and "argument 'k'" in text_k.content[0].text
+        bogus = await session.call_tool("observe", {"text": "Dave likes jazz.", "bogus": 1})
+        assert bogus.is_error and "argument 'bogus'" in bogus.content[0].text
+        assert _data(await session.call_tool("recall", {"query": "Dave jazz"}))["hits"] == [], (
+            "nothing stored"
+        )
+        for stamp in ("yesterday-ish", 10.0**20, True):
+            bad = await session.call_tool("observe", {"text": "Dave likes jazz.", "timestamp": stamp})
+            message = bad.content[0].text
+            assert bad.is_error and "argument 'timestamp'" in message, message
+            assert (
+                "function-after" not in message and "functools" not in message and "pydantic" not in message
+            )
+        nested = await session.call_tool(
+            "observe", {"text": "Dave likes jazz.", "metadata": {"a": {"b": 10**400}}}
+        )
+        assert nested.is_error and "argument 'metadata" in nested.content[0].text, nested.content[0].text
+        unit = _data(
+            await session.call_tool("observe", {"text": "Dave likes jazz.", "timestamp": 1_700_000_000})
+        )
+        assert unit["content"] == "Dave likes jazz."
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
 from psychoagent.service.auth import KeyRing
+from psychoagent.service.bodies import diagnose
 from psychoagent.service.hub import MemoryHub, ServiceError
 from psychoagent.service.models import (
     LIMITS,
@@ -83,7 +84,8 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
             where = err.get("loc", ("body", "?"))[-1]
             return _error(422, f"field 'body': not valid JSON (at character {where})", "body")
         field = field_of(tuple(err.get("loc", ())))
-        return _error(422, f"field {field!r}: {err.get('msg', 'invalid')}", field)
+        message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        return _error(422, f"field {field!r}: {message}", field)
 
     @app.exception_handler(ServiceError)
     async def _service(request: Request, exc: ServiceError) -> JSONResponse:
@@ -91,6 +93,13 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and request.method in (
+            "POST",
+            "PUT",
+            "PATCH",
+        ):  # a body FastAPI could not parse
+            problem = diagnose(await request.body())
+            return _error(problem.status, problem.message, problem.field)
         response = _error(exc.status_code, str(exc.detail), None)
         response.headers.update(exc.headers or {})
         if exc.status_code == 405:  # list every method of the path, not only those of the first route matched

@@ -26,6 +26,7 @@ from pydantic import (
 
 from psychoagent.config import ConfigModel, Count, NonNegativeInt
 from psychoagent.memory.history import History
+from psychoagent.service.bodies import MAX_DEPTH
 from psychoagent.types import Briefing, ConflictRecord, MemoryUnit, Recall, to_datetime
 
 
@@ -49,10 +50,11 @@ _LOCATIONS = {"body", "path", "query", "header", "cookie"}
 
 
 def field_of(loc: tuple[object, ...] | list[object]) -> str:
-    """The dotted field name of a pydantic error location, without request parts and union-branch tags."""
+    """The dotted field name of a pydantic error location, without the request part it starts with (a body field
+    may be called `query`) and without union-branch tags."""
     parts = [
-        str(p) for p in loc
-        if not (isinstance(p, str) and (p in _LOCATIONS or p in _TYPE_TAGS or "[" in p))
+        str(p) for i, p in enumerate(loc)
+        if not (isinstance(p, str) and ((i == 0 and p in _LOCATIONS) or p in _TYPE_TAGS or "[" in p))
     ]  # fmt: skip
     return ".".join(parts) or "body"
 
@@ -78,11 +80,17 @@ def _plain_id(value: str) -> str:
     return value
 
 
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+"""SQLite's integer range: a larger integer would come back from the store as a float or as text."""
+
+
 def _finite_json(value: Any, depth: int = 0) -> None:
-    if depth > 32:
-        raise ValueError("nested deeper than 32 levels")
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError("numbers must be finite (no NaN or Infinity)")
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT_MIN <= value <= _INT_MAX:
+        raise ValueError("integers must fit in 64 bits (-2**63 .. 2**63-1), as the store keeps them")
     if isinstance(value, str):
         _unicode(value)
     elif isinstance(value, dict):
