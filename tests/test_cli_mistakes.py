@@ -152,3 +152,17 @@ def test_summary_line_does_not_wrap_when_piped(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     summary = next(line for line in result.output.splitlines() if "households, policy" in line)
     assert summary.rstrip().endswith(str(tmp_path / "run"))
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
+def test_input_may_be_a_device_and_a_folder_is_refused(tmp_path: Path) -> None:
+    appraised = runner.invoke(
+        app, ["appraise", "--input", "/dev/null", "--output", str(tmp_path / "a.jsonl")]
+    )
+    assert appraised.exit_code == 0, appraised.output
+    ingested = runner.invoke(
+        app, ["memory", "ingest", "--db", str(tmp_path / "m.db"), "--input", "/dev/null", *HASH]
+    )
+    assert ingested.exit_code == 0, ingested.output
+    folder = runner.invoke(app, ["appraise", "--input", str(tmp_path)])
+    assert folder.exit_code == 2 and "is a folder" in folder.output

@@ -10,6 +10,8 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from psychoagent.cli.errors import input_problem
+
 
 class AppraiseLine(BaseModel):
     """One line of `appraise --input`."""
@@ -60,8 +62,9 @@ def appraise(
         return
     assert input is not None
     lines: list[AppraiseLine] = []
-    if str(input) != "-" and not input.is_file():
-        typer.echo(f"error: --input {input} does not exist or is not a file", err=True)
+    problem = input_problem(input)
+    if problem:
+        typer.echo(f"error: --input {input} {problem}; give a JSONL file or '-' for stdin", err=True)
         raise typer.Exit(2)
     stream = sys.stdin.buffer if str(input) == "-" else input.open("rb")
     try:

@@ -9,6 +9,7 @@ in the commands; this is the boundary that keeps what slips through readable.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -25,6 +26,14 @@ def fail(message: str) -> NoReturn:
     """Print `error: message` on stderr and exit with code 2."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(USAGE_EXIT)
+
+
+def input_problem(path: Path) -> str | None:
+    """Why an --input path cannot be read as a stream ('-' is stdin), or None. Devices and pipes such as /dev/null
+    or a shell's <(...) are streams too; only a missing path or a folder is refused."""
+    if str(path) == "-" or (path.exists() and not path.is_dir()):
+        return None
+    return "is a folder" if path.is_dir() else "does not exist"
 
 
 def validation_message(exc: ValidationError, origin: str = "") -> str:

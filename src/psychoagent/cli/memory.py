@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from psychoagent.cli.errors import fail
+from psychoagent.cli.errors import fail, input_problem
 from psychoagent.cli.memory_db import open_memory, resolve_db
 from psychoagent.memory.inputs import InvalidArgument, check_time
 
@@ -95,10 +95,10 @@ def _decoded(stream: Iterable[bytes]) -> Iterator[str]:
 
 
 def check_input(path: Path) -> None:
-    """Exit 2 unless --input is '-' (stdin) or an existing file."""
-    if str(path) != "-" and not path.is_file():
-        what = "is a folder" if path.is_dir() else "does not exist"
-        fail(f"--input {path} {what}; give a JSONL file or '-' for stdin")
+    """Exit 2 unless --input is '-' (stdin) or an existing path that is not a folder (a file, a device, a pipe)."""
+    problem = input_problem(path)
+    if problem:
+        fail(f"--input {path} {problem}; give a JSONL file or '-' for stdin")
 
 
 def _check_where(number: int, where: dict[str, Any] | str | None) -> None:
