@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from psychoagent.cli.errors import input_problem
+from psychoagent.cli.errors import check_input
 
 
 class AppraiseLine(BaseModel):
@@ -62,10 +62,7 @@ def appraise(
         return
     assert input is not None
     lines: list[AppraiseLine] = []
-    problem = input_problem(input)
-    if problem:
-        typer.echo(f"error: --input {input} {problem}; give a JSONL file or '-' for stdin", err=True)
-        raise typer.Exit(2)
+    check_input(input)
     stream = sys.stdin.buffer if str(input) == "-" else input.open("rb")
     try:
         for number, raw_bytes in enumerate(stream, start=1):

@@ -28,12 +28,13 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(USAGE_EXIT)
 
 
-def input_problem(path: Path) -> str | None:
-    """Why an --input path cannot be read as a stream ('-' is stdin), or None. Devices and pipes such as /dev/null
-    or a shell's <(...) are streams too; only a missing path or a folder is refused."""
+def check_input(path: Path) -> None:
+    """Exit 2 unless --input is '-' (stdin) or an existing path that is not a folder: devices and pipes such as
+    /dev/null or a shell's <(...) are streams too."""
     if str(path) == "-" or (path.exists() and not path.is_dir()):
-        return None
-    return "is a folder" if path.is_dir() else "does not exist"
+        return
+    what = "is a folder" if path.is_dir() else "does not exist"
+    fail(f"--input {path} {what}; give a JSONL file or '-' for stdin")
 
 
 def validation_message(exc: ValidationError, origin: str = "") -> str:

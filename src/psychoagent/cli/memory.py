@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from psychoagent.cli.errors import fail, input_problem
+from psychoagent.cli.errors import check_input, fail
 from psychoagent.cli.memory_db import open_memory, resolve_db
 from psychoagent.memory.inputs import InvalidArgument, check_time
 
@@ -92,13 +92,6 @@ def _decoded(stream: Iterable[bytes]) -> Iterator[str]:
             raise InputError(
                 f"line {number}: not valid UTF-8 ({exc.reason} at byte {exc.start + 1}); save the file as UTF-8"
             ) from exc
-
-
-def check_input(path: Path) -> None:
-    """Exit 2 unless --input is '-' (stdin) or an existing path that is not a folder (a file, a device, a pipe)."""
-    problem = input_problem(path)
-    if problem:
-        fail(f"--input {path} {problem}; give a JSONL file or '-' for stdin")
 
 
 def _check_where(number: int, where: dict[str, Any] | str | None) -> None:

@@ -33,6 +33,7 @@ from psychoagent.service.models import (
     SupersedeRequest,
     SupersedeResponse,
     UnitList,
+    error_message,
     field_of,
 )
 from psychoagent.types import Briefing, ConflictStatus, MemoryUnit
@@ -54,6 +55,9 @@ NamespacePath = Annotated[
     str, Path(min_length=1, max_length=200, pattern=r"^[^/\x00-\x1f\x7f]*\S[^/\x00-\x1f\x7f]*$")
 ]
 IdPath = Annotated[str, Path(min_length=1, max_length=LIMITS.max_id_chars, pattern=r"^[^/\x00-\x1f\x7f]+$")]
+
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
 def _error(status: int, message: str, field: str | None) -> JSONResponse:
@@ -84,8 +88,7 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
             where = err.get("loc", ("body", "?"))[-1]
             return _error(422, f"field 'body': not valid JSON (at character {where})", "body")
         field = field_of(tuple(err.get("loc", ())))
-        message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-        return _error(422, f"field {field!r}: {message}", field)
+        return _error(422, f"field {field!r}: {error_message(err)}", field)
 
     @app.exception_handler(ServiceError)
     async def _service(request: Request, exc: ServiceError) -> JSONResponse:
@@ -93,11 +96,7 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        if exc.status_code == 400 and request.method in (
-            "POST",
-            "PUT",
-            "PATCH",
-        ):  # a body FastAPI could not parse
+        if exc.status_code == 400 and request.method in _BODY_METHODS:  # a body FastAPI could not parse
             problem = diagnose(await request.body())
             return _error(problem.status, problem.message, problem.field)
         response = _error(exc.status_code, str(exc.detail), None)

@@ -27,6 +27,7 @@ from psychoagent.service.models import (
     RecallResponse,
     SupersedeRequest,
     SupersedeResponse,
+    error_message,
 )
 from psychoagent.types import Briefing, ConflictStatus, MemoryUnit
 from psychoagent.version import __version__
@@ -61,8 +62,7 @@ def argument_path(loc: tuple[Any, ...], values: Any) -> str:
 def refusal(exc: ValidationError, values: dict[str, Any]) -> ToolError:
     """A tool error for the first problem, naming the argument, with pydantic's message without its prefix."""
     err = exc.errors()[0]
-    message = str(err["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
-    return ToolError(f"argument {argument_path(tuple(err['loc']), values)!r}: {message}")
+    return ToolError(f"argument {argument_path(tuple(err['loc']), values)!r}: {error_message(err)}")
 
 
 def _request(model: type[BaseModel], **values: Any) -> Any:

@@ -49,6 +49,11 @@ _TYPE_TAGS = {"float", "int", "str", "bool", "none", "dict", "list"}
 _LOCATIONS = {"body", "path", "query", "header", "cookie"}
 
 
+def error_message(err: Any) -> str:
+    """A pydantic error's message without the prefix its validators' exceptions get ("Value error, ...")."""
+    return str(err.get("msg", "invalid")).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+
+
 def field_of(loc: tuple[object, ...] | list[object]) -> str:
     """The dotted field name of a pydantic error location, without the request part it starts with (a body field
     may be called `query`) and without union-branch tags."""
