@@ -34,7 +34,7 @@ from psychoagent import Memory
 from psychoagent.embed import get_embedder
 
 DATA = Path(__file__).resolve().parent / "data" / "natural_updates.json"
-START = dt.datetime(2026, 3, 2, 9, 0)
+START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
 LANGS = ("en", "zh")
 SECTIONS = ("updates", "compatible")
 FIELDS = ("lang", "old", "new", "q")

@@ -156,7 +156,7 @@ def test_distinct_items_are_ruled_out_before_a_similarity_is_read(monkeypatch: p
         PairScorer, "probabilities", lambda self, rows: scored.append(len(rows)) or probabilities(self, rows)
     )
     mem = Memory(embedder="hash", appraiser=None)
-    start = dt.datetime(2026, 3, 1, 9)
+    start = dt.datetime(2026, 3, 1, 9, tzinfo=dt.UTC)
     items = [{"text": f"order {n} shipped with tracking code zq{n}x{n}zq", "timestamp": start + dt.timedelta(minutes=n)}
              for n in range(1, 41)]  # fmt: skip
     ids = [u.id for u in mem.observe_many(items)]
@@ -170,7 +170,7 @@ def test_distinct_items_are_ruled_out_before_a_similarity_is_read(monkeypatch: p
 
 def test_alice_moves_and_her_answer_preference_do_not_conflict() -> None:
     mem = Memory(embedder="hash")
-    start = dt.datetime(2026, 3, 1, 9)
+    start = dt.datetime(2026, 3, 1, 9, tzinfo=dt.UTC)
     facts = ["Alice lives in London.", "Alice prefers short answers.", "Alice moved to Paris last month.",
              "Alice now wants detailed answers."]  # fmt: skip
     ids = [mem.observe(text, timestamp=start + dt.timedelta(days=i)).id for i, text in enumerate(facts)]
@@ -190,7 +190,7 @@ def test_briefing_does_not_pair_a_passport_number_with_a_changed_seat_class() ->
     assert not _answered(partners, "business", "economy")
     assert not _answered({}, "passport", "economy")
     mem = Memory(embedder="hash")
-    start = dt.datetime(2026, 3, 1, 9)
+    start = dt.datetime(2026, 3, 1, 9, tzinfo=dt.UTC)
     facts = ["My passport number ends in 4471.", "Always book me business class on long flights.",
              "Book me economy from now on, the budget was cut."]  # fmt: skip
     ids = [mem.observe(text, timestamp=start + dt.timedelta(days=i)).id for i, text in enumerate(facts)]

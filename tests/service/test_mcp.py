@@ -144,3 +144,37 @@ async def test_mcp_streamable_http_on_loopback(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+_FUZZ_VALUES: list[Any] = [
+    None, True, 0, -1, 5, 2**70, 1.5, float("1e308"), "", " ", "x", "5", "a\x00b", "\ud800"[:0] + "é", "tier = = ;",
+    "valence < 0", "2024-01-01T00:00:00Z", [], ["a"], [1, 2], {}, {"a": 1}, {"a": {"b": [None]}}, "n" * 300,
+]  # fmt: skip
+_FUZZ_KEYS = ["text", "query", "k", "where", "context", "timestamp", "metadata", "goals", "id", "old_id", "new_id",
+              "reason", "namespace", "status", "bogus", "at"]  # fmt: skip
+
+
+async def test_mcp_random_argument_dicts_get_a_result_or_an_error_naming_an_argument(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(11)
+    async with (
+        stdio_client(_params(tmp_path / "f.db")) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        tools = [t.name for t in (await session.list_tools()).tools]
+        for _ in range(120):
+            tool = rng.choice(tools)
+            arguments = {key: rng.choice(_FUZZ_VALUES) for key in rng.sample(_FUZZ_KEYS, rng.randint(0, 4))}
+            result = await session.call_tool(tool, arguments)
+            text = " ".join(getattr(c, "text", "") for c in result.content)
+            assert "Traceback" not in text and "pydantic" not in text and "functools" not in text, (
+                tool,
+                text,
+            )
+            if result.is_error:
+                assert "argument '" in text or "field '" in text or "no unit" in text, (tool, arguments, text)
+        assert not (await session.call_tool("recall", {"query": "anything"})).is_error, (
+            "the server still answers"
+        )

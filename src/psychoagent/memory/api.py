@@ -274,7 +274,19 @@ class Memory:
         `at=` answers what was true then: only units observed by then and valid at that time (superseded later
         counts as current), ranked as of that moment.
         """
-        check.check_recall(query, k, where, context, now, at, affect_state, policy, rng, extras)
+        check.check_recall(
+            query,
+            k,
+            where,
+            context,
+            now,
+            at,
+            affect_state,
+            policy,
+            rng,
+            extras,
+            check.extra_keys(self.pipeline),
+        )
         return run_recall(
             self._ns, self.pipeline, self.selector, query, k=k, where=where, context=context, now=now, at=at,
             affect_state=affect_state, persona=persona, policy=policy, rng=rng, extras=extras,
@@ -321,13 +333,15 @@ class Memory:
         return ConflictLog(self.store).list(self.namespace, ids=ids, status=status)
 
     def resolve_conflict(self, conflict_id: str, resolution: str) -> ConflictRecord:
-        """Mark a conflict resolved with how; both sides stay stored."""
+        """Mark a conflict resolved with how; both sides stay stored (`NotFound` for an unknown id)."""
+        check.check_ref("conflict_id", conflict_id)
+        check.check_text("resolution", resolution, max_chars=check.LIMITS.max_text_chars)
         return ConflictLog(self.store).resolve(self.namespace, conflict_id, resolution, utcnow())
 
     def brief(self, query: str, *, k: int = 5, context: str | None = None, **kwargs: Any) -> Briefing:
         """Conflict-aware briefing: recalled memories, conflicts with both sides (newest current), a strategy
         and a step-by-step prompt section. kwargs: affect_state, policy, now, rng, model, max_words."""
-        check.check_brief(query, k, context, kwargs)
+        check.check_brief(query, k, context, kwargs, check.extra_keys(self.pipeline))
         return brief(self._ns, self.recall, query, k=k, context=context, **kwargs)
 
     def consolidate(self, now: datetime | str | float | None = None) -> ConsolidationReport:

@@ -27,11 +27,11 @@ from psychoagent.memory.inputs import (
     check_metadata,
     check_name,
     check_number,
-    check_optional_text,
     check_ref,
     check_text,
     check_time,
 )
+from psychoagent.memory.limits import LIMITS
 from psychoagent.memory.recall.modulate import POLICIES
 from psychoagent.memory.state.namespace import Namespace
 from psychoagent.types import Affect, ConflictStatus, EdgeType, MemoryUnit
@@ -57,8 +57,8 @@ def check_observe(
     metadata: Any = None, id: Any = None, kind: Any = "episodic", affect: Any = None, *, where: str = "",
 ) -> None:  # fmt: skip
     """The arguments of one `observe`; with a namespace, an id it already stores is refused too."""
-    check_text(f"{where}text", text)
-    check_list_of(f"{where}goals", goals)
+    check_text(f"{where}text", text, max_chars=LIMITS.max_text_chars)
+    check_list_of(f"{where}goals", goals, _goal, LIMITS.max_goals)
     check_time(f"{where}timestamp", timestamp)
     check_list_of(f"{where}sources", sources, check_ref)
     check_metadata(f"{where}metadata", metadata)
@@ -68,6 +68,21 @@ def check_observe(
     check_instance(f"{where}affect", affect, Affect)
     if ns is not None and id is not None:
         check_new_ids(ns, [id])
+
+
+def _goal(name: str, value: Any) -> None:
+    check_text(name, value, max_chars=LIMITS.max_goal_chars)
+
+
+RECALL_EXTRAS = ("goals", "mmr", "explore")
+"""Keywords `recall` takes beyond its named ones (read by the built-in stages); a stage of one's own adds its
+keywords with an `extra_keys` attribute."""
+
+
+def extra_keys(pipeline: Iterable[Any]) -> tuple[str, ...]:
+    """The extra keywords recall accepts with this pipeline: the built-in ones and those its stages declare."""
+    declared = [key for stage in pipeline for key in getattr(stage, "extra_keys", ())]
+    return (*RECALL_EXTRAS, *declared)
 
 
 def check_new_ids(ns: Namespace, ids: Sequence[str]) -> None:
@@ -92,7 +107,9 @@ def check_observe_many(ns: Namespace, items: Any) -> list[str | Mapping[str, Any
     for n, item in enumerate(batch):
         where = f"items[{n}]."
         if isinstance(item, str):
-            check_text(f"items[{n}].text", item)  # the other arguments keep their defaults
+            check_text(
+                f"items[{n}].text", item, max_chars=LIMITS.max_text_chars
+            )  # the other arguments keep their defaults
             continue
         if not isinstance(item, Mapping):
             raise InvalidArgumentType(
@@ -162,12 +179,19 @@ def _check_filter_value(field: str, op: str, value: Any) -> None:
 def check_recall(
     query: Any, k: Any, where: Any = None, context: Any = None, now: Any = None, at: Any = None,
     affect_state: Any = None, policy: Any = None, rng: Any = None, extras: Mapping[str, Any] | None = None,
+    allowed: Sequence[str] = RECALL_EXTRAS,
 ) -> None:  # fmt: skip
-    """The arguments of `recall` (and of the recall inside `brief`)."""
-    check_text("query", query)
+    """The arguments of `recall` (and of the recall inside `brief`); an unknown keyword is refused by name."""
+    for key in extras or {}:
+        if key not in allowed:
+            raise InvalidArgumentType(
+                key, f"is not an argument of recall; extra keywords allowed: {', '.join(allowed)}"
+            )
+    check_text("query", query, max_chars=LIMITS.max_query_chars)
     check_int("k", k, 0)
     check_where(where)
-    check_optional_text("context", context)
+    if context is not None:
+        check_text("context", context, blank=True, max_chars=LIMITS.max_query_chars)
     check_time("now", now)
     check_time("at", at)
     check_instance("affect_state", affect_state, Affect)
@@ -176,17 +200,21 @@ def check_recall(
     check_instance("rng", rng, np.random.Generator)
     extras = extras or {}
     if "goals" in extras:
-        check_list_of("goals", extras["goals"])
+        check_list_of("goals", extras["goals"], _goal, LIMITS.max_goals)
     for flag in ("mmr", "explore"):
         if flag in extras and not isinstance(extras[flag], bool):
             raise InvalidArgumentType(flag, f"must be True or False, got {extras[flag]!r}")
 
 
-def check_brief(query: Any, k: Any, context: Any, kwargs: Mapping[str, Any]) -> None:
+def check_brief(
+    query: Any, k: Any, context: Any, kwargs: Mapping[str, Any], allowed: Sequence[str] = RECALL_EXTRAS
+) -> None:
     """The arguments of `brief`: those of recall, and `max_words` (a positive integer) for a model's summary."""
-    named = ("affect_state", "policy", "now", "rng")
-    rest = {key: v for key, v in kwargs.items() if key not in (*named, "model", "max_words")}
-    check_recall(query, k, None, context, extras=rest, **{key: kwargs.get(key) for key in named})
+    named = ("where", "at", "affect_state", "policy", "now", "rng")
+    rest = {key: v for key, v in kwargs.items() if key not in (*named, "persona", "model", "max_words")}
+    check_recall(
+        query, k, context=context, extras=rest, allowed=allowed, **{key: kwargs.get(key) for key in named}
+    )
     if kwargs.get("max_words") is not None:
         check_int("max_words", kwargs["max_words"], 1)
 
@@ -235,8 +263,11 @@ def check_forget(id: Any, reason: Any) -> None:
 
 
 def check_namespace(namespace: Any) -> None:
-    """A namespace name: non-empty, no surrounding spaces, no control characters."""
-    check_name("namespace", namespace)
+    """A namespace name: non-empty, at most `LIMITS.max_namespace_chars`, no surrounding spaces or control
+    characters, no '/' (it is part of the service's paths)."""
+    check_name("namespace", namespace, LIMITS.max_namespace_chars)
+    if "/" in namespace:
+        raise InvalidArgument("namespace", f"must not contain '/', got {namespace[:60]!r}")
 
 
 def check_open(
@@ -250,7 +281,11 @@ def check_open(
             raise InvalidArgumentType(
                 "path", f"must be a file path, a database URL or None, got {type(path).__name__}"
             )
-        check_text("path", os.fspath(path))
+        text = os.fspath(path)
+        check_text("path", text)
+        parent = os.path.dirname(os.path.abspath(text))
+        if "://" not in text and text != ":memory:" and not os.path.isdir(parent):
+            raise InvalidArgument("path", f"the folder {parent!r} does not exist; create it first")
     check_namespace(namespace)
     if embedder is not None and not isinstance(embedder, str) and not hasattr(embedder, "embed_queries"):
         raise InvalidArgumentType(

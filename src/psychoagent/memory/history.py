@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from psychoagent.memory.inputs import check_ref
+from psychoagent.memory.inputs import NotFound, check_ref
 from psychoagent.types import ConflictRecord, Edge, MemoryUnit
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def history(memory: Memory, id: str) -> History:
     """Walk `supersedes` edges both ways from `id`; raises KeyError when the namespace has no such unit."""
     check_ref("id", id)
     if memory.get(id) is None:
-        raise KeyError(f"no unit {id!r} in namespace {memory.namespace!r}")
+        raise NotFound("id", f"no unit {id!r} in namespace {memory.namespace!r}")
     seen: dict[str, None] = {id: None}
     todo = [id]
     edges: dict[tuple[str, str, str], Edge] = {}

@@ -3,15 +3,16 @@ strings, times, JSON-like metadata) that raise one clear error naming the argume
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
-import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
 from psychoagent.affect.contracts import Appraiser
+from psychoagent.memory.limits import LIMITS, json_problem, text_problem
 from psychoagent.types import to_datetime
 
 
@@ -28,10 +29,16 @@ class InvalidArgumentType(InvalidArgument, TypeError):
     """The argument has the wrong type (also a TypeError, so `except TypeError` keeps working)."""
 
 
-MAX_DEPTH = 32
+class NotFound(InvalidArgument, KeyError):
+    """An id names nothing stored in this namespace (also a KeyError, so `except KeyError` keeps working)."""
+
+    def __str__(self) -> str:
+        return f"{self.argument}: {self.problem}"
+
+
+MAX_DEPTH = LIMITS.max_metadata_depth
 """Deepest nesting of metadata accepted (JSON this deep is a mistake, and recursion must stay bounded)."""
 
-_KIND = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")
 RESERVED_KINDS = ("forgotten",)
 """Kinds the memory sets itself (a forgotten unit's tombstone); a caller storing one would hide the unit."""
 
@@ -46,23 +53,20 @@ def _wrong_type(name: str, wanted: str, value: Any) -> NoReturn:
     raise InvalidArgumentType(name, f"must be {wanted}, got {type(value).__name__} {_shown(value)}")
 
 
-def check_unicode(name: str, value: str) -> None:
-    """Refuse text SQLite cannot store as UTF-8 (lone surrogates, e.g. from a broken decoder)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidArgument(
-            name, f"must be valid Unicode text (a lone surrogate at position {exc.start})"
-        ) from None
+def check_unicode(name: str, value: str, max_chars: int | None = None) -> None:
+    """Refuse text the store cannot hold: over `max_chars`, lone surrogates, NUL and other control characters."""
+    problem = text_problem(value, max_chars if max_chars is not None else len(value))
+    if problem is not None:
+        raise InvalidArgument(name, problem)
 
 
-def check_text(name: str, value: Any, *, blank: bool = False) -> None:
-    """A string (non-blank unless `blank`) of valid Unicode."""
+def check_text(name: str, value: Any, *, blank: bool = False, max_chars: int | None = None) -> None:
+    """A string (non-blank unless `blank`) of valid Unicode, at most `max_chars` long when given."""
     if not isinstance(value, str):
         _wrong_type(name, "a string", value)
     if not blank and not value.strip():
         raise InvalidArgument(name, "must be a non-empty string")
-    check_unicode(name, value)
+    check_unicode(name, value, max_chars)
 
 
 def check_optional_text(name: str, value: Any) -> None:
@@ -76,9 +80,9 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in text)
 
 
-def check_name(name: str, value: Any) -> None:
+def check_name(name: str, value: Any, max_chars: int = LIMITS.max_id_chars) -> None:
     """A new identifier (unit id, namespace): non-empty, no surrounding spaces, no control characters."""
-    check_text(name, value)
+    check_text(name, value, max_chars=max_chars)
     if value != value.strip():
         raise InvalidArgument(name, f"must not start or end with whitespace, got {_shown(value)}")
     if has_control(value):
@@ -92,7 +96,7 @@ def check_ref(name: str, value: Any) -> None:
     check_text(name, value)
 
 
-def check_list_of(name: str, value: Any, item: Any = check_text) -> None:
+def check_list_of(name: str, value: Any, item: Any = check_text, max_items: int | None = None) -> None:
     """A list or tuple whose items pass `item`; a bare string is refused (it would be read as its characters)."""
     if isinstance(value, str | bytes | bytearray):
         raise InvalidArgumentType(
@@ -101,6 +105,8 @@ def check_list_of(name: str, value: Any, item: Any = check_text) -> None:
         )
     if not isinstance(value, Sequence):
         _wrong_type(name, "a list of strings", value)
+    if max_items is not None and len(value) > max_items:
+        raise InvalidArgument(name, f"has {len(value)} items; at most {max_items}")
     for i, element in enumerate(value):
         item(f"{name}[{i}]", element)
 
@@ -140,11 +146,16 @@ def check_instance(name: str, value: Any, kind: type, *, optional: bool = True) 
 
 
 def check_time(name: str, value: Any) -> None:
-    """None, an aware or naive datetime, an ISO 8601 string or finite epoch seconds within years 1..9999."""
+    """None, an aware datetime, an ISO 8601 string or finite epoch seconds within years 1..9999 (`TIME_RULE`)."""
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, datetime | str | int | float):
         _wrong_type(name, "a datetime, an ISO 8601 string or epoch seconds", value)
+    if isinstance(value, datetime) and value.utcoffset() is None:
+        raise InvalidArgument(
+            name,
+            f"{_shown(value)} has no time zone (it may be local time); give it one, e.g. tzinfo=datetime.UTC",
+        )
     if isinstance(value, float) and not math.isfinite(value):
         raise InvalidArgument(name, f"must be a finite time, got {value!r}")
     try:
@@ -166,38 +177,25 @@ def check_time(name: str, value: Any) -> None:
 
 
 def check_kind(name: str, value: Any) -> None:
-    """A unit kind: a short word (episodic, semantic, summary, goal, reflection, ...), not a reserved one."""
+    """A unit kind: one of `LIMITS.kinds` (a reserved one, set by the memory itself, is refused with why)."""
     check_text(name, value)
-    if not _KIND.fullmatch(value):
-        raise InvalidArgument(
-            name, f"must be a short word such as 'episodic', 'semantic' or 'goal', got {_shown(value)}"
-        )
     if value in RESERVED_KINDS:
         raise InvalidArgument(name, f"{value!r} is set by the memory itself (forget() makes tombstones)")
+    if value not in LIMITS.kinds:
+        raise InvalidArgument(
+            name, f"must be one of {', '.join(map(repr, LIMITS.kinds))}, got {_shown(value)}"
+        )
 
 
 def check_json(name: str, value: Any, depth: int = 0) -> None:
-    """A JSON-like value: str, int, finite float, bool, None, lists and string-keyed dicts of them."""
-    if depth > MAX_DEPTH:
-        raise InvalidArgument(name, f"is nested deeper than {MAX_DEPTH} levels")
-    if value is None or isinstance(value, bool | int):
+    """A JSON-like value: text, 64-bit int, finite float, bool, None, lists and string-keyed dicts of them."""
+    found = json_problem(value, depth)
+    if found is None:
         return
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise InvalidArgument(name, f"must hold finite numbers, got {value!r}")
-    elif isinstance(value, str):
-        check_unicode(name, value)
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                _wrong_type(f"{name} key", "a string (JSON object keys are text)", key)
-            check_unicode(f"{name} key", key)
-            check_json(f"{name}[{key!r}]", item, depth + 1)
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            check_json(f"{name}[{i}]", item, depth + 1)
-    else:
-        _wrong_type(name, "a JSON value (str, number, bool, None, list or dict)", value)
+    where, problem = found
+    if problem.startswith("must be a JSON value") or problem.startswith("keys must be"):
+        raise InvalidArgumentType(f"{name}{where}", problem)
+    raise InvalidArgument(f"{name}{where}", problem)
 
 
 def check_metadata(name: str, value: Any) -> None:
@@ -206,7 +204,10 @@ def check_metadata(name: str, value: Any) -> None:
         return
     if not isinstance(value, Mapping):
         _wrong_type(name, "a dict (or None)", value)
-    check_json(name, value)
+    check_json(name, dict(value))
+    size = len(json.dumps(value, ensure_ascii=False, default=str).encode())
+    if size > LIMITS.max_metadata_bytes:
+        raise InvalidArgument(name, f"is {size:,} bytes as JSON; at most {LIMITS.max_metadata_bytes:,}")
 
 
 def check_finite(value: Any, where: str) -> None:

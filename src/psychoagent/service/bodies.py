@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_DEPTH = 32
+from psychoagent.memory.limits import LIMITS
+
+MAX_DEPTH = LIMITS.max_metadata_depth
 """Deepest nesting accepted inside a field (the metadata rule in `models.py`)."""
 
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:]', re.S)

@@ -7,7 +7,6 @@ Every field is checked here, at the boundary, so that the memory only ever sees 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -24,25 +23,12 @@ from pydantic import (
     StrictStr,
 )
 
-from psychoagent.config import ConfigModel, Count, NonNegativeInt
 from psychoagent.memory.history import History
-from psychoagent.service.bodies import MAX_DEPTH
+from psychoagent.memory.limits import EPOCH_MAX, EPOCH_MIN, LIMITS, InputLimits, json_problem, text_problem
 from psychoagent.types import Briefing, ConflictRecord, MemoryUnit, Recall, to_datetime
 
-
-class ServiceConfig(ConfigModel):
-    """Size limits of requests; they bound the work and the storage one request can cause."""
-
-    max_text_chars: Count = Field(8_000, description="a memory is an event, not a document")
-    max_query_chars: Count = Field(2_000, description="a question or a decision, not a document")
-    max_goal_chars: Count = Field(300, description="a goal is one sentence; goal matching grows with length²")
-    max_id_chars: Count = Field(256, description="ids travel in URLs; 256 leaves room for any UUID scheme")
-    max_metadata_bytes: int = Field(65_536, ge=2, description="metadata is for filters and provenance")
-    max_k: Count = Field(100, description="a briefing reads a handful; 100 covers re-ranking by the caller")
-    max_goals: NonNegativeInt = Field(16, description="goals are standing aims, a few per agent")
-
-
-LIMITS = ServiceConfig()
+ServiceConfig = InputLimits
+"""The service's limits are the memory's input contract (`memory.limits`), the same on every surface."""
 
 
 _TYPE_TAGS = {"float", "int", "str", "bool", "none", "dict", "list"}
@@ -65,11 +51,10 @@ def field_of(loc: tuple[object, ...] | list[object]) -> str:
 
 
 def _unicode(value: str) -> str:
-    """Refuse text that cannot be stored as UTF-8 (lone surrogates)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError("text must be valid Unicode (no lone surrogates)") from exc
+    """Refuse text the store cannot hold (lone surrogates, NUL and other control characters), as the library does."""
+    problem = text_problem(value, len(value))
+    if problem is not None:
+        raise ValueError(f"text {problem}")
     return value
 
 
@@ -85,26 +70,12 @@ def _plain_id(value: str) -> str:
     return value
 
 
-_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
-"""SQLite's integer range: a larger integer would come back from the store as a float or as text."""
-
-
-def _finite_json(value: Any, depth: int = 0) -> None:
-    if depth > MAX_DEPTH:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError("numbers must be finite (no NaN or Infinity)")
-    if isinstance(value, int) and not isinstance(value, bool) and not _INT_MIN <= value <= _INT_MAX:
-        raise ValueError("integers must fit in 64 bits (-2**63 .. 2**63-1), as the store keeps them")
-    if isinstance(value, str):
-        _unicode(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _unicode(key)
-            _finite_json(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            _finite_json(item, depth + 1)
+def _finite_json(value: Any) -> None:
+    """The library's JSON rule (`memory.limits.json_problem`), raised as a validation error naming the place."""
+    found = json_problem(value)
+    if found is not None:
+        where, problem = found
+        raise ValueError(f"{where} {problem}".strip())
 
 
 def _metadata(value: dict[str, Any]) -> dict[str, Any]:
@@ -141,9 +112,7 @@ Text = Annotated[StrictStr, TextChecks(LIMITS.max_text_chars, (_not_blank,))]
 Query_ = Annotated[StrictStr, TextChecks(LIMITS.max_query_chars, (_not_blank,))]
 Goal = Annotated[StrictStr, TextChecks(LIMITS.max_goal_chars, (_not_blank,))]
 UnitId = Annotated[StrictStr, TextChecks(LIMITS.max_id_chars, (_plain_id,))]
-Namespace = Annotated[StrictStr, TextChecks(200, (_plain_id, _not_blank))]
-EPOCH_MIN, EPOCH_MAX = -62_135_596_800, 253_402_300_799
-"""Epoch seconds of 0001-01-01 and 9999-12-31T23:59:59 UTC: the range a datetime can hold."""
+Namespace = Annotated[StrictStr, TextChecks(LIMITS.max_namespace_chars, (_plain_id, _not_blank))]
 
 Timestamp = Annotated[
     Annotated[StrictFloat | StrictInt, Field(ge=EPOCH_MIN, le=EPOCH_MAX)]

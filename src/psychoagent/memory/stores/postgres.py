@@ -19,6 +19,7 @@ import numpy as np
 
 from psychoagent.memory.config import StoreConfig
 from psychoagent.memory.filters import Condition, FilterError
+from psychoagent.memory.inputs import NotFound
 from psychoagent.memory.stores.postgres_schema import (
     MIGRATION_LOCK,
     MIGRATIONS,
@@ -290,7 +291,7 @@ class PostgresStore(SQLStore):
             (resolution, when.timestamp(), namespace, conflict_id),
         )
         if not rows:
-            raise KeyError(f"no conflict {conflict_id!r} in namespace {namespace!r}")
+            raise NotFound("conflict_id", f"no conflict {conflict_id!r} in namespace {namespace!r}")
         return row_to_conflict(rows[0])
 
     def erase_unit(self, namespace: str, unit_id: str, tomb: MemoryUnit, content: str) -> None:
@@ -304,7 +305,7 @@ class PostgresStore(SQLStore):
                 (namespace, unit_id),
             ).fetchone()
             if found is None:
-                raise KeyError(f"no unit {unit_id!r} in namespace {namespace!r}")
+                raise NotFound("id", f"no unit {unit_id!r} in namespace {namespace!r}")
             self._erase(conn, namespace, unit_id, tomb, content, int(found[1]), str(found[0]))
 
     # -- filters and search ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import numpy as np
 
 from psychoagent.embed import content_hash
 from psychoagent.memory.contracts import ChangedUnit, NamespaceRows
+from psychoagent.memory.inputs import NotFound
 from psychoagent.memory.stores.rows import (
     CONFLICT_FIELDS,
     UNIT_FIELDS,
@@ -235,7 +236,7 @@ class SQLStore(ChangeCounter):
                 (*update_values(unit)[:13], self._stamp_now(conn), unit.namespace, unit.id),
             )
             if cur.rowcount != 1:
-                raise KeyError(f"no unit {unit.id!r} in namespace {unit.namespace!r}")
+                raise NotFound("unit", f"no unit {unit.id!r} in namespace {unit.namespace!r}")
 
     def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]:
         """Units by id, in the order asked; missing ids are skipped."""

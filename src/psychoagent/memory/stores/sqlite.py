@@ -22,6 +22,7 @@ import numpy as np
 
 from psychoagent.memory.config import StoreConfig
 from psychoagent.memory.filters import Condition, FilterError
+from psychoagent.memory.inputs import NotFound
 from psychoagent.memory.stores.rows import CONFLICT_FIELDS, row_to_conflict, unit_rows
 from psychoagent.memory.stores.sql import SQLStore, UnitBatch
 from psychoagent.memory.stores.sqlite_checkpoint import BackgroundCheckpointer
@@ -202,7 +203,7 @@ class SQLiteStore(SQLStore):
                 "SELECT content_hash, pk FROM units WHERE namespace = ? AND id = ?", (namespace, unit_id)
             ).fetchone()
             if found is None:
-                raise KeyError(f"no unit {unit_id!r} in namespace {namespace!r}")
+                raise NotFound("id", f"no unit {unit_id!r} in namespace {namespace!r}")
             chash, pk = str(found[0]), int(found[1])
             secure = self.execute("PRAGMA secure_delete").fetchone()[0]
             self.execute("PRAGMA secure_delete = ON")
@@ -231,7 +232,7 @@ class SQLiteStore(SQLStore):
                 (resolution, when.timestamp(), namespace, conflict_id),
             )
             if cur.rowcount != 1:
-                raise KeyError(f"no conflict {conflict_id!r} in namespace {namespace!r}")
+                raise NotFound("conflict_id", f"no conflict {conflict_id!r} in namespace {namespace!r}")
             row = conn.execute(
                 f"SELECT {CONFLICT_FIELDS} FROM conflicts WHERE namespace = ? AND id = ?",
                 (namespace, conflict_id),

@@ -9,6 +9,7 @@ Conflict records that quoted it lose that side's text and are marked resolved. T
 from __future__ import annotations
 
 from psychoagent.memory.contracts import TOMBSTONE_KIND, TOMBSTONE_TEXT, is_tombstone
+from psychoagent.memory.inputs import NotFound
 from psychoagent.memory.state.namespace import Namespace
 from psychoagent.types import MemoryUnit, utcnow
 
@@ -22,7 +23,7 @@ def forget(ns: Namespace, id: str, *, reason: str = "") -> MemoryUnit:
         raise ValueError("id must be a non-empty string")
     unit = ns.get(id)
     if unit is None:
-        raise KeyError(f"no unit {id!r} in namespace {ns.name!r}")
+        raise NotFound("id", f"no unit {id!r} in namespace {ns.name!r}")
     if is_tombstone(unit):
         return unit
     when = utcnow()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from psychoagent.memory.inputs import NotFound
 from psychoagent.memory.state.namespace import Namespace
 from psychoagent.memory.write.observe import observe
 from psychoagent.types import Edge, MemoryUnit
@@ -17,7 +18,7 @@ def supersede(
     time; returns the new unit. Raises KeyError when the namespace has no unit `old_id`."""
     old = ns.get(old_id)
     if old is None:
-        raise KeyError(f"no unit {old_id!r} in namespace {ns.name!r}")
+        raise NotFound("old_id", f"no unit {old_id!r} in namespace {ns.name!r}")
     if isinstance(new, MemoryUnit):
         new_unit = new
     else:
