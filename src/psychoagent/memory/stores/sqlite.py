@@ -102,7 +102,8 @@ class SQLiteStore(SQLStore):
 
     @property
     def schema_version(self) -> int:
-        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+        with self._lock:
+            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -149,7 +150,10 @@ class SQLiteStore(SQLStore):
             return self._conn.execute(sql, params)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return self.execute(sql, params).fetchall()
+        """Every row of a query, read while holding the lock: a statement left stepping on the shared connection
+        would make another thread's write of the same table fail ("database table is locked")."""
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
 
     def _executemany(self, conn: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         conn.executemany(sql, rows)
@@ -262,7 +266,7 @@ class SQLiteStore(SQLStore):
             else:
                 raise FilterError(f"operator {cond.op!r} not supported on metadata")
         sql = "SELECT pk FROM units WHERE namespace = ? AND " + " AND ".join(clauses)
-        return {int(r[0]) for r in self.execute(sql, params).fetchall()}
+        return {int(r[0]) for r in self._rows(sql, params)}
 
     def search_vectors(
         self, namespace: str, model: str, query: np.ndarray, k: int
@@ -285,11 +289,11 @@ class SQLiteStore(SQLStore):
         if not words or k <= 0:
             return []
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-        rows = self.execute(
+        rows = self._rows(
             "SELECT u.id, -bm25(units_fts) AS s FROM units_fts JOIN units u ON u.pk = units_fts.rowid "
             "WHERE units_fts MATCH ? AND u.namespace = ? ORDER BY s DESC, u.pk LIMIT ?",
             (match, namespace, k),
-        ).fetchall()
+        )
         return [(str(uid), float(score)) for uid, score in rows]
 
     def close(self) -> None:
