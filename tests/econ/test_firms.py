@@ -281,7 +281,8 @@ def test_rule_firms_are_unchanged(tmp_path) -> None:
 
 
 def test_prices_follow_the_demand_gap_between_decisions() -> None:
-    model = EconomyModel(OPENING, seed=3, households=30, firms="cognitive")
+    cfg = OPENING.model_copy(update={"firms": FirmsConfig(monthly_rule=True)})
+    model = EconomyModel(cfg, seed=3, households=30, firms="cognitive")
     moved = 0
     for _ in range(8):
         before = [f.price for f in model.firms]
