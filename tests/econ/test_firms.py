@@ -278,3 +278,20 @@ def test_rule_firms_are_unchanged(tmp_path) -> None:
     macro = RunData.open(tmp_path / "a").macro
     assert not any(c.startswith("capacity_") for c in macro.columns)
     assert json.loads((tmp_path / "a" / "config.json").read_text())["firms"] == "rule"
+
+
+def test_prices_follow_the_demand_gap_between_decisions() -> None:
+    cfg = OPENING.model_copy(update={"firms": FirmsConfig(monthly_rule=True)})
+    model = EconomyModel(cfg, seed=3, households=30, firms="cognitive")
+    moved = 0
+    for _ in range(8):
+        before = [f.price for f in model.firms]
+        model.step()
+        if model.tick % model.config.firms.decide_every:  # a month without a decision
+            moved += sum(abs(f.price - b) > 1e-12 for f, b in zip(model.firms, before, strict=True))
+            board = model.firm_board
+            assert board is not None
+            for f in model.firms:
+                s = board.states[f.index]
+                assert f.price == s.price >= s.price_floor and f.wage == s.wage
+    assert moved > 0

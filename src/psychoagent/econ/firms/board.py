@@ -123,9 +123,9 @@ class CognitiveFirms:
         return out
 
     def month(self, t: int) -> None:
-        """The month's books for every firm (upkeep, plant payments and completions, reviews); price and wage
-        stay where the last decision set them (the demand-gap rule moves only hiring, below the firm's cap);
-        every `decide_every` months, the decisions."""
+        """The month's books for every firm (upkeep, plant payments and completions, reviews); between decisions
+        price and wage stay where the last decision set them, or follow the demand-gap rule (`monthly_rule`); the
+        rule lowers hiring below the firm's cap; every `decide_every` months, the decisions."""
         self.agents.do(self._month_of, t)
         self._remember()  # a plant reviewed this month is recalled at this month's decision
         if t % self.cfg.decide_every == 0:
@@ -138,6 +138,8 @@ class CognitiveFirms:
         self._books(t, f, s)
         self._build(t, f, s)
         f.offer_rate = min(f.offer_rate, s.target_rate)
+        if self.cfg.monthly_rule:  # the demand-gap rule moved price and wage this month
+            s.price, s.wage = max(f.price, s.price_floor), f.wage
         f.price, f.wage = max(s.price, s.price_floor), s.wage
 
     def _pay_households(self, amount: float) -> None:
