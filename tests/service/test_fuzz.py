@@ -40,3 +40,5 @@ def test_schemathesis_finds_no_server_error_or_schema_break(tmp_path: Path, keye
         result = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "API Operations" in result.stdout and "Tested: 10" in result.stdout
+    # the stateful phase follows the links schemathesis infers (observe -> get, history, forget, supersede)
+    assert "✅ Stateful" in result.stdout and "inferred" in result.stdout, result.stdout[-3000:]
