@@ -112,3 +112,21 @@ def test_a_replaced_answer_needs_less_evidence_than_a_kept_one(
     assert leaning.metadata["answer_replaced"] is replaced
     monkeypatch.setattr(answers, "scorer_for", lambda conf, name: _Unsure())
     assert bool(mem.brief("Ruth works as what?", k=2).conflicts) is replaced
+
+
+def test_the_speakers_own_facts_share_their_subject() -> None:
+    """Instructions to the assistant and "I"/"my" facts are the speaker's; a named person or a relative is not."""
+    assert answers.speakers_own(
+        "For team dinners, book a steakhouse.", "My team wants a vegetarian place now."
+    )
+    assert not answers.speakers_own("Book a steakhouse for dinner.", "Ruth wants a vegetarian place now.")
+    assert not answers.speakers_own("I live in Leeds.", "My sister lives in York.")
+
+
+def test_a_replaced_answer_may_be_less_relevant_to_the_request() -> None:
+    """The newer fact that replaces the older one's answer needs brief_replaced_relevance of its relevance, the
+    others recall_close_relevance."""
+    conf = ConflictConfig()
+    assert conf.brief_replaced_relevance < conf.recall_close_relevance
+    assert answers.answers_alike(1.0, 0.76, conf.brief_replaced_relevance)
+    assert not answers.answers_alike(1.0, 0.76, conf.recall_close_relevance)

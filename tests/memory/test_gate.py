@@ -198,3 +198,12 @@ def test_briefing_does_not_pair_a_passport_number_with_a_changed_seat_class() ->
     pairs = [{c.side_a, c.side_b} for c in brief.conflicts]
     assert {ids[0], ids[2]} not in pairs
     mem.close()
+
+
+def test_a_name_after_an_article_or_preposition_is_a_value_not_the_subject() -> None:
+    from psychoagent.memory.conflicts.structure import subject_of
+
+    assert subject_of("When you reorder coffee, buy the Lavazza beans.").owner == ""
+    assert subject_of("Switch our coffee order to the Illy beans.").owner == "<self>"
+    assert subject_of("Send contracts to clients as Word documents.").owner == ""
+    assert subject_of("In Paris, Alice works as a nurse.").owner == "alice"

@@ -58,6 +58,10 @@ class ConflictConfig(ConfigModel):
     """brief_conflict_mass for a pair whose newer fact drops the older one's answer to the question and gives
     its own (memory.conflicts.answers); chosen on the dev scenarios: the lowest of 0.45-0.1 that flagged no
     more dev compatible pairs (0.25 flagged English 3.7 % against 3.4 %)"""
+    brief_replaced_relevance: Share = 0.7
+    """recall_close_relevance for a pair whose newer fact replaces the older one's answer (`brief_answer_mass`):
+    a later instruction shares fewer words with the request than the one it replaces ("book a steakhouse" ->
+    "dinners should be at a vegetarian place"); bench_dialogue"""
     scorer_path: str | None = None
     """JSON weights of another fitted pair scorer (default: the packaged one)"""
     second_stage: bool = False

@@ -80,6 +80,12 @@ class RecallConfig(ConfigModel):
     expand_max_share: PositiveShare = 0.005
     """multi-hop: a word is an entity when at most this share of the namespace's units (and at least 2) name
     it"""
+    content_query_weight: Share = 0.3
+    """a question that names a speaker is also asked without the name and function words (`recall.subquery`);
+    its fused dense + keyword score takes this share of the base relevance (0: off, no second embedding).
+    LoCoMo-dev any@5 / all@5 / all@10 0.834 / 0.705 / 0.753 -> 0.836 / 0.707 / 0.767; chosen on the tuning half
+    (conversations 26, 30, 42: 0.807 / 0.681 -> 0.809 / 0.684; weights 0.2-0.7 and rank fusion tried,
+    docs/benchmarks.md), other half 0.870 / 0.736 -> 0.870 / 0.736"""
     answer_type_weight: NonNegative = 0.3
     """a question asking for a place, person, time or amount ("where", "who", "when", "how much"; 哪里, 谁,
     什么时候, 多少) multiplies each candidate's score by 1 + w x how well it supplies one (`recall.answer_type`);

@@ -28,6 +28,7 @@ from psychoagent.memory.conflicts.gate import phrase_embed
 from psychoagent.memory.conflicts.pairs import comparable, scored_row, turn_speaker
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, conflict_id
 from psychoagent.memory.conflicts.spans import content_words
+from psychoagent.memory.conflicts.structure import subject_of
 from psychoagent.memory.conflicts.subject_keys import share_subject
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.types import ConflictRecord, Recall
@@ -48,6 +49,13 @@ def _restates(old_text: str, new_text: str) -> bool:
     to the same value: "Emma confirmed that Sam's desk is in the science park."): no other answer."""
     old_words = set(content_words(old_text))
     return bool(old_words) and old_words <= set(content_words(new_text))
+
+
+def speakers_own(a: str, b: str) -> bool:
+    """Whether both facts are the speaker's own, told of no one else: each opens with "I"/"my" or names no owner at
+    all (an instruction to the assistant: "Book the community hall ..."), and neither speaks of a relative."""
+    sa, sb = subject_of(a), subject_of(b)
+    return all(s.owner in ("", "<self>") and not s.person for s in (sa, sb))
 
 
 def _other_chains(partners: dict[str, set[str]], a: str, b: str) -> bool:
@@ -101,14 +109,15 @@ def answer_conflicts(
             old, new = (x, y) if x.unit.created_at <= y.unit.created_at else (y, x)
             if old.unit.created_at == new.unit.created_at or frozenset((old.unit.id, new.unit.id)) in known:
                 continue
-            if not answers_alike(old.parts["relevance"], new.parts["relevance"], conf.recall_close_relevance):
+            low = min(conf.recall_close_relevance, conf.brief_replaced_relevance)
+            if not answers_alike(old.parts["relevance"], new.parts["relevance"], low):
                 continue
             a, b = old.unit.content, new.unit.content
             if _other_chains(partners, old.unit.id, new.unit.id) or _answered(
                 partners, old.unit.id, new.unit.id
             ):
                 continue
-            if share_subject(a, b) and comparable(a, b) and not _restates(a, b):
+            if (share_subject(a, b) or speakers_own(a, b)) and comparable(a, b) and not _restates(a, b):
                 pairs.append((old, new))
     if not pairs:
         return []
@@ -131,6 +140,9 @@ def answer_conflicts(
     ):
         mass = p[_UPDATE] + p[_CONTRADICTION]
         replaced = replaces_answer(old.unit.content, new.unit.content, query)
+        share = conf.brief_replaced_relevance if replaced else conf.recall_close_relevance
+        if not answers_alike(old.parts["relevance"], new.parts["relevance"], share):
+            continue
         if mass >= (conf.brief_answer_mass if replaced else conf.brief_conflict_mass):
             kept.append((old, new, p, mass, replaced, dense))
     gate = gate_for(conf, name)

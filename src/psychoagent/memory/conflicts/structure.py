@@ -46,6 +46,9 @@ _POSSESSIVE = re.compile(
     r"([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:['’]s|['’])|\b[Mm]y|\b[Oo]ur)\s+([A-Za-z][a-z-]*)"
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+(?:[.:,]\d+)*")
+_OBJECT_BEFORE = re.compile(r"\b(?:the|a|an|as|to|in|at|on|into|from|with|of|by|for)\s+$")
+"""A name right after an article or a preposition is an object or a value ("buy the Lavazza beans", "as Word
+documents", "to the Illy beans"), never whose fact the sentence gives (a closed class of function words)."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,11 @@ def subject_of(text: str) -> Subject:
     view = analyse(text)
     lower = text.lower()
     first_name = min(
-        ((lower.find(e.lower()), e.lower()) for e in view.entities if e.lower() in lower),
+        (
+            (at, e.lower())
+            for e in view.entities
+            if (at := lower.find(e.lower())) >= 0 and not _OBJECT_BEFORE.search(lower[:at])
+        ),
         default=(len(text), ""),
     )
     words = [w.lower() for w in _WORD.findall(text)]

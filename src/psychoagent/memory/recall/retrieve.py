@@ -19,6 +19,7 @@ from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.recall.candidates import Candidates, RecallContext, Stage
 from psychoagent.memory.recall.expand import entity_stage
 from psychoagent.memory.recall.stages import conversation_stage, speaker_stage, temporal_stage
+from psychoagent.memory.recall.subquery import fuse_content
 from psychoagent.text import STOPWORDS, ZH_STOPWORDS, stem, tokens
 
 SECONDS_PER_DAY = 86400.0
@@ -151,20 +152,26 @@ def gather_candidates(
     n: int,
     keyword_signal: str = "coverage",
     cfg: RecallConfig | None = None,
+    content: RecallContext | None = None,
 ) -> Candidates:
     """Union of dense top-n and BM25 top-n (both within the mask) and the units right after them in their session,
     with raw dense, neighbour-smoothed dense (`dense_context`), bm25 and keyword parts.
 
     The keyword part is the pool-IDF coverage of the query terms, crediting terms found in session neighbours
-    (default), or BM25 itself.
+    (default), or BM25 itself. A `content` sub-query (`recall.subquery`) adds its own top-n and its parts
+    `content_dense` and `content_keyword`.
     """
     cfg = cfg or RecallConfig()
     if len(index) == 0:
         return Candidates(rows=np.zeros(0, dtype=np.int64), score=np.zeros(0))
-    dense_rows = dense_top(index, ctx.query_vector, mask, n, cfg)
-    terms = query_terms(ctx.query)
-    kw_rows, kw_scores = index.keywords.search(terms, mask, n)
-    rows = sorted_unique(np.concatenate([dense_rows, kw_rows]))
+    searches = [ctx] if content is None else [ctx, content]
+    found_rows, keyword_hits = [], []
+    for c in searches:
+        terms = query_terms(c.query)
+        kw_rows, kw_scores = index.keywords.search(terms, mask, n)
+        found_rows += [dense_top(index, c.query_vector, mask, n, cfg), kw_rows]
+        keyword_hits.append((terms, kw_rows, kw_scores))
+    rows = sorted_unique(np.concatenate(found_rows))
     created = index.column("created_at")
     gap = cfg.session_gap_minutes * 60.0
     turns = index.conversation.turn_flags()
@@ -183,53 +190,63 @@ def gather_candidates(
         has_after = (rows + 1 < len(index)) & linked_previous(created, nxt, gap, turns)
     else:
         has_before = has_after = np.zeros(len(rows), dtype=bool)
-    bm25 = np.zeros(len(rows))
-    bm25[np.searchsorted(rows, kw_rows)] = kw_scores
-    vectors, q = index.search_vectors, ctx.query_vector
-    dense = (vectors[rows] @ q).astype(np.float64)
     # candidates without a linked neighbour (every unit that is not a dialogue turn) read nothing of neighbours
     linked = bool(has_before.any() or has_after.any())
-    a = cfg.neighbour_dense_weight
-    if a > 0 and linked:
-        dense_ctx = (1.0 - a) * dense + a * neighbour_mean(
-            dense, vectors[prv] @ q, vectors[nxt] @ q, has_before, has_after
-        )
-    elif a > 0:
-        dense_ctx = (1.0 - a) * dense + a * dense  # no neighbours: the neighbour mean is the own value
-    else:
-        dense_ctx = dense
-    if keyword_signal == "coverage":
-        m = len(rows)
-        if cfg.neighbour_keyword_weight > 0:
-            # one postings lookup per term for the candidates and both neighbours
-            found = index.keywords.matches(terms, np.concatenate([rows, prv, nxt]) if linked else rows)
-            own = found[:m]
-            if linked:
-                before = found[m : 2 * m] & has_before[:, None]
-                after_m = found[2 * m :] & has_after[:, None]
-                keyword = neighbour_coverage(own, before, after_m, cfg.neighbour_keyword_weight)
-            else:
-                keyword = neighbour_coverage(own, None, None, cfg.neighbour_keyword_weight)
+    parts: dict[str, np.ndarray] = {}
+    for c, (terms, kw_rows, kw_scores), prefix in zip(searches, keyword_hits, ("", "content_"), strict=False):
+        bm25 = np.zeros(len(rows))
+        bm25[np.searchsorted(rows, kw_rows)] = kw_scores
+        vectors, q = index.search_vectors, c.query_vector
+        dense = (vectors[rows] @ q).astype(np.float64)
+        a = cfg.neighbour_dense_weight
+        if a > 0 and linked:
+            dense_ctx = (1.0 - a) * dense + a * neighbour_mean(
+                dense, vectors[prv] @ q, vectors[nxt] @ q, has_before, has_after
+            )
+        elif a > 0:
+            dense_ctx = (1.0 - a) * dense + a * dense  # no neighbours: the neighbour mean is the own value
         else:
-            keyword = keyword_coverage(index.keywords.matches(terms, rows))
-    else:
-        keyword = bm25
-    return Candidates(
-        rows=rows,
-        parts={"dense": dense, "dense_context": dense_ctx, "bm25": bm25, "keyword": keyword},
-        score=np.zeros(len(rows)),
-    )
+            dense_ctx = dense
+        if keyword_signal == "coverage":
+            m = len(rows)
+            if cfg.neighbour_keyword_weight > 0:
+                # one postings lookup per term for the candidates and both neighbours
+                found = index.keywords.matches(terms, np.concatenate([rows, prv, nxt]) if linked else rows)
+                own = found[:m]
+                if linked:
+                    before = found[m : 2 * m] & has_before[:, None]
+                    after_m = found[2 * m :] & has_after[:, None]
+                    keyword = neighbour_coverage(own, before, after_m, cfg.neighbour_keyword_weight)
+                else:
+                    keyword = neighbour_coverage(own, None, None, cfg.neighbour_keyword_weight)
+            else:
+                keyword = keyword_coverage(index.keywords.matches(terms, rows))
+        else:
+            keyword = bm25
+        if prefix:
+            parts.update({"content_dense": dense_ctx, "content_keyword": keyword})
+        else:
+            parts.update({"dense": dense, "dense_context": dense_ctx, "bm25": bm25, "keyword": keyword})
+    return Candidates(rows=rows, parts=parts, score=np.zeros(len(rows)))
 
 
 def relevance_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:
     """Fuse dense and keyword parts into the base relevance (convex or RRF, see RecallConfig.fusion)."""
     dense, keyword = cands.parts.get("dense_context", cands.parts["dense"]), cands.parts["keyword"]
-    if cfg.fusion == "rrf":
-        fused = rrf_fusion(dense, keyword, cfg.rrf_k)
-    else:
-        fused = convex_fusion(dense, keyword, ctx.dense_weight, ctx.dense_floor)
+    fused = _fuse(dense, keyword, ctx, cfg)
+    if "content_keyword" in cands.parts:
+        own = _fuse(cands.parts["content_dense"], cands.parts["content_keyword"], ctx, cfg)
+        cands.parts["content"] = own
+        fused = fuse_content(fused, own, cfg.content_query_weight)
     cands.parts["relevance"] = fused
     cands.score = fused.copy()
+
+
+def _fuse(dense: np.ndarray, keyword: np.ndarray, ctx: RecallContext, cfg: RecallConfig) -> np.ndarray:
+    """Dense and keyword parts fused as `RecallConfig.fusion` says."""
+    if cfg.fusion == "rrf":
+        return rrf_fusion(dense, keyword, cfg.rrf_k)
+    return convex_fusion(dense, keyword, ctx.dense_weight, ctx.dense_floor)
 
 
 def recency_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, cfg: RecallConfig) -> None:

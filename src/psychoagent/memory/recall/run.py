@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +15,7 @@ from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.recall.candidates import Candidates, RecallContext, Stage
 from psychoagent.memory.recall.modulate import check_policy
 from psychoagent.memory.recall.retrieve import gather_candidates
+from psychoagent.memory.recall.subquery import content_query
 from psychoagent.memory.state.namespace import Namespace
 from psychoagent.types import Affect, Recall, to_datetime, utcnow
 
@@ -64,7 +66,11 @@ def run_recall(
     cfg = ns.config.recall
     check_policy(policy)
     n = max(cfg.candidates, k * ns.affect_config.modulation.pool_factor)
-    cands = gather_candidates(index, ctx, mask, n, cfg.keyword_signal, cfg)
+    content = None
+    sub = content_query(query, index.conversation) if cfg.content_query_weight > 0 else None
+    if sub is not None:
+        content = replace(ctx, query=sub, query_vector=normalise(ns.embedder.embed_queries([sub]))[0])
+    cands = gather_candidates(index, ctx, mask, n, cfg.keyword_signal, cfg, content)
     if len(cands.rows) == 0:
         return []
     for stage in pipeline:
