@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -20,10 +19,11 @@ from dataclasses import dataclass, field
 import httpx
 
 from benchmarks._report import publish
-from benchmarks.bench_service import _free_port, _stop
+from benchmarks.bench_service import NAMESPACES, _free_port, _stop, _stored_ids
+from benchmarks.bench_service import _start as _serve
 
 CLIENTS = 8
-NAMESPACES = 4
+
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
 CITIES = ["Rome", "Oslo", "Lima", "Cairo", "Quito", "Seoul", "Perth", "Dakar"]
 
@@ -36,20 +36,8 @@ class ClientLog:
 
 
 def _start(db_url: str, port: int) -> subprocess.Popen[bytes]:
-    """`psychoagent serve` on the PostgreSQL URL (bench_service's `_start` takes a file path)."""
-    cmd = [sys.executable, "-m", "psychoagent", "serve", "--db", db_url, "--port", str(port)]
-    proc = subprocess.Popen(
-        [*cmd, "--embedder", "hash"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    """`psychoagent serve` on the PostgreSQL URL, its log dropped."""
+    return _serve(db_url, port, "hash")
 
 
 def _texts(client: int, n: int) -> str:
@@ -84,22 +72,6 @@ def _client(urls: list[str], client: int, deadline: float, log: ClientLog) -> No
     finally:
         for h in https:
             h.close()
-
-
-def _stored_ids(url: str) -> set[tuple[str, str]]:
-    found: set[tuple[str, str]] = set()
-    with httpx.Client(base_url=url, timeout=120) as http:
-        for i in range(NAMESPACES):
-            ns, offset = f"ns{i}", 0
-            while True:
-                page = http.get(
-                    f"/v1/namespaces/{ns}/memories", params={"offset": offset, "limit": 1000}
-                ).json()
-                found.update((ns, u["id"]) for u in page["units"])
-                offset += len(page["units"])
-                if offset >= page["total"] or not page["units"]:
-                    break
-    return found
 
 
 def _conflict_duplicates(db_url: str) -> tuple[int, int, int]:

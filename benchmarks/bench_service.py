@@ -56,7 +56,8 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _start(db: Path, port: int, embedder: str) -> subprocess.Popen[bytes]:
+def _start(db: str | Path, port: int, embedder: str, log: Path | None = None) -> subprocess.Popen[bytes]:
+    """`psychoagent serve` on `db` (a file or a PostgreSQL URL) on loopback, once it answers; its log kept in `log`."""
     cmd = [
         sys.executable,
         "-m",
@@ -69,7 +70,8 @@ def _start(db: Path, port: int, embedder: str) -> subprocess.Popen[bytes]:
         "--embedder",
         embedder,
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stderr = subprocess.DEVNULL if log is None else log.open("wb")
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -78,7 +80,7 @@ def _start(db: Path, port: int, embedder: str) -> subprocess.Popen[bytes]:
         except httpx.HTTPError:
             time.sleep(0.2)
     proc.kill()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError("the server did not start" + (f": {log.read_text()[-2000:]}" if log else ""))
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -184,6 +186,15 @@ def _stored_ids(url: str) -> set[tuple[str, str]]:
     return found
 
 
+def seed(url: str) -> None:
+    """Store SEED_UNITS units in each of the NAMESPACES namespaces before a load starts."""
+    rng = np.random.default_rng(0)
+    with httpx.Client(base_url=url, timeout=60) as http:
+        for i in range(NAMESPACES):
+            for _ in range(SEED_UNITS):
+                http.post(f"/v1/namespaces/ns{i}/memories", json={"text": _sentence(rng)}).raise_for_status()
+
+
 def run(clients: int, seconds: float, write_share: float, embedder: str) -> dict[str, object]:
     """One load run; returns the measured numbers."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -191,13 +202,7 @@ def run(clients: int, seconds: float, write_share: float, embedder: str) -> dict
         url = f"http://127.0.0.1:{port}"
         proc = _start(db, port, embedder)
         try:
-            rng = np.random.default_rng(0)
-            with httpx.Client(base_url=url, timeout=60) as http:
-                for i in range(NAMESPACES):
-                    for _ in range(SEED_UNITS):
-                        http.post(
-                            f"/v1/namespaces/ns{i}/memories", json={"text": _sentence(rng)}
-                        ).raise_for_status()
+            seed(url)
             fuzz = _fuzz(url, Path(tmp))
             logs = [ClientLog() for _ in range(clients)]
             deadline = time.monotonic() + seconds

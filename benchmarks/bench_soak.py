@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -24,7 +22,16 @@ import httpx
 import numpy as np
 
 from benchmarks._report import publish
-from benchmarks.bench_service import NAMESPACES, SEED_UNITS, _free_port, _sentence, _stop, _stored_ids
+from benchmarks.bench_service import (
+    NAMESPACES,
+    SEED_UNITS,
+    _free_port,
+    _sentence,
+    _start,
+    _stop,
+    _stored_ids,
+    seed,
+)
 
 MIX = {"observe": 0.40, "recall": 0.35, "brief": 0.15, "forget": 0.10}
 """Share of each operation: a chat agent writes every turn, recalls for most, briefs for decisions, forgets rarely."""
@@ -89,45 +96,13 @@ def _rss(pid: int) -> float:
     return 0.0
 
 
-def _start(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """`psychoagent serve` on loopback with its log kept (the server's errors are part of the result)."""
-    cmd = [
-        sys.executable,
-        "-m",
-        "psychoagent",
-        "serve",
-        "--db",
-        db,
-        "--port",
-        str(port),
-        "--embedder",
-        "hash",
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}")
-
-
 def soak(db: str, clients: int, seconds: float, log_path: Path) -> dict[str, Any]:
     """One soak against a server on `db` (a file or a PostgreSQL URL)."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    proc = _start(db, port, log_path)
+    proc = _start(db, port, "hash", log_path)
     try:
-        rng = np.random.default_rng(0)
-        with httpx.Client(base_url=url, timeout=60) as http:
-            for i in range(NAMESPACES):
-                for _ in range(SEED_UNITS):
-                    http.post(
-                        f"/v1/namespaces/ns{i}/memories", json={"text": _sentence(rng)}
-                    ).raise_for_status()
+        seed(url)
         logs = [SoakLog() for _ in range(clients)]
         began = time.monotonic()
         deadline = began + seconds
