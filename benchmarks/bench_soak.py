@@ -34,6 +34,8 @@ from benchmarks.bench_service import (
 )
 
 MIX = {"observe": 0.40, "recall": 0.35, "brief": 0.15, "forget": 0.10}
+READ_ONLY = {"observe": 0.0, "recall": 0.70, "brief": 0.30, "forget": 0.0}
+"""`--read-only`: the same number of units throughout, so memory growth can only be a leak, not data."""
 """Share of each operation: a chat agent writes every turn, recalls for most, briefs for decisions, forgets rarely."""
 WARM_UP = 60.0
 """Seconds after which resident memory is the baseline of its growth (caches, indexes and pools filled)."""
@@ -50,9 +52,9 @@ class SoakLog:
     forgotten: set[tuple[str, str]] = field(default_factory=set)
 
 
-def _client(url: str, index: int, began: float, deadline: float, log: SoakLog) -> None:
+def _client(url: str, index: int, began: float, deadline: float, log: SoakLog, mix: dict[str, float]) -> None:
     rng = np.random.default_rng(5000 + index)
-    ops, shares = list(MIX), list(MIX.values())
+    ops, shares = list(mix), list(mix.values())
     n = 0
     with httpx.Client(base_url=url, timeout=120) as http:
         while time.monotonic() < deadline:
@@ -96,7 +98,9 @@ def _rss(pid: int) -> float:
     return 0.0
 
 
-def soak(db: str, clients: int, seconds: float, log_path: Path) -> dict[str, Any]:
+def soak(
+    db: str, clients: int, seconds: float, log_path: Path, mix: dict[str, float] = MIX
+) -> dict[str, Any]:
     """One soak against a server on `db` (a file or a PostgreSQL URL)."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
@@ -115,7 +119,8 @@ def soak(db: str, clients: int, seconds: float, log_path: Path) -> dict[str, Any
 
         sampler = threading.Thread(target=sample, daemon=True)
         threads = [
-            threading.Thread(target=_client, args=(url, i, began, deadline, logs[i])) for i in range(clients)
+            threading.Thread(target=_client, args=(url, i, began, deadline, logs[i], mix))
+            for i in range(clients)
         ]
         sampler.start()
         for t in threads:
@@ -145,7 +150,7 @@ def _postgres_url(workdir: Path) -> tuple[Any, str]:
     return server, server.get_uri()
 
 
-def _lines(backend: str, result: dict[str, Any], seconds: float) -> list[str]:
+def _lines(backend: str, result: dict[str, Any], seconds: float, mix: dict[str, float]) -> list[str]:
     lat: dict[tuple[int, str], list[float]] = result["latencies"]
     minutes = sorted({m for m, _ in lat if (m + 1) * 60 <= seconds + 1})
     rss = [(t, r) for t, r in result["rss"] if r > 0]
@@ -159,13 +164,13 @@ def _lines(backend: str, result: dict[str, Any], seconds: float) -> list[str]:
         f"{result['acked']:,} writes acknowledged, {result['forgotten']:,} of them forgotten, "
         f"{result['missing']} of the rest missing at the end.",
         "",
-        "| minute | " + " | ".join(f"{op} p95 ms" for op in MIX) + " | requests |",
-        "|---|" + "---|" * (len(MIX) + 1),
+        "| minute | " + " | ".join(f"{op} p95 ms" for op in mix) + " | requests |",
+        "|---|" + "---|" * (len(mix) + 1),
     ]
     for m in minutes:
-        cells = [f"{np.percentile(lat[(m, op)], 95):.0f}" if lat.get((m, op)) else "-" for op in MIX]
+        cells = [f"{np.percentile(lat[(m, op)], 95):.0f}" if lat.get((m, op)) else "-" for op in mix]
         lines.append(
-            f"| {m + 1} | " + " | ".join(cells) + f" | {sum(len(lat.get((m, op), [])) for op in MIX):,} |"
+            f"| {m + 1} | " + " | ".join(cells) + f" | {sum(len(lat.get((m, op), [])) for op in mix):,} |"
         )
     return lines
 
@@ -175,10 +180,16 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="recall and brief only (a fixed number of units); printed only",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; docs/benchmarks.md unchanged")
     args = parser.parse_args()
+    mix = READ_ONLY if args.read_only else MIX
     lines = [
-        f"{args.clients} client threads on loopback, the operations mixed {', '.join(f'{op} {s:.0%}' for op, s in MIX.items())}, "
+        f"{args.clients} client threads on loopback, the operations mixed {', '.join(f'{op} {s:.0%}' for op, s in mix.items())}, "
         f"{NAMESPACES} namespaces seeded with {SEED_UNITS} units each, hash embedder; the server is "
         "`psychoagent serve` in its own process. Load average at the start "
         f"{os.getloadavg()[0]:.1f}.",
@@ -194,15 +205,15 @@ def main() -> None:
                 db = str(Path(tmp) / "soak.db")
             try:
                 log_path = Path(tmp) / f"{backend}.log"
-                result = soak(db, args.clients, args.seconds, log_path)
+                result = soak(db, args.clients, args.seconds, log_path, mix)
                 if result["errors"]:
                     errors = [line for line in log_path.read_text().splitlines() if "Error" in line]
                     print(f"{backend} server log, error lines ({len(errors)}):", *errors[-15:], sep="\n")
             finally:
                 if server is not None:
                     server.cleanup()
-            lines += [*_lines(backend, result, args.seconds), ""]
-    publish("bench_soak", "Soak: the REST service under mixed load", lines, write=not args.no_write,
+            lines += [*_lines(backend, result, args.seconds, mix), ""]
+    publish("bench_soak", "Soak: the REST service under mixed load", lines, write=not (args.no_write or args.read_only),
             after="bench_service")  # fmt: skip
 
 
