@@ -107,9 +107,8 @@ def check_observe_many(ns: Namespace, items: Any) -> list[str | Mapping[str, Any
     for n, item in enumerate(batch):
         where = f"items[{n}]."
         if isinstance(item, str):
-            check_text(
-                f"items[{n}].text", item, max_chars=LIMITS.max_text_chars
-            )  # the other arguments keep their defaults
+            # a bare text: the other arguments keep their defaults
+            check_text(f"items[{n}].text", item, max_chars=LIMITS.max_text_chars)
             continue
         if not isinstance(item, Mapping):
             raise InvalidArgumentType(

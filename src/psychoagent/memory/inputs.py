@@ -36,9 +36,6 @@ class NotFound(InvalidArgument, KeyError):
         return f"{self.argument}: {self.problem}"
 
 
-MAX_DEPTH = LIMITS.max_metadata_depth
-"""Deepest nesting of metadata accepted (JSON this deep is a mistake, and recursion must stay bounded)."""
-
 RESERVED_KINDS = ("forgotten",)
 """Kinds the memory sets itself (a forgotten unit's tombstone); a caller storing one would hide the unit."""
 
@@ -146,7 +143,7 @@ def check_instance(name: str, value: Any, kind: type, *, optional: bool = True) 
 
 
 def check_time(name: str, value: Any) -> None:
-    """None, an aware datetime, an ISO 8601 string or finite epoch seconds within years 1..9999 (`TIME_RULE`)."""
+    """None, an aware datetime, an ISO 8601 string or finite epoch seconds within years 1..9999 (`memory.limits.TIME_RULE`)."""
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, datetime | str | int | float):
@@ -192,10 +189,8 @@ def check_json(name: str, value: Any, depth: int = 0) -> None:
     found = json_problem(value, depth)
     if found is None:
         return
-    where, problem = found
-    if problem.startswith("must be a JSON value") or problem.startswith("keys must be"):
-        raise InvalidArgumentType(f"{name}{where}", problem)
-    raise InvalidArgument(f"{name}{where}", problem)
+    error = InvalidArgumentType if found.wrong_type else InvalidArgument
+    raise error(f"{name}{found.where}", found.problem)
 
 
 def check_metadata(name: str, value: Any) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from pydantic import Field
 
@@ -68,40 +69,57 @@ def text_problem(value: str, max_chars: int) -> str | None:
     return None
 
 
-def json_problem(value: Any, depth: int = 0) -> tuple[str, str] | None:
-    """The first problem of a JSON value as (where below it, what), or None: nesting, non-finite or out-of-range
-    numbers, non-text keys, and text the store cannot hold."""
+class JsonProblem(NamedTuple):
+    """Where below the value a JSON rule fails (e.g. "['a'][0]"), what is wrong, and whether it is the value's type."""
+
+    where: str
+    problem: str
+    wrong_type: bool = False
+
+    def below(self, step: str) -> JsonProblem:
+        """The same problem seen from one level up, `step` being the key or index it sits under."""
+        return self._replace(where=step + self.where)
+
+
+def json_problem(value: Any, depth: int = 0) -> JsonProblem | None:
+    """The first problem of a JSON value, or None: nesting, non-finite or out-of-range numbers, non-text keys, text
+    the store cannot hold, and values JSON has no type for."""
     if depth > LIMITS.max_metadata_depth:
-        return "", f"is nested deeper than {LIMITS.max_metadata_depth} levels"
+        return JsonProblem("", f"is nested deeper than {LIMITS.max_metadata_depth} levels")
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
         if not INT_MIN <= value <= INT_MAX:
-            return "", "integers must fit in 64 bits (-2**63 .. 2**63-1), as the store keeps them"
+            return JsonProblem(
+                "", "integers must fit in 64 bits (-2**63 .. 2**63-1), as the store keeps them"
+            )
         return None
     if isinstance(value, float):
-        return None if math.isfinite(value) else ("", f"must hold finite numbers, got {value!r}")
+        return None if math.isfinite(value) else JsonProblem("", f"must hold finite numbers, got {value!r}")
     if isinstance(value, str):
         problem = text_problem(value, LIMITS.max_metadata_bytes)
-        return None if problem is None else ("", problem)
-    if isinstance(value, dict):
+        return None if problem is None else JsonProblem("", problem)
+    if isinstance(value, Mapping):
         for key, item in value.items():
             if not isinstance(key, str):
-                return " key", f"keys must be strings (JSON object keys are text), got {key!r}"
+                return JsonProblem(
+                    " key", f"keys must be strings (JSON object keys are text), got {key!r}", True
+                )
             problem = text_problem(key, LIMITS.max_id_chars)
             if problem is not None:
-                return f"[{key[:40]!r}]", f"key {problem}"
+                return JsonProblem(f"[{key[:40]!r}]", f"key {problem}")
             found = json_problem(item, depth + 1)
             if found is not None:
-                return f"[{key!r}]{found[0]}", found[1]
+                return found.below(f"[{key!r}]")
         return None
     if isinstance(value, list | tuple):
         for i, item in enumerate(value):
             found = json_problem(item, depth + 1)
             if found is not None:
-                return f"[{i}]{found[0]}", found[1]
+                return found.below(f"[{i}]")
         return None
-    return "", f"must be a JSON value (str, number, bool, None, list or dict), got {type(value).__name__}"
+    kind = type(value).__name__
+    return JsonProblem("", f"must be a JSON value (str, number, bool, None, list or dict), got {kind}", True)
 
 
 def limits_table() -> list[tuple[str, str, str]]:

@@ -74,8 +74,7 @@ def _finite_json(value: Any) -> None:
     """The library's JSON rule (`memory.limits.json_problem`), raised as a validation error naming the place."""
     found = json_problem(value)
     if found is not None:
-        where, problem = found
-        raise ValueError(f"{where} {problem}".strip())
+        raise ValueError(f"{found.where} {found.problem}".strip())
 
 
 def _metadata(value: dict[str, Any]) -> dict[str, Any]:
