@@ -41,6 +41,7 @@ class MarketMaker:
         self.cols = cols if cfg.enabled else []
         self.units = np.zeros(k)
         self.target = np.zeros(k)
+        self.flow_avg = np.zeros(k)
         self.cash = 0.0
         self.capital = 0.0
         self.opened = False
@@ -77,7 +78,9 @@ class MarketMaker:
             return OrderArrays.empty(), OrderArrays.empty()
         c = self.cfg
         q = float(self.units[k])
-        centre = price * np.exp(c.flow * flow - c.skew * (q - q_star) / q_star)
+        self.flow_avg[k] += 2.0 / (c.flow_span + 1.0) * (flow - self.flow_avg[k])
+        shift = c.flow * flow + c.flow_trend * float(self.flow_avg[k])
+        centre = price * np.exp(shift - c.skew * (q - q_star) / q_star)
         delta = max(c.min_half_spread, c.spread_vol * volatility)
         bid_px, ask_px = centre * np.exp(-delta), centre * np.exp(delta)
         size = c.size * q_star
