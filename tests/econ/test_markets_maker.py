@@ -49,6 +49,17 @@ def test_quotes_both_sides_around_the_price_and_leans_against_inventory() -> Non
     )
 
 
+def test_a_run_of_one_sided_rounds_moves_the_quotes_further_than_one_round() -> None:
+    def bid_after(rounds: int, **cfg: object) -> float:
+        mm = maker(flow=0.0, spread_vol=0.0, **cfg)
+        for _ in range(rounds - 1):
+            mm.quotes(0, 10.0, 0.0, 1.0, 0.0)
+        return float(mm.quotes(0, 10.0, 0.0, 1.0, 0.0)[0].limit[0])
+
+    assert bid_after(20, flow_trend=0.02) > bid_after(1, flow_trend=0.02) > bid_after(1, flow_trend=0.0)
+    assert bid_after(20, flow_trend=0.0) == pytest.approx(bid_after(1, flow_trend=0.0))
+
+
 def test_spread_widens_with_volatility() -> None:
     mm = maker(min_half_spread=0.001, spread_vol=0.5)
     calm = mm.quotes(0, 10.0, 0.001, 0.0, 0.0)
