@@ -39,7 +39,9 @@ def test_outstanding_bonds_change_only_by_what_the_treasury_sold_or_bought() -> 
 
 def test_yields_follow_the_policy_rate() -> None:
     base, base_macro = run(ticks=16)
-    model, macro = run(ticks=16, scenario=scenario(shocks=[{"kind": "rate_shock", "start": 6, "delta": 0.05}]))
+    model, macro = run(
+        ticks=16, scenario=scenario(shocks=[{"kind": "rate_shock", "start": 6, "delta": 0.05}])
+    )
 
     def window(frame: pd.DataFrame, col: str) -> float:
         return float(frame[(frame.tick > 6) & (frame.tick <= 12)][col].mean())
