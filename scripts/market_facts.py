@@ -1,5 +1,6 @@
 """Market facts per asset and seed: lag-1 autocorrelation of monthly returns, share of auctions that trade, excess
-kurtosis, clustering (mean ACF of |r| at lags 1-10) and the volume-|return| correlation of per-auction returns.
+kurtosis, clustering (mean ACF of |r| at lags 1-10) and the volume-|return| correlation of per-auction returns;
+and the monthly ACF(1) of the stock market as a whole (the sum of the stocks' prices).
 
     python scripts/market_facts.py runs/facts --seeds 1-10 --simulate [--policy cognitive] [--set trading.x=1]
     python scripts/market_facts.py runs/facts --seeds 1-10          # read the run folders only
@@ -17,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from psychoagent.eval.rundata import RunData
@@ -71,6 +73,16 @@ def asset_rows(assets: pd.DataFrame, seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+def market_acf(assets: pd.DataFrame) -> float:
+    """Lag-1 ACF of the monthly log change of the sum of the stocks' month-end prices (the market's own return,
+    apart from each stock's return relative to it); NaN without stocks."""
+    stocks = assets[assets["asset"].astype(str).str.startswith("stock:")]
+    if stocks.empty or "tick" not in stocks.columns:
+        return float("nan")
+    level = stocks.sort_values("period").groupby(["tick", "asset"])["price"].last().unstack().sum(axis=1)
+    return monthly_acf1(pd.DataFrame({"tick": level.index, "price": level.to_numpy()}))
+
+
 def summary(runs: pd.DataFrame) -> pd.DataFrame:
     """Per asset: means over seeds, and whether each target holds (bond: reported, not a risky asset)."""
     g = runs.groupby("asset")
@@ -105,16 +117,19 @@ def main() -> None:
                     for s in seeds]  # fmt: skip
             for job in jobs:
                 job.result()
-    rows = []
+    rows, market = [], []
     for s in seeds:
         assets = RunData.open(a.folder / f"seed-{s}").assets
         rows += asset_rows(assets if assets is not None else pd.DataFrame(), s)
+        market.append(market_acf(assets) if assets is not None else float("nan"))
     runs = pd.DataFrame(rows)
     pd.set_option("display.width", 200)
     pd.set_option("display.precision", 3)
     if a.per_seed:
         print(runs.to_string(index=False))
     print(summary(runs).to_string())
+    print(f"stock market (sum of stock prices): monthly ACF(1) mean {np.nanmean(market):+.3f} "
+          f"[{np.nanmin(market):+.2f}, {np.nanmax(market):+.2f}]")
 
 
 if __name__ == "__main__":
