@@ -128,8 +128,10 @@ def main() -> None:
     if a.per_seed:
         print(runs.to_string(index=False))
     print(summary(runs).to_string())
-    print(f"stock market (sum of stock prices): monthly ACF(1) mean {np.nanmean(market):+.3f} "
-          f"[{np.nanmin(market):+.2f}, {np.nanmax(market):+.2f}]")
+    print(
+        f"stock market (sum of stock prices): monthly ACF(1) mean {np.nanmean(market):+.3f} "
+        f"[{np.nanmin(market):+.2f}, {np.nanmax(market):+.2f}]"
+    )
 
 
 if __name__ == "__main__":
