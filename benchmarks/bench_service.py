@@ -171,7 +171,12 @@ def _forget_cost(workdir: Path, units: int = FORGET_UNITS, repeats: int = 5) -> 
 
 
 def _stored_ids(url: str) -> set[tuple[str, str]]:
-    found: set[tuple[str, str]] = set()
+    return set(stored_kinds(url))
+
+
+def stored_kinds(url: str) -> dict[tuple[str, str], str]:
+    """(namespace, id) -> kind of every unit the server lists in the NAMESPACES namespaces, tombstones included."""
+    found: dict[tuple[str, str], str] = {}
     with httpx.Client(base_url=url, timeout=120) as http:
         for i in range(NAMESPACES):
             ns, offset = f"ns{i}", 0
@@ -179,7 +184,7 @@ def _stored_ids(url: str) -> set[tuple[str, str]]:
                 page = http.get(
                     f"/v1/namespaces/{ns}/memories", params={"offset": offset, "limit": 1000}
                 ).json()
-                found.update((ns, u["id"]) for u in page["units"])
+                found.update(((ns, u["id"]), u["kind"]) for u in page["units"])
                 offset += len(page["units"])
                 if offset >= page["total"] or not page["units"]:
                     break

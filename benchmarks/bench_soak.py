@@ -13,7 +13,7 @@ import os
 import tempfile
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,14 +29,20 @@ from benchmarks.bench_service import (
     _sentence,
     _start,
     _stop,
-    _stored_ids,
     seed,
+    stored_kinds,
 )
+from psychoagent.memory.contracts import TOMBSTONE_KIND
 
-MIX = {"observe": 0.40, "recall": 0.35, "brief": 0.15, "forget": 0.10}
+MIX = {"observe": 0.25, "recall": 0.35, "brief": 0.15, "forget": 0.25}
+"""Share of each operation: a chat agent writes every turn, recalls for most and briefs for decisions; it forgets
+as often as it writes, so the number of live units stays steady and resident memory and p95 can only grow from
+the service itself, not from more data."""
+KEEP = 8
+"""Most live units of its own a client holds: an observe beyond them forgets its oldest instead, and a forget with
+none observes instead, so at most CLIENTS x KEEP units are added to the seed at any time."""
 READ_ONLY = {"observe": 0.0, "recall": 0.70, "brief": 0.30, "forget": 0.0}
-"""`--read-only`: the same number of units throughout, so memory growth can only be a leak, not data."""
-"""Share of each operation: a chat agent writes every turn, recalls for most, briefs for decisions, forgets rarely."""
+"""`--read-only`: recall and brief only, on the seeded units."""
 WARM_UP = 60.0
 """Seconds after which resident memory is the baseline of its growth (caches, indexes and pools filled)."""
 SAMPLE_EVERY = 5.0
@@ -55,13 +61,15 @@ class SoakLog:
 def _client(url: str, index: int, began: float, deadline: float, log: SoakLog, mix: dict[str, float]) -> None:
     rng = np.random.default_rng(5000 + index)
     ops, shares = list(mix), list(mix.values())
+    live: deque[tuple[str, str]] = deque()  # own acknowledged writes not yet forgotten, oldest first
     n = 0
     with httpx.Client(base_url=url, timeout=120) as http:
         while time.monotonic() < deadline:
             ns, op = f"ns{rng.integers(NAMESPACES)}", str(rng.choice(ops, p=shares))
-            live = [a for a in log.acked if a[0] == ns and a not in log.forgotten]
             if op == "forget" and not live:
                 op = "observe"
+            elif op == "observe" and len(live) >= KEEP:
+                op = "forget"
             start = time.perf_counter()
             try:
                 if op == "observe":
@@ -71,11 +79,12 @@ def _client(url: str, index: int, began: float, deadline: float, log: SoakLog, m
                     )
                     if resp.status_code == 201:
                         log.acked.append((ns, uid))
+                        live.append((ns, uid))
                 elif op == "forget":
-                    target = live[int(rng.integers(len(live)))]
-                    resp = http.request("DELETE", f"/v1/namespaces/{ns}/memories/{target[1]}")
+                    target = live[0]
+                    resp = http.request("DELETE", f"/v1/namespaces/{target[0]}/memories/{target[1]}")
                     if resp.is_success:
-                        log.forgotten.add(target)
+                        log.forgotten.add(live.popleft())
                 else:
                     resp = http.post(f"/v1/namespaces/{ns}/{op}", json={"query": _sentence(rng, 4), "k": 5})
                 if resp.is_success:
@@ -130,7 +139,9 @@ def soak(
         stop.set()
         acked = {a for log in logs for a in log.acked}
         forgotten = {a for log in logs for a in log.forgotten}
-        missing = len((acked - forgotten) - _stored_ids(url))
+        stored = stored_kinds(url)
+        missing = len({a for a in acked - forgotten if stored.get(a, TOMBSTONE_KIND) == TOMBSTONE_KIND})
+        not_erased = len({a for a in forgotten if stored.get(a) != TOMBSTONE_KIND})
     finally:
         _stop(proc)
     errors: Counter[str] = Counter()
@@ -140,7 +151,8 @@ def soak(
         for key, values in log.latencies.items():
             latencies[key] += values
     return {"errors": errors, "latencies": latencies, "rss": samples, "acked": len(acked),
-            "forgotten": len(forgotten), "missing": missing}  # fmt: skip
+            "forgotten": len(forgotten), "missing": missing, "not_erased": not_erased,
+            "live": sum(k != TOMBSTONE_KIND for k in stored.values()), "tombstones": sum(k == TOMBSTONE_KIND for k in stored.values())}  # fmt: skip
 
 
 def _postgres_url(workdir: Path) -> tuple[Any, str]:
@@ -162,15 +174,18 @@ def _lines(backend: str, result: dict[str, Any], seconds: float, mix: dict[str, 
         f"{sum(result['errors'].values())} ({dict(result['errors']) or 'none'}); resident memory of the server "
         f"{base:.0f} MiB after {WARM_UP:.0f} s, {end:.0f} MiB at the end ({(end / base - 1) * 100 if base else 0:+.0f} %); "
         f"{result['acked']:,} writes acknowledged, {result['forgotten']:,} of them forgotten, "
-        f"{result['missing']} of the rest missing at the end.",
+        f"{result['missing']} of the rest missing at the end and {result['not_erased']} of the forgotten ones not a "
+        f"tombstone; at the end {result['live']:,} live units and {result['tombstones']:,} tombstones were stored.",
         "",
-        "| minute | " + " | ".join(f"{op} p95 ms" for op in mix) + " | requests |",
-        "|---|" + "---|" * (len(mix) + 1),
+        "| minute | " + " | ".join(f"{op} p95 ms" for op in mix) + " | requests | resident MiB at its end |",
+        "|---|" + "---|" * (len(mix) + 2),
     ]
     for m in minutes:
         cells = [f"{np.percentile(lat[(m, op)], 95):.0f}" if lat.get((m, op)) else "-" for op in mix]
+        at = [r for t, r in rss if t <= (m + 1) * 60]
         lines.append(
-            f"| {m + 1} | " + " | ".join(cells) + f" | {sum(len(lat.get((m, op), [])) for op in mix):,} |"
+            f"| {m + 1} | " + " | ".join(cells) + f" | {sum(len(lat.get((m, op), [])) for op in mix):,} | "
+            f"{at[-1] if at else 0:.0f} |"
         )
     return lines
 
@@ -191,8 +206,10 @@ def main() -> None:
     lines = [
         f"{args.clients} client threads on loopback, the operations mixed {', '.join(f'{op} {s:.0%}' for op, s in mix.items())}, "
         f"{NAMESPACES} namespaces seeded with {SEED_UNITS} units each, hash embedder; the server is "
-        "`psychoagent serve` in its own process. Load average at the start "
-        f"{os.getloadavg()[0]:.1f}.",
+        "`psychoagent serve` in its own process. Each client forgets its own oldest acknowledged write and holds "
+        f"at most {KEEP} live ones, so live units stay within {NAMESPACES * SEED_UNITS:,} + {args.clients * KEEP}; "
+        "each forget leaves a tombstone row (id, kind, times, edges; no text, no keyword row). Load average at the "
+        f"start {os.getloadavg()[0]:.1f}.",
         "",
     ]
     backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
