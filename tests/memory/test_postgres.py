@@ -10,6 +10,7 @@ import pytest
 
 from psychoagent import Memory
 from psychoagent.memory.stores import SQLiteStore, open_store
+from psychoagent.memory.stores.postgres_schema import MIGRATIONS
 from tests.pg import fresh_database
 
 _OPEN = """
@@ -72,7 +73,7 @@ def test_processes_opening_a_new_database_at_once_all_succeed(pg_server: Any) ->
     errors = [p.communicate(timeout=120)[1] for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
     store = open_store(bare)
-    assert store.namespaces() == ["p0", "p1", "p2", "p3"] and store.schema_version == 1
+    assert store.namespaces() == ["p0", "p1", "p2", "p3"] and store.schema_version == len(MIGRATIONS)
     store.close()
 
 
@@ -130,7 +131,7 @@ def test_the_rest_service_serves_a_postgres_database(pg_url: str) -> None:
         assert made.status_code == 201, made.text
         hits = c.post("/v1/namespaces/alice/recall", json={"query": "Where does Alice live?", "k": 3}).json()
         assert hits["hits"][0]["unit"]["content"] == "Alice moved to Berlin."
-        assert c.get("/healthz").json()["schema_version"] == 1
+        assert c.get("/healthz").json()["schema_version"] == len(MIGRATIONS)
     with Memory(
         pg_url, namespace="alice", embedder="hash"
     ) as mem:  # written to the database, not the process

@@ -68,6 +68,24 @@ class ConversationIndex:
                     self._span_hi.append(hi)
         self._arrays = None
 
+    def remove(self, row: int) -> None:
+        """Forget a row's speaker and time facts (the row stays, with none); a speaker no other row names is
+        forgotten too."""
+        if row >= len(self._speakers):
+            return
+        code = self._speakers[row]
+        self._speakers[row] = -1
+        self._has_time[row] = False
+        if row in self._span_rows:
+            keep = [i for i, r in enumerate(self._span_rows) if r != row]
+            self._span_rows = [self._span_rows[i] for i in keep]
+            self._span_lo = [self._span_lo[i] for i in keep]
+            self._span_hi = [self._span_hi[i] for i in keep]
+        if code >= 0 and code not in self._speakers:
+            self._speaker_code.pop(self.speaker_names[code], None)
+            self.speaker_names[code] = ""  # codes are positions: the slot stays, nameless
+        self._arrays = None
+
     def _get(self, name: str) -> np.ndarray:
         if self._arrays is None:
             self._arrays = {
@@ -107,6 +125,8 @@ class ConversationIndex:
         proper = [w.lower() for w in _WORD.findall(query) if w[:1].isupper() and len(w) >= ALIAS_MIN_CHARS]
         named = []
         for code, name in enumerate(self.speaker_names):
+            if not name:
+                continue
             first = name.split()[0] if name.split() else name
             if re.search(rf"\b{re.escape(name)}\b", low) or any(first.startswith(w) for w in proper):
                 named.append(code)

@@ -72,6 +72,25 @@ class KeywordIndex:
         self._weights.clear()  # BM25 weights depend on the collection size and mean length
         self._dense.clear()
 
+    def remove(self, row: int) -> None:
+        """Drop the document at a row from every posting (forgetting): its terms stop matching and stop counting
+        in BM25's statistics; the row stays, empty."""
+        if row >= len(self._doc_terms):
+            return
+        for term in self._doc_terms[row]:
+            rows, tfs = self._rows[term], self._tfs[term]
+            at = rows.index(row)
+            del rows[at]
+            del tfs[at]
+            if not rows:
+                del self._rows[term], self._tfs[term]
+            self._arrays.pop(term, None)
+        self._lengths[row] = 0
+        self._doc_terms[row] = ()
+        self._length_array = None
+        self._weights.clear()
+        self._dense.clear()
+
     def _postings(self, word: str, stemmed: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
         """Postings of a query word, looked up by its stem as documents are indexed (`stemmed`: already one)."""
         term = word if stemmed else stem(word)

@@ -99,6 +99,32 @@ class NamespaceAffect:
                      subject if isinstance(subject, str) else None, unit.affect.valence > 0, slots)
         )  # fmt: skip
 
+    def forget(self, unit_id: str) -> None:
+        """Drop a forgotten unit's fact, slot, subject and success entries (its supersession links stay, as the
+        tombstone keeps them)."""
+        fact = self.facts.pop(unit_id, None)
+        with self._slot_lock:
+            self.slot_pending[:] = [p for p in self.slot_pending if p.unit_id != unit_id]
+        self.subject_pending[:] = [p for p in self.subject_pending if p[0] != unit_id]
+        for key in [k for k, entries in self._slots.items() if any(e.unit_id == unit_id for e in entries)]:
+            kept = [e for e in self._slots[key] if e.unit_id != unit_id]
+            if kept:
+                self._slots[key] = kept
+            else:
+                del self._slots[key]
+        subject = self._subject_of.pop(unit_id, None)
+        times = self._positives.get(subject or "")
+        if fact is not None and times:
+            at = bisect.bisect_left(times, fact[0])
+            if at < len(times) and times[at] == fact[0]:
+                del times[at]
+        for key in [k for k, ids in self.subject_ids.items() if unit_id in ids]:
+            ids = [i for i in self.subject_ids[key] if i != unit_id]
+            if ids:
+                self.subject_ids[key] = ids
+            else:
+                del self.subject_ids[key]
+
     def _index_slots(self) -> None:
         """Parse and index the slots of the units indexed since the last read, in the order they were stored."""
         if not self.slot_pending:

@@ -15,7 +15,14 @@ import numpy as np
 
 from psychoagent.forward import Forward
 from psychoagent.memory.config import DEFAULT_DENSE_WEIGHT, AffectiveMemoryConfig, MemoryConfig
-from psychoagent.memory.contracts import Appraiser, Edge, Embedder, MemoryStore, MemoryUnit, PairJudge
+from psychoagent.memory.contracts import (
+    Appraiser,
+    Edge,
+    Embedder,
+    MemoryStore,
+    MemoryUnit,
+    PairJudge,
+)
 from psychoagent.memory.index.graph import build_graph
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.state.affect import NamespaceAffect
@@ -72,6 +79,19 @@ class Namespace:
         self.shared.refresh()
         return self.shared.index(self.name)
 
+    def forgotten(self, unit_id: str) -> None:
+        """Take a unit this process just forgot out of the in-process state: its index row is blanked in place and
+        its slot, subject and fact entries dropped, so a forget costs no reload; the index reloads (without
+        tombstones) once enough rows are blanked, or when the row cannot be blanked alone."""
+        shared = self.shared  # the graph stays: a tombstone keeps its edges
+        index = shared.indexes.get(self.name)
+        if index is not None and (not index.forget(unit_id) or index.reload_due()):
+            self.drop_caches()
+            return
+        state = shared.affect.get(self.name)
+        if state is not None:
+            state.forget(unit_id)
+
     def drop_caches(self) -> None:
         """Forget this namespace's in-process index, graph and affect state; they reload from the store."""
         shared = self.shared
@@ -86,9 +106,10 @@ class Namespace:
     def get_many(self, ids: Sequence[str]) -> list[MemoryUnit]:
         return self.store.get_units(self.name, ids)
 
-    def units(self, kind: str | None = None) -> list[MemoryUnit]:
-        """Every unit of the namespace (of one kind when given) in insertion order."""
-        return list(self.store.iter_units(self.name, kind))
+    def units(self, kind: str | None = None, live: bool = False) -> list[MemoryUnit]:
+        """Every unit of the namespace (of one kind when given, without tombstones when `live`) in insertion
+        order."""
+        return list(self.store.iter_units(self.name, kind, live=live))
 
     def update(self, unit: MemoryUnit) -> MemoryUnit:
         """Persist changed mutable fields of a stored unit of this namespace and index them."""
@@ -97,8 +118,14 @@ class Namespace:
         return unit
 
     def add_edges(self, edges: Sequence[Edge]) -> None:
+        """Store edges and add them to the cached graph (rebuilding it per write cost a pass over every edge)."""
         self.store.add_edges(self.name, edges)
-        self.shared.graphs.pop(self.name, None)
+        graph = self.shared.graphs.get(self.name)
+        if graph is not None:
+            for edge in edges:
+                graph.add_edge(
+                    edge.src, edge.dst, key=edge.type, weight=edge.weight, created_at=edge.created_at
+                )
 
     def graph(self) -> Any:
         """The namespace's edges as a networkx MultiDiGraph (cached until the next edge write)."""
@@ -118,7 +145,7 @@ class Namespace:
             states[self.name] = state
         if not state.loaded:
             state.loaded = True
-            units = self.units()
+            units = self.units(live=True)
             for unit in units:
                 state.index_unit(unit)
             assert state.monitor is not None

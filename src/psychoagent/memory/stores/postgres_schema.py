@@ -54,6 +54,8 @@ MIGRATIONS: list[str] = [
     """
     + sql(EDGES, POSTGRES)
     + sql(CONFLICTS, POSTGRES),
+    # each namespace's live units: loading a namespace and scrubbing a forgotten unit's quotes skip tombstones
+    "CREATE INDEX units_live ON units (namespace, pk) WHERE kind <> 'forgotten';",
 ]
 
 

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from psychoagent.embed import content_hash
-from psychoagent.memory.contracts import ChangedUnit, NamespaceRows
+from psychoagent.memory.contracts import TOMBSTONE_KIND, ChangedUnit, NamespaceRows
 from psychoagent.memory.inputs import NotFound
 from psychoagent.memory.stores.rows import (
     CONFLICT_FIELDS,
@@ -35,6 +35,9 @@ from psychoagent.memory.stores.rows import (
 from psychoagent.memory.stores.tables import split_sql
 from psychoagent.text import segment
 from psychoagent.types import ConflictRecord, ConflictStatus, Edge, MemoryUnit, to_epoch
+
+LIVE = f" AND kind <> '{TOMBSTONE_KIND}'"
+"""The condition of the partial index `units_live` (written as a literal so the planner can use that index)."""
 
 
 class ChangeCounter:
@@ -251,12 +254,14 @@ class SQLStore(ChangeCounter):
                 found[unit.id] = unit
         return [found[i] for i in ids if i in found]
 
-    def iter_units(self, namespace: str, kind: str | None = None) -> Iterator[MemoryUnit]:
-        """All units of a namespace (optionally of one kind) in insertion order."""
+    def iter_units(self, namespace: str, kind: str | None = None, live: bool = False) -> Iterator[MemoryUnit]:
+        """All units of a namespace (optionally of one kind; without tombstones when `live`) in insertion order."""
         sql = f"SELECT {UNIT_FIELDS} FROM units WHERE namespace = ?"
         params: tuple[Any, ...] = (namespace,)
         if kind is not None:
-            sql, params = sql + " AND kind = ?", (namespace, kind)
+            sql, params = sql + " AND kind = ?", (*params, kind)
+        if live:
+            sql += LIVE
         yield from map(row_to_unit, self._rows(self._sql(sql + " ORDER BY pk"), params))
 
     def count(self, namespace: str | None = None) -> int:
@@ -270,7 +275,9 @@ class SQLStore(ChangeCounter):
         return [r[0] for r in self._rows("SELECT DISTINCT namespace FROM units ORDER BY namespace")]
 
     def load_namespace(self, namespace: str, model: str) -> NamespaceRows:
-        """Every unit of a namespace with the columns recall filters on and its vector for `model` (or None)."""
+        """Every unit of a namespace but its tombstones, with the columns recall filters on and its vector for
+        `model` (or None); tombstones never come back from recall, and under steady forgetting they outnumber
+        the live units."""
         fields = (
             "u.pk, u.id, u.content_hash, u.content, u.valence, u.arousal, u.conflict_intensity, u.created_at, "
             "u.valid_at, u.invalid_at, u.access_count, u.last_accessed_at, u.tier, u.kind, v.data"
@@ -279,7 +286,7 @@ class SQLStore(ChangeCounter):
             self._sql(
                 f"SELECT {fields}, {self._SEGMENTED} FROM units u "
                 f"LEFT JOIN vectors v ON v.model = ? AND v.content_hash = u.content_hash {self._KEYWORD_JOIN}"
-                "WHERE u.namespace = ? ORDER BY u.pk"
+                f"WHERE u.namespace = ?{LIVE.replace(' kind', ' u.kind')} ORDER BY u.pk"
             ),
             (model, namespace),
         )
@@ -319,7 +326,7 @@ class SQLStore(ChangeCounter):
         find = self._FIND
         quoting = conn.execute(
             self._sql(
-                "SELECT pk, affect_json, conflict_context FROM units WHERE namespace = ? AND pk <> ? "
+                f"SELECT pk, affect_json, conflict_context FROM units WHERE namespace = ? AND pk <> ?{LIVE} "
                 f"AND ({find}(conflict_context, ?) > 0 OR {find}(affect_json, ?) > 0 OR {find}(affect_json, ?) > 0)"
             ),
             (namespace, pk, content, json.dumps(content, ensure_ascii=False)[1:-1], unit_id),

@@ -8,6 +8,9 @@ append plus a small index entry (measured with 384-d vectors, docs/benchmarks.md
 Version 5 drops the (namespace, created_at) index: no query reads it (time filters run on the in-memory index,
 and every SQL read of units is by namespace and id or in pk order), and keeping it cost 12% of a unit row's
 insert (0.6 of 5.0 us, docs/benchmarks.md).
+Version 6 indexes units by content hash (forgetting asks whether another unit shares the forgotten one's vector)
+and keeps a partial index of each namespace's live units, so loading a namespace and scrubbing quotes of a
+forgotten unit read its live rows, not its tombstones (under steady forgetting they outnumber the live ones).
 """
 
 from psychoagent.memory.stores.tables import CHANGES, CONFLICTS, EDGES, META, UNIT_COLUMNS, split_sql, sql
@@ -55,6 +58,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE vectors_by_rowid RENAME TO vectors;
     """,
     "DROP INDEX IF EXISTS units_ns_created;",
+    """
+    CREATE INDEX units_hash ON units (content_hash);
+    CREATE INDEX units_live ON units (namespace, pk) WHERE kind <> 'forgotten';
+    """,
 ]
 
 __all__ = ["MIGRATIONS", "split_sql"]

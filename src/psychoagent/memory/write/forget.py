@@ -41,5 +41,5 @@ def forget(ns: Namespace, id: str, *, reason: str = "") -> MemoryUnit:
         }
     )  # fmt: skip
     ns.store.erase_unit(ns.name, unit.id, tomb, unit.content)
-    ns.drop_caches()  # the in-process index and slot state still hold the text: reload them from the file
+    ns.forgotten(unit.id)  # the in-process index and slot state still hold the text
     return tomb
