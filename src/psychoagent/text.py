@@ -7,9 +7,31 @@ jieba words give Chinese word-level matching (FTS5's trigram tokenizer cannot ma
 from __future__ import annotations
 
 import logging
+import os
 import re
 from functools import lru_cache
 from typing import Any
+
+TEXT_CACHE_ENV = "PSYCHOAGENT_TEXT_CACHE"
+DEFAULT_TEXT_CACHE = 32_768
+"""Texts each per-text analysis cache keeps (conflict checks, affect slots) unless `PSYCHOAGENT_TEXT_CACHE` says
+otherwise: sized for bulk writes, where a new unit is checked against recent ones (about 5 KiB a text over all the
+caches, so at most about 160 MiB); `psychoagent serve` takes a smaller number (`--text-cache`)."""
+
+
+def text_cache_size() -> int:
+    """Entries of each per-text cache: the environment's `PSYCHOAGENT_TEXT_CACHE`, else `DEFAULT_TEXT_CACHE`;
+    read once, when the caches are made (the first import of the analysis modules)."""
+    raw = os.environ.get(TEXT_CACHE_ENV, "").strip()
+    if not raw:
+        return DEFAULT_TEXT_CACHE
+    if not raw.isdigit() or int(raw) < 64:
+        raise ValueError(f"{TEXT_CACHE_ENV} must be a whole number of at least 64, got {raw!r}")
+    return int(raw)
+
+
+TEXT_CACHE = text_cache_size()
+"""Entries of each per-text cache in this process (`text_cache_size`)."""
 
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _TOKEN = re.compile(r"[\w]+", re.UNICODE)

@@ -24,3 +24,33 @@ def test_serve_refuses_a_public_host_without_keys_and_bad_key_files(tmp_path: Pa
     code, err = _run("serve", "--db", str(tmp_path / "s.db"), "--keys", str(keys), "--embedder", "hash")
     assert code == 2 and "keys.0.key" in err
     assert not (tmp_path / "s.db").exists()
+
+
+def _cache_sizes(code: str, env: dict[str, str]) -> str:
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **env}, check=False
+    )
+    return (out.stdout + out.stderr).strip()
+
+
+def test_the_server_sizes_the_text_caches_before_they_are_made() -> None:
+    """The per-text analysis caches take the server's smaller size (they are sized on import), the environment
+    wins over it, and a bad size is refused naming the variable."""
+    probe = (
+        "from psychoagent.cli.service import _apply_text_cache, SERVER_TEXT_CACHE\n"
+        "_apply_text_cache(SERVER_TEXT_CACHE)\n"
+        "from psychoagent.memory.conflicts.spans import content_words\n"
+        "from psychoagent.memory.conflicts.facts import analyse\n"
+        "print(content_words.cache_info().maxsize, analyse.cache_info().maxsize)"
+    )
+    assert _cache_sizes(probe, {"PSYCHOAGENT_TEXT_CACHE": ""}) == "4096 4096"
+    assert _cache_sizes(probe, {"PSYCHOAGENT_TEXT_CACHE": "512"}) == "512 512"
+    bad = _cache_sizes("import psychoagent.memory.conflicts.spans", {"PSYCHOAGENT_TEXT_CACHE": "lots"})
+    assert (
+        bad.splitlines()[-1]
+        == "ValueError: PSYCHOAGENT_TEXT_CACHE must be a whole number of at least 64, got 'lots'"
+    )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from psychoagent.affect.lexicon import has_cjk
+from psychoagent.text import TEXT_CACHE
 
 CHANGE_EN = re.compile(
     r"\b(moved|moves|changed?|changes|switched|switches|transferred|rescheduled|postponed|pushed|raised|"
@@ -62,7 +63,7 @@ def _tagged(text: str) -> list[tuple[str, str]]:
 _VALUE_FLAGS = ("nr", "ns", "t", "m", "eng", "x")
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=TEXT_CACHE // 2)
 def signature(text: str) -> ChangeSignature:
     """The change signature of a sentence (cached: each stored text is analysed once)."""
     if has_cjk(text):

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from psychoagent.affect.lexicon import NUMBER, change, has_cjk, to_number
+from psychoagent.text import TEXT_CACHE
 
 # canonical attribute -> (English regex alternatives, Chinese words). Longer phrases first.
 ATTRIBUTES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -309,7 +310,7 @@ def extract_slots(text: str) -> list[Slot]:
     return list(_extract_cached(text))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=TEXT_CACHE // 2)
 def _extract_cached(text: str) -> tuple[Slot, ...]:
     return tuple(_extract(text))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import importlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -48,6 +49,19 @@ def _limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> None:
     mallopt(-8, arenas)  # M_ARENA_MAX
 
 
+SERVER_TEXT_CACHE = 4096
+"""Texts each per-text analysis cache keeps in the server (`PSYCHOAGENT_TEXT_CACHE`; 32,768 in the library). The
+caches hold about 5 KiB a text, so the library's size lets a long-running server grow by up to about 160 MiB as new
+texts arrive; this one keeps it to about 20 MiB and still holds the working set of a few thousand live units."""
+
+
+def _apply_text_cache(entries: int) -> None:
+    """Size the per-text caches before the analysis modules are imported (their size is fixed when they are);
+    a size already set in the environment wins."""
+    if not os.environ.get("PSYCHOAGENT_TEXT_CACHE", "").strip():
+        os.environ["PSYCHOAGENT_TEXT_CACHE"] = str(entries)
+
+
 def _open_hub(db: str, embedder: str) -> MemoryHub:
     """The memory file both servers serve, or exit naming the option at fault."""
     from psychoagent.service.hub import MemoryHub
@@ -68,8 +82,17 @@ def serve(
         Path | None, typer.Option("--keys", help="keys.toml mapping bearer keys to namespaces")
     ] = None,
     embedder: EmbArg = "e5",
+    text_cache: Annotated[
+        int,
+        typer.Option(
+            "--text-cache",
+            min=64,
+            help="texts each analysis cache keeps (PSYCHOAGENT_TEXT_CACHE wins when set)",
+        ),
+    ] = SERVER_TEXT_CACHE,
 ) -> None:
     """Serve the memory over HTTP (OpenAPI at /docs and /openapi.json)."""
+    _apply_text_cache(text_cache)
     uvicorn = _extra("server", "uvicorn")
     create_app = _extra("server", "psychoagent.service.app").create_app
     from psychoagent.service.auth import KeyRing
@@ -104,6 +127,7 @@ def mcp(
     embedder: EmbArg = "e5",
 ) -> None:
     """Serve the memory as MCP tools over stdio (default) or streamable HTTP on loopback."""
+    _apply_text_cache(SERVER_TEXT_CACHE)
     build_server = _extra("mcp", "psychoagent.service.mcp").build_server
     if namespace is not None and not namespace.strip():
         fail("--namespace must not be blank")

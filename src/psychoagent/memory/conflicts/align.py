@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from psychoagent.memory.conflicts.facts import has_cjk
 from psychoagent.memory.conflicts.spans import content_words
+from psychoagent.text import TEXT_CACHE
 
 __all__ = ["RUN_LONGEST", "aligned_change", "tokens"]
 
@@ -28,7 +29,7 @@ _TOKEN_EN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*|[^\sA-Za-z0-9]")
 _SIGNS = frozenset(".。!！?？,，;；:：、—–-\"“”'‘’()（）")
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def tokens(text: str) -> tuple[str, ...]:
     """The sentence's words and signs in order, lower-cased (Chinese by jieba; an English possessive cut, so
     "Omar's" and "Omar" align)."""
@@ -45,7 +46,7 @@ def _signs(words: tuple[str, ...]) -> bool:
     return all(w in _SIGNS for w in words)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def aligned_change(old_text: str, new_text: str, subject: str | None) -> bool:
     """True when the newer sentence is the older one (after an optional lead) with one short run replaced, that
     run holds the older sentence's last content word and a content word on each side that the other sentence

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from psychoagent.memory.conflicts.facts import has_cjk
-from psychoagent.memory.conflicts.spans import content_words
+from psychoagent.memory.conflicts.spans import content_words, sentence_words
 from psychoagent.text import stem
 
 __all__ = ["replaces_answer"]
@@ -51,7 +51,7 @@ def replaces_answer(old_text: str, new_text: str, query: str) -> bool:
     had its tyres changed" after "Ken drives a red Toyota") keeps it. English: the answer's last word (the value
     ends the clause); Chinese: any of its values or two-character runs (a predicate noun may follow the value,
     "是夜枭公会的成员", and jieba may cut a name apart)."""
-    asked = {stem(w) for w in content_words(query)}
+    asked = {stem(w) for w in sentence_words(query)}
     old_words, new_words = _answer_words(old_text, asked), _answer_words(new_text, asked)
     if not old_words or not new_words or not set(new_words) - set(old_words):
         return False

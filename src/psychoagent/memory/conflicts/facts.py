@@ -19,6 +19,7 @@ from psychoagent.affect.changes import CHANGE_EN, CHANGE_ZH
 from psychoagent.affect.lexicon import has_cjk, numbers, zh_number
 from psychoagent.memory.conflicts.cues import ascii_lower, found, holds
 from psychoagent.memory.conflicts.wordlist import common_word
+from psychoagent.text import TEXT_CACHE
 
 _WORD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+(?:[.:,]\d+)*")
 _CAP_EN = re.compile(r"\b[A-Z][a-zA-Z-]*[a-zA-Z]\b(?!-?\d)")
@@ -153,7 +154,7 @@ def _zh_tagged(text: str) -> list[tuple[str, str]]:
     return _tagged(text)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def analyse(text: str) -> FactView:
     """The fact view of a sentence (cached: every stored text is analysed once)."""
     zh = has_cjk(text)
@@ -307,7 +308,7 @@ class _Surface:
     ASCII text without one of its words is not searched)."""
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def _surface(text: str) -> _Surface:
     zh = has_cjk(text)
     self_at = (_SELF_ZH if zh else _SELF_EN).search(text)
@@ -329,7 +330,7 @@ _PERSON_ZH = re.compile(r"[他她]")
 """The pronouns above that stand for a person (not "it")."""
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def refers_back(text: str) -> bool:
     """Whether the sentence's subject is a pronoun standing for someone named earlier ("She moved to Lyon",
     "他的航班改到了十点"): a pronoun before any name."""
@@ -376,7 +377,7 @@ def shared_entities(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
     return exact | frozenset(cjk)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def subjects(text: str) -> frozenset[str]:
     """Keys of a sentence for the candidate index: its named entities, '<self>' for the speaker, and its numbers
     and times ('#5000', '@9:30am'), so that "Sorry, I meant 4200, not 5000" meets the fact that said 5000 (cached:

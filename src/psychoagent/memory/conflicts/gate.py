@@ -43,6 +43,7 @@ from psychoagent.memory.conflicts.structure import (
     subject_of,
     subject_relation,
 )
+from psychoagent.text import TEXT_CACHE
 
 __all__ = [
     "GATE_FEATURES",
@@ -86,7 +87,7 @@ class _Side(NamedTuple):
     replaces: bool
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def rule_side(text: str) -> _Side:
     """The rules' reading of one sentence: a store's texts meet many new ones, and each is read once."""
     view = analyse(text)

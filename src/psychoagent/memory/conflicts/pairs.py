@@ -29,6 +29,7 @@ from psychoagent.memory.conflicts.facts import (
     turn_speaker,
 )
 from psychoagent.memory.conflicts.values import elliptic, first_named, names_old_value, resolve_ellipsis
+from psychoagent.text import TEXT_CACHE
 
 __all__ = [
     "FEATURES", "analyse", "comparable", "elliptic", "first_named_apart", "framed", "names_old_value", "pair_features",
@@ -147,7 +148,7 @@ def _features(old_text: str, new_text: str, dense: float) -> np.ndarray:
     return np.asarray(values, dtype=np.float64)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def first_named_apart(old_text: str, new_text: str) -> float:
     """1 when both sentences name a first thing and neither's first-named thing occurs in the other (cached per
     pair: recall scores the same pairs again)."""

@@ -19,6 +19,7 @@ import numpy as np
 
 from psychoagent.embed import normalised_similarity
 from psychoagent.memory.conflicts.facts import _STOP_EN, _STOP_ZH, has_cjk
+from psychoagent.text import TEXT_CACHE
 
 __all__ = [
     "SPAN_FEATURES",
@@ -45,10 +46,10 @@ MAX_WORDS = 8
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
-@lru_cache(maxsize=32768)
-def content_words(text: str) -> tuple[str, ...]:
+def sentence_words(text: str) -> tuple[str, ...]:
     """The sentence's content words in order, lower-cased, each once: English words of three letters or more
-    outside the stop list, Chinese jieba words of two characters or more outside it."""
+    outside the stop list, Chinese jieba words of two characters or more outside it (uncached: for query texts,
+    which are seldom asked twice; stored texts go through `content_words`)."""
     if has_cjk(text):
         import jieba
 
@@ -58,6 +59,10 @@ def content_words(text: str) -> tuple[str, ...]:
         words = [w.lower().removesuffix("'s").rstrip("'’") for w in _WORD.findall(text)]
         words = [w for w in words if len(w) > 2 and w not in _STOP_EN]
     return tuple(dict.fromkeys(words))
+
+
+content_words = lru_cache(maxsize=TEXT_CACHE)(sentence_words)
+"""`sentence_words` of a stored text, cached: the pair checks read the same texts again and again."""
 
 
 def differing_words(old_text: str, new_text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from psychoagent.memory.conflicts.facts import _STOP_EN, _zh_tagged, analyse, has_cjk, shared_entities
+from psychoagent.text import TEXT_CACHE
 
 __all__ = [
     "KIN_EN", "KIN_ZH", "Subject", "attribute_phrase", "change_kind", "item_ids", "subject_of", "subject_relation",
@@ -64,7 +65,7 @@ class Subject:
     """True when the relative's own thing is meant ("my wife's manager", "我同事的房东"): always another subject."""
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def subject_of(text: str) -> Subject:
     """The subject a sentence opens with (see `Subject`)."""
     if has_cjk(text):
@@ -159,7 +160,7 @@ _LABELLED = re.compile(r"\b([A-Za-z][a-z]+)\s+(?:no\.?\s*|#\s*)?(\d+)\b(?!\s*(?:
 _HASH = re.compile(r"(?:#|No\.\s?|编号|第)\s*(\d+)")
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def item_ids(text: str) -> frozenset[str]:
     """Identifiers of the item a sentence speaks of: codes mixing letters and digits ("zq2q3zq", "BA123"), numbers
     written "#4" or "No. 4", and a number right after a noun that is not a count of what follows ("item 3 token",
@@ -205,13 +206,13 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )  # fmt: skip
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def change_kind(text: str) -> frozenset[str]:
     """The change cues of a (newer) sentence: any of "cancel", "handover", "relative", "add", "replace"."""
     return frozenset(kind for kind, cue in _CHANGE_CUES if cue.search(text))
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def attribute_phrase(text: str) -> str:
     """The sentence with its subject and values masked (names, numbers, times, codes, e-mail addresses): what is
     said of the subject, whatever the subject and the value ("Alice lives in London." -> "_ lives in _.")."""

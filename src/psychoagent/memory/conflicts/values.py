@@ -26,6 +26,7 @@ from psychoagent.memory.conflicts.facts import (
     names_someone_by_pronoun,
     time_matches,
 )
+from psychoagent.text import TEXT_CACHE
 
 
 def names_old_value(old_text: str, new_text: str) -> bool:
@@ -54,7 +55,7 @@ Span = tuple[int, str, str, str]
 """(position, kind, key, surface): kind '#' a number or identifier, '@' a time or day, '=' a named thing."""
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def _number_key(token: str) -> str:
     """The key of a number span: its value ('3,000' -> '3000'), or the token itself (cached: tokens recur)."""
     try:
@@ -76,13 +77,13 @@ def _value_spans(text: str, loose: bool = False) -> list[Span]:
     return list(zip(starts, kinds, keys, surfaces, strict=True))
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def _packed_spans(text: str) -> Packed:
     """`_value_spans(text)`, packed (cached by the text alone: a one-string key is no object of its own)."""
     return _pack(text, loose=False)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE // 4)
 def _loose_spans(text: str) -> Packed:
     """`_value_spans(text, loose=True)`, packed (asked only of elliptic corrections)."""
     return _pack(text, loose=True)
@@ -127,7 +128,7 @@ def _pack(text: str, loose: bool) -> Packed:
     return ("".join(x[1] for x in kept), *(x[0] for x in kept), *(x[2] for x in kept), *(x[3] for x in kept))
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def first_named(text: str) -> str | None:
     """The key of the sentence's first value that holds one of its entities (its first-named thing)."""
     entities = analyse(text).entities
@@ -154,7 +155,7 @@ def _unpack(packed: Packed) -> Columns:
     return cast(Columns, (kinds, packed[1 : n + 1], packed[n + 1 : 2 * n + 1], packed[2 * n + 1 :]))
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def _span_keys(text: str) -> frozenset[str]:
     """Kind and key of every value the sentence names, as one string each ('#3000', '=lyon')."""
     kinds, _, keys, _ = _columns(text)
@@ -192,7 +193,7 @@ def elliptic(old_text: str, new_text: str) -> bool:
     return _elliptic(old_text, new_text)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def _elliptic(old_text: str, new_text: str) -> bool:
     """`elliptic` of a pair that shares a value (cached: recall scores the same pairs again)."""
     subject, repeated = _subject_and_repeated(old_text, new_text)
@@ -223,14 +224,14 @@ def _elliptic(old_text: str, new_text: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=TEXT_CACHE)
 def _cue_word(word: str, zh: bool) -> bool:
     """Whether a content word is a correction or negation cue (cached: the same words come back in many pairs)."""
     cue, neg = (_CORRECT_ZH, _NEG_ZH) if zh else (_CORRECT_EN, _NEG_EN)
     return cue.search(word) is not None or neg.search(word) is not None
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE // 4)
 def resolve_ellipsis(old_text: str, new_text: str) -> str | None:
     """The full sentence an elliptic correction stands for: the older sentence with the value it repeats replaced
     by the one new value of the same kind ("Ines' budget is 3000 dollars." + "Sorry, I meant 3400, not 3000." ->
@@ -258,7 +259,7 @@ def resolve_ellipsis(old_text: str, new_text: str) -> str | None:
     return old_text[:at] + fresh[0] + old_text[at + len(surface) :] if at >= 0 else None
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE // 4)
 def swapped(old_text: str, new_text: str) -> str | None:
     """The older sentence with its last value the newer one lacks replaced by the newer one's last value of the
     same kind that the older one lacks, subjects left out ("Hannah lives in Seattle." + "Hannah has a flat in

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from psychoagent.text import TEXT_CACHE
+
 _SUFFIXES = ("ies", "es", "s", "ed", "ing")
 """Inflections the list does not hold as entries of their own ("things", "heads", "scratched")."""
 
@@ -32,7 +34,7 @@ def _forms(lower: str) -> list[str]:
     return forms
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=TEXT_CACHE // 4)
 def common_word(word: str) -> bool:
     """True when `word` (any case) is a common English word that the dictionary never lists as a name."""
     words = _words()

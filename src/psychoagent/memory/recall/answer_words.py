@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from psychoagent.text import TEXT_CACHE
+
 TYPES = ("place", "person", "time", "amount")
 """The answer types a question can ask for, in a fixed order (columns of the feature arrays)."""
 
@@ -91,7 +93,7 @@ _RULES: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
 """Evidence that a text supplies each type, with its strength; a text's rule score is its strongest match."""
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=2 * TEXT_CACHE)
 def rule_supply(text: str, kind: str) -> float:
     """How strongly a text's surface structure says it supplies `kind`, in [0, 1] (0: no evidence)."""
     best = 0.0
