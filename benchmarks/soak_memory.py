@@ -29,6 +29,7 @@ import httpx
 
 from benchmarks.bench_service import _free_port, _stop, seed
 from benchmarks.bench_soak import MIX, READ_ONLY, SoakLog, _client, _rss
+from psychoagent.cli.service import SERVER_TEXT_CACHE
 
 
 class _MallInfo2(ctypes.Structure):
@@ -100,7 +101,9 @@ def drive(args: argparse.Namespace) -> None:
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "benchmarks.soak_memory", "--serve", "--out", str(out), "--", "--db",
            f"{tmp}/soak.db", "--port", str(port), "--embedder", "hash"]  # fmt: skip
+    # this module imports the analysis modules before `serve` could size their caches: size them as it would
     env = {**os.environ, "SOAK_TRACE": "1" if args.trace else ""}
+    env.setdefault("PSYCHOAGENT_TEXT_CACHE", str(SERVER_TEXT_CACHE))
     proc = subprocess.Popen(cmd, env=env, stderr=(Path(tmp) / "log").open("wb"))
     while True:
         try:

@@ -16,6 +16,7 @@ import numpy as np
 
 from psychoagent.memory.conflicts.facts import _STOP_ZH, analyse, has_cjk, shared_entities
 from psychoagent.memory.conflicts.spans import TextVectors, content_words
+from psychoagent.text import TEXT_CACHE
 
 __all__ = ["MASK", "MASK_FEATURES", "MaskedVectors", "mask_pair", "masked_features"]
 
@@ -91,7 +92,7 @@ def mask_pair(old_text: str, new_text: str) -> tuple[str, str, float, float]:
 class MaskedVectors(TextVectors):
     """Unit vectors of masked sentences by one embedder, each text embedded once (a bounded in-process cache)."""
 
-    def __init__(self, embed: Callable[[list[str]], np.ndarray], limit: int = 100_000) -> None:
+    def __init__(self, embed: Callable[[list[str]], np.ndarray], limit: int = 2 * TEXT_CACHE) -> None:
         super().__init__(embed, limit)
 
 

@@ -81,9 +81,9 @@ Embed = Callable[[list[str]], np.ndarray]
 
 class TextVectors:
     """Vectors of short texts (words, masked sentences) by one embedder, each text embedded once (a bounded
-    in-process cache: cleared when it would grow past `limit`)."""
+    in-process cache: cleared when it would grow past `limit`, by default two per text of the per-text caches)."""
 
-    def __init__(self, embed: Embed, limit: int = 200_000) -> None:
+    def __init__(self, embed: Embed, limit: int = 2 * TEXT_CACHE) -> None:
         self.embed = embed
         self.limit = limit
         self.vectors: dict[str, np.ndarray] = {}
