@@ -12,9 +12,14 @@ from psychoagent.types import Edge
 def build_graph(edges: Iterable[Edge]) -> nx.MultiDiGraph:
     """A directed multigraph; each edge keeps its type as the key and its weight and time as attributes."""
     graph = nx.MultiDiGraph()
+    add_edges(graph, edges)
+    return graph
+
+
+def add_edges(graph: nx.MultiDiGraph, edges: Iterable[Edge]) -> None:
+    """Add edges to a graph as `build_graph` does (an edge of the same type between the same units replaces it)."""
     for edge in edges:
         graph.add_edge(edge.src, edge.dst, key=edge.type, weight=edge.weight, created_at=edge.created_at)
-    return graph
 
 
 def neighbourhood(

@@ -15,15 +15,8 @@ import numpy as np
 
 from psychoagent.forward import Forward
 from psychoagent.memory.config import DEFAULT_DENSE_WEIGHT, AffectiveMemoryConfig, MemoryConfig
-from psychoagent.memory.contracts import (
-    Appraiser,
-    Edge,
-    Embedder,
-    MemoryStore,
-    MemoryUnit,
-    PairJudge,
-)
-from psychoagent.memory.index.graph import build_graph
+from psychoagent.memory.contracts import Appraiser, Edge, Embedder, MemoryStore, MemoryUnit, PairJudge
+from psychoagent.memory.index.graph import add_edges, build_graph
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.state.affect import NamespaceAffect
 from psychoagent.memory.state.monitor import AffectMonitor
@@ -122,10 +115,7 @@ class Namespace:
         self.store.add_edges(self.name, edges)
         graph = self.shared.graphs.get(self.name)
         if graph is not None:
-            for edge in edges:
-                graph.add_edge(
-                    edge.src, edge.dst, key=edge.type, weight=edge.weight, created_at=edge.created_at
-                )
+            add_edges(graph, edges)
 
     def graph(self) -> Any:
         """The namespace's edges as a networkx MultiDiGraph (cached until the next edge write)."""
