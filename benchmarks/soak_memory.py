@@ -66,6 +66,12 @@ def cache_sizes() -> dict[str, Any]:
         ]
     except (OSError, AttributeError):
         pass
+    try:  # SQLite's own allocations (page caches, statements), part of malloc's live memory
+        used = ctypes.CDLL("libsqlite3.so.0").sqlite3_memory_used
+        used.restype = ctypes.c_int64
+        found["sqlite MiB"] = round(used() / 2**20, 1)
+    except (OSError, AttributeError):
+        pass
     if tracemalloc.is_tracing():
         found["traced MiB"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
     return found
@@ -119,13 +125,14 @@ def drive(args: argparse.Namespace) -> None:
     for t in threads:
         t.start()
     times = [float(x) for x in args.dumps.split(",")] if args.dumps else []
-    rss = []
+    rss, files = [], []
     for n, at in enumerate(times):
         time.sleep(max(0.0, at - (time.monotonic() - began)))
         os.kill(proc.pid, signal.SIGUSR1)
         while not (out / f"done{n}").exists():
             time.sleep(0.2)
         rss.append(_rss(proc.pid))
+        files.append(sum(f.stat().st_size for f in Path(tmp).glob("soak.db*")) / 2**20)
     for t in threads:
         t.join()
     _stop(proc)
@@ -135,6 +142,7 @@ def drive(args: argparse.Namespace) -> None:
     print("| at s | " + " | ".join(f"{at:.0f}" for at in times) + " |")
     print("|---|" + "---|" * len(times))
     print("| resident MiB | " + " | ".join(f"{r:.0f}" for r in rss) + " |")
+    print("| SQLite file and WAL MiB | " + " | ".join(f"{f:.1f}" for f in files) + " |")
     for key in dumps[-1]:
         print(f"| {key} | " + " | ".join(str(d.get(key, "-")) for d in dumps) + " |")
 

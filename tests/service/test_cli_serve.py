@@ -54,3 +54,29 @@ def test_the_server_sizes_the_text_caches_before_they_are_made() -> None:
         bad.splitlines()[-1]
         == "ValueError: PSYCHOAGENT_TEXT_CACHE must be a whole number of at least 64, got 'lots'"
     )
+
+
+def test_the_server_opens_its_file_with_a_small_page_cache(tmp_path: Path) -> None:
+    """A server's SQLite page cache is `--page-cache` MiB (8 by default), not the library's 64 MiB, so its
+    resident memory does not follow the file as it grows."""
+    from psychoagent.cli.service import SERVER_PAGE_CACHE_MIB, _open_hub
+    from psychoagent.memory import Memory
+
+    hub = _open_hub(str(tmp_path / "s.db"), "hash")
+    try:
+        pages = hub.memory.store._store._conn.execute("PRAGMA cache_size").fetchone()[0]
+        assert pages == -SERVER_PAGE_CACHE_MIB * 1024 == -8192
+    finally:
+        hub.close()
+    hub = _open_hub(str(tmp_path / "s.db"), "hash", page_cache_mib=2)
+    try:
+        assert hub.memory.store._store._conn.execute("PRAGMA cache_size").fetchone()[0] == -2048
+    finally:
+        hub.close()
+    library = Memory(tmp_path / "lib.db", embedder="hash")
+    try:
+        assert library.store._store._conn.execute("PRAGMA cache_size").fetchone()[0] == -65536
+    finally:
+        library.close()
+    code, err = _run("serve", "--db", str(tmp_path / "s.db"), "--page-cache", "0", "--embedder", "hash")
+    assert code == 2 and "--page-cache" in err

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from psychoagent.memory import FilterError, Memory
+from psychoagent.memory.config import MemoryConfig
 from psychoagent.memory.history import History, history
 from psychoagent.memory.inputs import InvalidArgument
 from psychoagent.service.models import (
@@ -60,9 +61,11 @@ class MemoryHub:
         self.recall_supports_at = "at" in inspect.signature(memory.recall).parameters
 
     @classmethod
-    def open(cls, db: str | Path | None, embedder: str = "e5") -> MemoryHub:
+    def open(
+        cls, db: str | Path | None, embedder: str = "e5", config: MemoryConfig | None = None
+    ) -> MemoryHub:
         """Open (or create) a memory file; `db=None` keeps it in memory."""
-        return cls(Memory(db, namespace="default", embedder=embedder))
+        return cls(Memory(db, namespace="default", embedder=embedder, config=config))
 
     def close(self) -> None:
         """Close the memory file."""
