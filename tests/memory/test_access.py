@@ -164,3 +164,49 @@ def test_a_unit_counted_many_times_is_written_in_one_statement(tmp_path: Path) -
     assert sorted(calls, key=lambda c: c[1]) == [([bakery], 1), ([crane], 5)]
     mem.close()
     assert stored_count(path, crane) == 5 and stored_count(path, bakery) == 1
+
+
+def test_a_write_after_recalls_commits_once_and_a_failed_one_keeps_the_counts(tmp_path: Path) -> None:
+    """The buffered counts go into the write's own transaction (one commit, not two); when that transaction rolls
+    back, the counts stay buffered and the next flush writes them."""
+    path = tmp_path / "m.db"
+    mem, crane, _ = recalled(path, times=2)
+    inner = mem.store.inner
+    commits = []
+    real = inner.transaction
+
+    def counted():  # type: ignore[no-untyped-def]
+        if not inner._in_transaction():  # an outermost transaction: one commit
+            commits.append(1)
+        return real()
+
+    inner.transaction = counted  # type: ignore[method-assign]
+    mem.observe("the ferry left the harbour at noon")
+    assert len(commits) == 1 and stored_count(path, crane) == 2
+    mem.recall("harbour crane", k=1)
+    with pytest.raises(RuntimeError), mem.store.transaction():
+        raise RuntimeError("the write failed")
+    assert stored_count(path, crane) == 2
+    mem.store.flush()
+    assert stored_count(path, crane) == 3
+    mem.close()
+
+
+def test_one_flush_timer_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recalls and writes in turn start one timer thread, not one per recall (a write no longer cancels it)."""
+    import threading
+
+    started = []
+
+    class Counted(threading.Timer):
+        def start(self) -> None:
+            started.append(1)
+            super().start()
+
+    monkeypatch.setattr("psychoagent.memory.stores.access.threading.Timer", Counted)
+    mem, _, _ = recalled(tmp_path / "m.db", times=1, flush=LATER)
+    for i in range(20):
+        mem.recall("harbour crane", k=1)
+        mem.observe(f"the tug {i} pushed the barge")
+    assert len(started) == 1
+    mem.close()

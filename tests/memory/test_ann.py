@@ -62,6 +62,30 @@ def test_rows_added_after_training_are_searchable() -> None:
     assert mem._index().ann is not None and len(mem._index().ann) == 301
 
 
+@pytest.mark.parametrize("codec", ["pq2", "int8"])
+def test_forget_drops_the_row_from_the_trained_index_without_training_it_again(codec: str) -> None:
+    """A forgotten unit's codes leave the IVF index (they stand for its text), the index is not trained again, and
+    rows added afterwards are still found."""
+    cfg = RecallConfig(ann_min_rows=200, ann_probes=64, ann_codec=codec, track_access=False)  # type: ignore[arg-type]
+    mem = Memory(embedder="hash", appraiser=None, config=MemoryConfig(recall=cfg))
+    units = mem.observe_many([f"routine event number {i} about topic {i % 17}" for i in range(300)])
+    secret = mem.observe("The lighthouse keeper painted the door bright orange")
+    assert mem.recall("lighthouse keeper orange door", k=1)[0].unit.id == secret.id  # trains the index
+    ann = mem._index().ann
+    assert ann is not None
+    row = mem._index().row_of[secret.id]
+    query = mem._index().vectors[row].copy()
+    assert row in ann.search(query, 5, 64).tolist()
+    mem.forget(secret.id)
+    assert mem._index().ann is ann and row not in ann.search(query, 5, 64).tolist()
+    assert all(h.unit.id != secret.id for h in mem.recall("lighthouse keeper orange door", k=5))
+    later = mem.observe("The harbour pilot rowed out at dawn")
+    assert mem.recall("harbour pilot rowed dawn", k=1)[0].unit.id == later.id
+    assert mem._index().ann is ann and len(ann) == 302
+    mem.forget(units[0].id)
+    assert mem._index().ann is ann
+
+
 def test_int8_rerank_orders_by_exact_cosine_and_codec_change_rebuilds() -> None:
     vectors = clustered(3000, seed=3)
     q = clustered(1, seed=4)[0]

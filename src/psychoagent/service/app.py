@@ -1,7 +1,8 @@
 """The REST service: a FastAPI app over a `MemoryHub` (one memory file, access serialised by the hub's lock).
 
-Endpoints are plain `def`s, so FastAPI runs them in its thread pool while the hub lets one at a time touch the
-memory. Every error is JSON `{"detail": message naming the field, "field": name}`.
+Endpoints are `async def`s that call the hub directly on the event loop: the hub lets one request at a time touch
+the memory anyway, and handing each one to the thread pool and back cost a third of the throughput
+(docs/benchmarks.md, "Memory service"). Every error is JSON `{"detail": message naming the field, "field": name}`.
 """
 
 from collections.abc import AsyncIterator
@@ -107,7 +108,7 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
             response.headers["Allow"] = ", ".join(sorted(methods))
         return response
 
-    def authorise(
+    async def authorise(
         ns: NamespacePath, creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
     ) -> str:
         assert keys is not None
@@ -122,7 +123,7 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
             raise ServiceErrorWithStatus(403, f"field 'ns': this key may not use namespace {ns!r}", "ns")
         return ns
 
-    def open_namespace(ns: NamespacePath) -> str:
+    async def open_namespace(ns: NamespacePath) -> str:
         return ns
 
     # Without keys the server binds to loopback only and declares no security scheme.
@@ -130,11 +131,11 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
     v1 = APIRouter(prefix="/v1/namespaces/{ns}", responses=ERRORS)
 
     @v1.post("/memories", response_model=MemoryUnit, status_code=201, summary="observe one event")
-    def observe(ns: Ns, req: ObserveRequest) -> MemoryUnit:
+    async def observe(ns: Ns, req: ObserveRequest) -> MemoryUnit:
         return hub.observe(ns, req)
 
     @v1.get("/memories", response_model=UnitList, summary="list units in insertion order")
-    def list_units(
+    async def list_units(
         ns: Ns,
         offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -142,33 +143,33 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
         return hub.page(ns, offset, limit)
 
     @v1.post("/recall", response_model=RecallResponse, summary="hybrid recall with score parts and affect")
-    def recall(ns: Ns, req: RecallRequest) -> RecallResponse:
+    async def recall(ns: Ns, req: RecallRequest) -> RecallResponse:
         return RecallResponse(hits=hub.recall(ns, req))
 
     @v1.post("/brief", response_model=Briefing, summary="conflict-aware briefing for a decision")
-    def brief(ns: Ns, req: BriefRequest) -> Briefing:
+    async def brief(ns: Ns, req: BriefRequest) -> Briefing:
         return hub.brief(ns, req)
 
     @v1.get("/memories/{id}", response_model=MemoryUnit, summary="one unit")
-    def get(ns: Ns, id: IdPath) -> MemoryUnit:
+    async def get(ns: Ns, id: IdPath) -> MemoryUnit:
         return hub.get(ns, id)
 
     @v1.get("/memories/{id}/history", response_model=History, summary="the unit's versions, edges, conflicts")
-    def unit_history(ns: Ns, id: IdPath) -> History:
+    async def unit_history(ns: Ns, id: IdPath) -> History:
         return hub.history(ns, id)
 
     @v1.delete("/memories/{id}", response_model=MemoryUnit, summary="forget: erase content, keep a tombstone")
-    def forget(
+    async def forget(
         ns: Ns, id: IdPath, reason: Annotated[str, Query(max_length=2000, pattern=r"^[^\x00]*$")] = ""
     ) -> MemoryUnit:
         return hub.forget(ns, id, reason)
 
     @v1.get("/conflicts", response_model=ConflictsResponse, summary="conflict records, oldest first")
-    def conflicts(ns: Ns, status: ConflictStatus | None = None) -> ConflictsResponse:
+    async def conflicts(ns: Ns, status: ConflictStatus | None = None) -> ConflictsResponse:
         return ConflictsResponse(conflicts=hub.conflicts(ns, status))
 
     @v1.post("/supersede", response_model=SupersedeResponse, summary="replace a fact, keeping both")
-    def supersede(ns: Ns, req: SupersedeRequest) -> SupersedeResponse:
+    async def supersede(ns: Ns, req: SupersedeRequest) -> SupersedeResponse:
         old, new = hub.supersede(ns, req)
         return SupersedeResponse(old=old, new=new)
 
@@ -176,7 +177,7 @@ def create_app(hub: MemoryHub, keys: KeyRing | None = None, *, close_on_shutdown
     routes: list[APIRoute | Route] = [r for r in v1.routes if isinstance(r, APIRoute)]
 
     @app.get("/healthz", response_model=Health, summary="liveness")
-    def healthz() -> Health:
+    async def healthz() -> Health:
         with hub.lock:
             version = getattr(hub.memory.store, "schema_version", None)
         return Health(status="ok", version=__version__, schema_version=version)

@@ -193,7 +193,8 @@ class NamespaceIndex:
         self._conversation.remove(row)
         if self.ids and self.ids[-1] == unit_id:
             self.last = None
-        self.ann = None  # its IVF codes hold the vector: rebuilt over the blanked matrix on the next search
+        if self.ann is not None:  # its IVF codes hold the vector
+            self.ann.remove(row)
         self.dead += 1
         return True
 

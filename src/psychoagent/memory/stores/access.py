@@ -2,9 +2,10 @@
 
 Every recall counts its results as accessed (`RecallConfig.track_access`); written through, that is one write
 transaction per recall (0.15-0.3 ms at 100k units here, docs/benchmarks.md). `AccessBuffer` wraps the store: it
-keeps the counts in memory and writes them, all in one transaction, before any other call reaches the store (a
-write, a read of many units, a count), on `close`, at interpreter exit, and at most `flush_seconds` after the
-first unwritten one, so another process reads them that late at most. Units this process reads back carry their
+keeps the counts in memory and writes them, all at once, inside the next write transaction or in one of their own
+before any other call reaches the store (a read of many units, a count), on `close`, at interpreter exit, and at
+most `flush_seconds` after the first unwritten one (one timer at a time), so another process reads them that late
+at most. Units this process reads back carry their
 unwritten counts, and the in-memory index counts them at once, so recall ranks as if they were written. A killed
 process (``kill -9``) loses the counts of its last `flush_seconds`.
 """
@@ -15,7 +16,8 @@ import atexit
 import os
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from psychoagent.memory.contracts import ChangedUnit, MemoryStore
@@ -67,10 +69,15 @@ class AccessBuffer:
             counts = self._pending.setdefault(namespace, {})
             for uid in dict.fromkeys(ids):
                 counts[uid] = (counts.get(uid, (0, when))[0] + times, when)
-            if self._timer is None:
-                self._timer = threading.Timer(self._flush_seconds, self.flush)
+            if self._timer is None:  # one timer at a time; a flush before it fires leaves it to find nothing
+                self._timer = threading.Timer(self._flush_seconds, self._timer_fired)
                 self._timer.daemon = True
                 self._timer.start()
+
+    def _timer_fired(self) -> None:
+        with self._lock:
+            self._timer = None
+        self.flush()
 
     def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]:
         """Units by id, with the accesses not yet written counted in."""
@@ -96,35 +103,60 @@ class AccessBuffer:
 
     def flush(self) -> None:
         """Write the buffered counts in one transaction (nothing when none are buffered)."""
-        with self._lock:
-            pending, self._pending = self._pending, {}
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-        # a forked child inherits the counts of its parent, which writes them itself; a closed store has none left
-        if not pending or self._closed or os.getpid() != self._pid:
+        pending = self._take()
+        if not pending:
             return
         try:
             with self._store.transaction():
-                for namespace, counts in pending.items():
-                    # one statement per distinct (count, time)
-                    groups: dict[tuple[int, float], list[str]] = {}
-                    for uid, (count, when) in counts.items():
-                        groups.setdefault((count, when), []).append(uid)
-                    for (count, when), ids in groups.items():
-                        self._store.record_access(namespace, ids, when, count)
+                self._write(pending)
         except BaseException:
-            with self._lock:  # not written: keep them for the next flush
-                for namespace, counts in pending.items():
-                    mine = self._pending.setdefault(namespace, {})
-                    for uid, (count, when) in counts.items():
-                        later = mine.get(uid)
-                        mine[uid] = (count + later[0], later[1]) if later else (count, when)
+            self._restore(pending)
             raise
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """The store's transaction, with the buffered counts written inside it rather than in one of their own
+        before it (a write after recalls then commits once)."""
+        pending = self._take()
+        try:
+            with self._store.transaction() as conn:
+                self._write(pending)
+                yield conn
+        except BaseException:
+            self._restore(pending)
+            raise
+
+    def _take(self) -> dict[str, dict[str, tuple[int, float]]]:
+        """The buffered counts, removed from the buffer (none in a forked child, whose parent writes its own, or
+        once closed)."""
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        return {} if self._closed or os.getpid() != self._pid else pending
+
+    def _write(self, pending: dict[str, dict[str, tuple[int, float]]]) -> None:
+        for namespace, counts in pending.items():
+            groups: dict[tuple[int, float], list[str]] = {}  # one statement per distinct (count, time)
+            for uid, (count, when) in counts.items():
+                groups.setdefault((count, when), []).append(uid)
+            for (count, when), ids in groups.items():
+                self._store.record_access(namespace, ids, when, count)
+
+    def _restore(self, pending: dict[str, dict[str, tuple[int, float]]]) -> None:
+        """Put counts that were not written back, for the next flush."""
+        with self._lock:
+            for namespace, counts in pending.items():
+                mine = self._pending.setdefault(namespace, {})
+                for uid, (count, when) in counts.items():
+                    later = mine.get(uid)
+                    mine[uid] = (count + later[0], later[1]) if later else (count, when)
 
     def close(self) -> None:
         """Write the buffered counts, then close the store."""
         self.flush()
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
         self._closed = True
         atexit.unregister(self._at_exit)
         self._store.close()
