@@ -1,7 +1,7 @@
 """The REST service: a FastAPI app over a `MemoryHub` (one memory file, access serialised by the hub's lock).
 
 Endpoints are `async def`s that call the hub directly on the event loop: the hub lets one request at a time touch
-the memory anyway, and handing each one to the thread pool and back cost a third of the throughput
+the memory anyway, and handing each one to the thread pool and back cost a quarter to a third of the throughput
 (docs/benchmarks.md, "Memory service"). Every error is JSON `{"detail": message naming the field, "field": name}`.
 """
 
