@@ -14,7 +14,10 @@ never written to the docs section: `natural_dev.json` and `natural_dev2.json` ar
 only to report. Items of the later sets carry a "kind" (`UPDATE_KINDS`, `COMPATIBLE_KINDS`); the second table
 reports each kind in each language.
 
-Run: ``python -m benchmarks.bench_natural [--embedder hash] [--no-write] [--misses] [--data FILE]``.
+``--judge-calls`` also counts the calls a configured `LLMPairJudge` would receive: every item's memory gets a
+judge over a model that gives no answer, so the scorer's labels stand and every other number is as without it.
+
+Run: ``python -m benchmarks.bench_natural [--embedder hash] [--no-write] [--misses] [--judge-calls] [--data FILE]``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import numpy as np
 from benchmarks._report import write_section
 from psychoagent import Memory
 from psychoagent.embed import get_embedder
+from psychoagent.memory.conflicts.judge import LLMPairJudge
 
 DATA = Path(__file__).resolve().parent / "data" / "natural_updates.json"
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
@@ -109,12 +113,28 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
-def run_item(item: dict[str, str], fillers: list[str], embedder: Any, rng: random.Random) -> Outcome:
-    """Store one item in a fresh memory and measure recall, briefing and records."""
+class NoAnswer:
+    """A model that answers no structured call (the judge's fallback), so a judge over it only counts its calls."""
+
+    def structured(self, messages: Any, output: Any, *, purpose: str = "", fallback: Any = None) -> Any:
+        return fallback
+
+
+JUDGE_STATS: dict[str, int] = {"calls": 0, "pairs": 0, "writes": 0}
+"""What the judges of `run_item(..., judge=True)` were asked, summed over items, and the writes they saw."""
+
+
+def run_item(
+    item: dict[str, str], fillers: list[str], embedder: Any, rng: random.Random, judge: bool = False
+) -> Outcome:
+    """Store one item in a fresh memory and measure recall, briefing and records (with `judge`, count the calls an
+    LLM pair judge would receive into `JUDGE_STATS`)."""
     pool = fillers[:]
     rng.shuffle(pool)
     texts = [item["old"], *pool[:6], item["new"], *pool[6:12]]
     mem = Memory(embedder=embedder)
+    referee = LLMPairJudge(NoAnswer()) if judge else None
+    mem.pair_judge = referee
     ids = [mem.observe(text, timestamp=START + dt.timedelta(hours=i)).id for i, text in enumerate(texts)]
     old_id, new_id = ids[0], ids[7]
     now = START + dt.timedelta(hours=len(texts) + 1)
@@ -125,6 +145,10 @@ def run_item(item: dict[str, str], fillers: list[str], embedder: Any, rng: rando
     recorded = any({c.side_a, c.side_b} == pair for c in mem.conflicts(ids=[old_id]))
     old = mem.get(old_id)
     mem.close()
+    if referee is not None:
+        JUDGE_STATS["calls"] += referee.stats["calls"]
+        JUDGE_STATS["pairs"] += referee.stats["pairs"]
+        JUDGE_STATS["writes"] += len(texts)
     return {
         "both": old_id in top and new_id in top,
         "newer_first": new_id in top and (old_id not in top or top.index(new_id) < top.index(old_id)),
@@ -133,11 +157,11 @@ def run_item(item: dict[str, str], fillers: list[str], embedder: Any, rng: rando
     }
 
 
-def run_set(data: dict[str, Any], embedder: Any, seed: int = 7) -> list[Row]:
+def run_set(data: dict[str, Any], embedder: Any, seed: int = 7, judge: bool = False) -> list[Row]:
     """Run every item of a validated set, updates first, with one shared filler shuffle stream."""
     rng = random.Random(seed)
     return [
-        (section, item, run_item(item, data["fillers"][item["lang"]], embedder, rng))
+        (section, item, run_item(item, data["fillers"][item["lang"]], embedder, rng, judge))
         for section in SECTIONS
         for item in data[section]
     ]
@@ -213,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md as is")
     parser.add_argument("--misses", action="store_true", help="also print the items that missed")
     parser.add_argument(
+        "--judge-calls", action="store_true", help="count the calls a configured LLM pair judge would receive"
+    )
+    parser.add_argument(
         "--data", type=Path, default=DATA, help="the set to run (default: natural_updates.json)"
     )
     args = parser.parse_args(argv)
@@ -220,7 +247,7 @@ def main(argv: list[str] | None = None) -> None:
         data = load(args.data)
     except DataError as exc:
         parser.exit(2, f"bench_natural: {exc}\n")
-    rows = run_set(data, get_embedder(args.embedder))
+    rows = run_set(data, get_embedder(args.embedder), judge=args.judge_calls)
     table = language_table(rows)
     has_kinds = any("kind" in i for _, i, _ in rows)
     if has_kinds:
@@ -228,6 +255,10 @@ def main(argv: list[str] | None = None) -> None:
     print(table)
     if args.misses:
         print("\n".join(misses(rows)))
+    if args.judge_calls:
+        calls, writes = JUDGE_STATS["calls"], max(1, JUDGE_STATS["writes"])
+        print(f"judge calls per write: {calls / writes:.3f} ({calls} calls for {JUDGE_STATS['pairs']} pairs, "
+              f"{JUDGE_STATS['writes']} writes)")  # fmt: skip
     if not args.no_write and args.data.resolve() == DATA:
         body = (f"Embedder {args.embedder}. {__doc__.split(chr(10) * 2)[1]}\n\n{table}\n\nThe pair scorer is fitted "
                 "and chosen on the conflict benchmark's generated scenarios; this set checks how far that carries "
