@@ -205,7 +205,7 @@ def run(
     clients: int, seconds: float, write_share: float, embedder: str, backend: str = "sqlite"
 ) -> dict[str, object]:
     """One load run on `backend` (sqlite: a fresh file; postgres: a fresh local server); the measured numbers.
-    Schemathesis and the forget timing run on SQLite only."""
+    Schemathesis and the forget timing run on SQLite only (None on PostgreSQL)."""
     with tempfile.TemporaryDirectory() as tmp:
         pg = None
         if backend == "postgres":
@@ -219,7 +219,7 @@ def run(
         proc = _start(db, port, embedder)
         try:
             seed(url)
-            fuzz = _fuzz(url, Path(tmp)) if pg is None else (0, "")
+            fuzz = _fuzz(url, Path(tmp)) if pg is None else None
             logs = [ClientLog() for _ in range(clients)]
             deadline = time.monotonic() + seconds
             threads = [
@@ -242,7 +242,7 @@ def run(
             lost_restart = len(acked - _stored_ids(url))
         finally:
             _stop(proc)
-        forget = _forget_cost(Path(tmp)) if pg is None else (0.0, 0.0)
+        forget = _forget_cost(Path(tmp)) if pg is None else None
         if pg is not None:
             pg.cleanup()
     lat = {

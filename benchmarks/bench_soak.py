@@ -48,6 +48,7 @@ WARM_UP = 180.0
 then (the server's 4,096-text analysis caches within the first minute, the 10,000-vector embedding cache last, at
 about 3 minutes; `benchmarks.soak_memory`). Growth from 60 s is reported beside it."""
 EARLY = 60.0
+"""Seconds after which growth was measured before the warm-up was set (reported for comparison)."""
 SAMPLE_EVERY = 5.0
 
 

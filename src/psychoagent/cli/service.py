@@ -66,7 +66,7 @@ SERVER_PAGE_CACHE_MIB = 8
 """SQLite page cache of a server's connection (MiB; `StoreConfig.cache_size_kib` is 64 MiB in the library). The
 cache fills with the pages a server touches, so under steady writing and forgetting it grows with the file (about
 1.3 MiB a minute in the soak, docs/benchmarks.md); the operating system's file cache serves the rest. Recall reads
-the in-process index, so the soak's p95 did not change with it."""
+the in-process index: `soak_memory` answered 60,485 requests in 310 s with it against 56,846 with 64 MiB."""
 
 
 def _open_hub(db: str, embedder: str, page_cache_mib: int = SERVER_PAGE_CACHE_MIB) -> MemoryHub:

@@ -130,7 +130,9 @@ class IvfIndex:
         """Drop one row's codes (a forgotten unit): a scan of the inverted lists, well under a millisecond at 20k
         rows, where training the index again took half a second (docs/benchmarks.md)."""
         if row < self._rows:
-            self._index.remove_ids(_faiss().IDSelectorBatch(np.array([row], dtype=np.int64)))
+            faiss = _faiss()
+            with _one_thread(faiss):
+                self._index.remove_ids(faiss.IDSelectorBatch(np.array([row], dtype=np.int64)))
 
     def search(self, query: np.ndarray, n: int, probes: int) -> np.ndarray:
         """Rows of the (approximately) n most similar vectors, by the index's own (possibly quantised) scores."""

@@ -4,10 +4,9 @@ Every recall counts its results as accessed (`RecallConfig.track_access`); writt
 transaction per recall (0.15-0.3 ms at 100k units here, docs/benchmarks.md). `AccessBuffer` wraps the store: it
 keeps the counts in memory and writes them, all at once, inside the next write transaction or in one of their own
 before any other call reaches the store (a read of many units, a count), on `close`, at interpreter exit, and at
-most `flush_seconds` after the first unwritten one (one timer at a time), so another process reads them that late
-at most. Units this process reads back carry their
-unwritten counts, and the in-memory index counts them at once, so recall ranks as if they were written. A killed
-process (``kill -9``) loses the counts of its last `flush_seconds`.
+most `flush_seconds` after the first unwritten one (one timer at a time), so another process reads them that late at
+most. Units this process reads back carry their unwritten counts, and the in-memory index counts them at once, so
+recall ranks as if they were written. A killed process (``kill -9``) loses the counts of its last `flush_seconds`.
 """
 
 from __future__ import annotations
@@ -104,20 +103,20 @@ class AccessBuffer:
     def flush(self) -> None:
         """Write the buffered counts in one transaction (nothing when none are buffered)."""
         pending = self._take()
-        if not pending:
-            return
-        try:
-            with self._store.transaction():
-                self._write(pending)
-        except BaseException:
-            self._restore(pending)
-            raise
+        if pending:
+            with self._writing(pending):
+                pass
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
         """The store's transaction, with the buffered counts written inside it rather than in one of their own
         before it (a write after recalls then commits once)."""
-        pending = self._take()
+        with self._writing(self._take()) as conn:
+            yield conn
+
+    @contextmanager
+    def _writing(self, pending: dict[str, dict[str, tuple[int, float]]]) -> Iterator[Any]:
+        """A store transaction that starts by writing `pending`; rolled back, they go back to the buffer."""
         try:
             with self._store.transaction() as conn:
                 self._write(pending)
