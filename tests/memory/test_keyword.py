@@ -28,6 +28,7 @@ def build(docs: list[list[str]]) -> KeywordIndex:
 
 
 def test_dense_and_scatter_scoring_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(KeywordIndex, "_rare_first", lambda self, *a: None)  # both score every document
     docs = corpus(3000, seed=1)
     queries = [["w0", "w1", "w57"], ["w0"], ["w2", "w140", "w299", "nothing"], ["w0", "w0", "w3"]]
     dense_index = build(docs)
@@ -112,3 +113,48 @@ def test_postings_read_after_more_documents_are_added_include_them() -> None:
     rows, _ = kw.search(["apple"], None, 10)
     assert rows.tolist()[0] == 2 and sorted(rows.tolist()) == [0, 1, 2]  # two occurrences score highest
     assert kw.matches(["apple", "pie"], np.array([0, 2])).tolist() == [[True, False], [True, True]]
+
+
+def test_the_rarer_terms_first_give_the_top_n_of_every_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = corpus(4000, seed=5)
+    index = build(docs)
+    rng = np.random.default_rng(9)
+    queries = [["w0", "w1", f"w{j}"] for j in range(20, 120, 7)] + [
+        [f"w{j}" for j in rng.choice(300, size=4)] for _ in range(40)
+    ]
+    mask = np.arange(4000) % 4 != 1
+    monkeypatch.setattr(KeywordIndex, "_rare_first", lambda self, *a: None)
+    full = [index.search(q, m, 20) for q in queries for m in (None, mask)]
+    monkeypatch.undo()
+    used = 0
+    original = KeywordIndex._rare_first
+
+    def counting(self: KeywordIndex, *args: object) -> object:
+        nonlocal used
+        got = original(self, *args)  # type: ignore[arg-type]
+        used += got is not None
+        return got
+
+    monkeypatch.setattr(KeywordIndex, "_rare_first", counting)
+    fast = [index.search(q, m, 20) for q in queries for m in (None, mask)]
+    assert used >= 10  # the shortcut was taken, and where taken it found what scoring every document finds
+    for (rows_a, scores_a), (rows_b, scores_b) in zip(full, fast, strict=True):
+        assert np.allclose(np.sort(scores_a), np.sort(scores_b))
+        last = scores_a.min() + 1e-9  # documents tied with the n-th may take its place either way
+        assert set(rows_a[scores_a > last].tolist()) == set(rows_b[scores_b > last].tolist())
+
+
+def test_the_sampled_threshold_keeps_the_top_n(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = corpus(6000, seed=8)
+    index = build(docs)
+    queries = [["w0"], ["w0", "w1"], ["w1", "w2", "w40"], ["w0", "w5", "w9", "w77"]]
+    mask = np.arange(6000) % 5 != 2
+    monkeypatch.setattr(keyword, "_top_by_sample", lambda scores, n: None)
+    full = [index.search(q, m, n) for q in queries for m in (None, mask) for n in (3, 10)]
+    monkeypatch.undo()
+    fast = [index.search(q, m, n) for q in queries for m in (None, mask) for n in (3, 10)]
+    assert len(index) >= keyword.SAMPLE_MIN_RATIO * 10  # long enough to take the sampled threshold
+    for (rows_a, scores_a), (rows_b, scores_b) in zip(full, fast, strict=True):
+        assert np.allclose(scores_a, scores_b)
+        last = scores_a.min() + 1e-9
+        assert set(rows_a[scores_a > last].tolist()) == set(rows_b[scores_b > last].tolist())

@@ -134,7 +134,9 @@ class Memory:
         return self.store.count(self.namespace)
 
     def close(self) -> None:
-        """Close the file; the object cannot be used afterwards."""
+        """Close the file (writing the index snapshots of large namespaces first, `StoreConfig.index_snapshot_rows`);
+        the object cannot be used afterwards."""
+        self._shared.save_snapshots()
         self.store.close()
 
     def __enter__(self) -> Memory:

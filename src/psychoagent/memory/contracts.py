@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from psychoagent.types import Briefing, ConflictRecord, Edge, MemoryUnit, Recall
 
 __all__ = [
     "TOMBSTONE_KIND", "TOMBSTONE_TEXT", "Appraiser", "Briefing", "ChangedUnit", "ConflictRecord", "Edge", "Embedder",
-    "MemoryStore", "MemoryUnit", "NamespaceRows", "PairJudge", "Recall", "is_tombstone",
+    "MemoryStore", "MemoryUnit", "NamespaceRows", "PairJudge", "Recall", "UnitFact", "is_tombstone",
 ]  # fmt: skip
 
 TOMBSTONE_TEXT = "[forgotten]"
@@ -47,6 +48,18 @@ class NamespaceRows:
     columns: dict[str, np.ndarray]
     vectors: list[bytes | None]
     segmented: list[str]
+
+
+class UnitFact(NamedTuple):
+    """The columns of a stored unit that the affect state indexes (`MemoryStore.unit_facts`)."""
+
+    id: str
+    created_at: float
+    content: str
+    kind: str
+    invalid_at: float | None
+    valence: int
+    metadata_json: str
 
 
 @dataclass
@@ -77,6 +90,18 @@ class MemoryStore(Protocol):
     # -- meta and change detection
     def get_meta(self, key: str) -> str | None: ...
     def set_meta(self, key: str, value: str) -> None: ...
+    def snapshot_folder(self) -> Path | None:
+        """Where index snapshots of this store's namespaces are kept, or None for none."""
+        ...
+
+    def counter(self) -> int:
+        """The store's change counter now (committed writes of every connection)."""
+        ...
+
+    def seen(self) -> int:
+        """The change counter this connection's caller reflects (`poll_changes`, `mark_seen`)."""
+        ...
+
     def poll_changes(self) -> tuple[int, int] | None:
         """(last seen, now) of the change counter when another connection wrote since the last look, else None."""
         ...
@@ -106,6 +131,13 @@ class MemoryStore(Protocol):
     def get_units(self, namespace: str, ids: Sequence[str]) -> list[MemoryUnit]: ...
     def iter_units(self, namespace: str, kind: str | None = None, live: bool = False) -> Iterator[MemoryUnit]:
         """Units of a namespace in insertion order: of one kind when given, without tombstones when `live`."""
+        ...
+
+    def unit_facts(
+        self, namespace: str, ids: Sequence[str] | None = None, upto_pk: int | None = None
+    ) -> list[UnitFact]:
+        """(id, created_at, content, kind, invalid_at, valence, metadata_json) of live units (these ids, or every
+        one up to `upto_pk`), in insertion order: what the in-process affect state indexes."""
         ...
 
     def count(self, namespace: str | None = None) -> int: ...

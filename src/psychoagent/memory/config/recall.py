@@ -109,13 +109,18 @@ class RecallConfig(ConfigModel):
     ann: Literal["ivf", "exact"] = "ivf"
     """dense search in namespaces of at least ann_min_rows units: a faiss IVF index (extra 'ann'; exact when
     faiss is missing) or always the exact numpy scan"""
+    overlap_min_rows: Count = 50_000
+    """in namespaces of at least this many units the dense search runs on a helper thread while the keyword
+    search runs (both release the GIL; same results): at a million units 3.8 and 5.7 ms one after the other
+    (docs/benchmarks.md); below, a search is too short for the hand-over to pay"""
     ann_min_rows: Count = 20_000
     """below this many units the exact scan costs under a millisecond or so (FACTS.md)"""
     ann_lists_per_sqrt: Positive = 1.0
     """IVF clusters = this x sqrt(units) (faiss guideline: about sqrt(n) to 16 sqrt(n))"""
     ann_probes: Count | None = None
     """IVF clusters scanned per query; None: the codec's own (`memory.index.ann.PROBES`: 48 for pq2, 32 for
-    the others). Recall@10 vs exact and latency at 100k in docs/benchmarks.md"""
+    the others; pq2 scans at least 18 % of the clusters, `PROBE_SHARE`). Recall@10 vs exact and latency at 100k
+    and at a million units in docs/benchmarks.md"""
     ann_codec: Literal["pq2", "int8", "pq4", "float32"] = "pq2"
     """how the IVF index stores vectors: pq2 (faiss fast-scan product quantiser, a 4-bit code per pair of
     dimensions, of the vectors themselves; the best rows re-scored exactly: at 100k bench units recall@10
@@ -127,7 +132,7 @@ class RecallConfig(ConfigModel):
     (IndexIVFFlat); docs/benchmarks.md"""
     ann_rerank: Count | None = None
     """a quantised IVF search fetches this many times the rows asked and keeps the best by exact cosine from
-    the float32 matrix; None: the codec's own (`memory.index.ann.RERANK`: 5 for pq2, 2 for pq4, 1 for int8,
+    the float32 matrix; None: the codec's own (`memory.index.ann.RERANK`: 8 for pq2, 2 for pq4, 1 for int8,
     whose own best rows lose nothing: at 100k with 32 probes recall@10 0.910 with 1 or 2)"""
     pair_decisions: NonNegativeInt = 65_536
     """pair decisions of the currency stage (comparable? update probability) kept across recalls, per pair

@@ -34,6 +34,11 @@ class StoreConfig(ConfigModel):
     writes and fsyncs (the writing thread's fsync waits fell from 66-77 to 9-20 ms per 20,000 units,
     docs/benchmarks.md). 12,000 rows are about 4,000 units, a WAL of some 15 MB with 384-d vectors;
     `wal_autocheckpoint_pages` stays the backstop in the committing connection. 0: checkpoints only there"""
+    index_snapshot_rows: NonNegativeInt = 50_000
+    """SQLite file: closing a memory writes the in-memory index of each loaded namespace of at least this many
+    units beside the file (``<file>.index/``), its IVF index trained, and the next open reads it instead of
+    rebuilding it (1,000,000 units: 79 s built from the file, seconds from a snapshot, docs/benchmarks.md).
+    Below 50,000 units a build takes a few seconds at most. 0: no snapshots"""
     pool_size: Count = 4
     """PostgreSQL store: most connections one process keeps open (one per busy thread)"""
     hnsw: Literal["on_search", "on_write"] = "on_search"

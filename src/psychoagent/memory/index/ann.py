@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -26,11 +26,17 @@ log = logging.getLogger(__name__)
 TRAIN_POINTS_PER_LIST = 40
 """k-means sample size per cluster (faiss warns below 39)."""
 PROBES = {"pq2": 48, "pq4": 32, "int8": 32, "float32": 32}
-"""Clusters scanned per query when `RecallConfig.ann_probes` is None. At 100k bench units (316 clusters) pq2 with
-48 probes found recall@10 0.928 (40: 0.912), int8 with 32 probes 0.910 (docs/benchmarks.md)."""
-RERANK = {"pq2": 5, "pq4": 2, "int8": 1, "float32": 1}
+"""Fewest clusters scanned per query when `RecallConfig.ann_probes` is None. At 100k bench units (316 clusters)
+pq2 with 48 probes found recall@10 0.928 (40: 0.912), int8 with 32 probes 0.910 (docs/benchmarks.md)."""
+PROBE_SHARE = {"pq2": 0.18}
+"""...and at least this share of the clusters: with sqrt(n) clusters a fixed number scans an ever smaller share
+of the rows, and on the bench's hash vectors (little cluster structure) recall@10 fell to 0.861 at a million
+units with 48 of 1,000. There 150 probes found 0.951 and 180 found 0.956 with 8 rows re-scored per row asked (3.3
+ms a search against 1.4 ms, docs/benchmarks.md)."""
+RERANK = {"pq2": 8, "pq4": 2, "int8": 1, "float32": 1}
 """Rows fetched per row asked, re-scored by exact cosine, when `RecallConfig.ann_rerank` is None. 4-bit codes
-need it (pq2 at 100k bench units, 48 probes: recall@10 0.928 with 5, 0.938 with 8 at 0.1 ms more; pq4 on clustered
+need it (pq2 at 100k bench units, 48 probes: recall@10 0.928 with 5, 0.938 with 8 at 0.1 ms more; at a million
+units with 180 probes 0.956 with 8, 0.958 with 12; pq4 on clustered
 32-d test data: 0.73 without); 8-bit codes do not: at 100k bench units the index's own best rows gave recall@10
 0.910 as the re-scored twice as many did, while fetching and re-scoring them cost about 0.15 ms a query. On the
 conflict scenarios' e5 vectors (11,786, 400 of them as queries, recall's 100 rows asked) pq2 found 1.000 and int8
@@ -113,10 +119,35 @@ class IvfIndex:
         with _one_thread(faiss):
             self._index.train(np.ascontiguousarray(vectors[picks]))
         self.extend(vectors)
-        self._index.nprobe = probes_for(cfg, self.codes)
+        self._index.nprobe = probes_for(cfg, self.codes, lists)
 
     def __len__(self) -> int:
         return self._rows
+
+    @property
+    def lists(self) -> int:
+        """Clusters (inverted lists) of the index."""
+        return int(self._index.nlist)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The trained index as faiss serialises it, with its codec and row count (an index snapshot)."""
+        with _one_thread(_faiss()):
+            data = _faiss().serialize_index(self._index)
+        return {"index": np.asarray(data, dtype=np.uint8), "rows": np.asarray([self._rows], dtype=np.int64),
+                "codec": np.frombuffer(f"{self.codec}/{self.codes}".encode(), dtype=np.uint8)}  # fmt: skip
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> IvfIndex:
+        """The index `to_arrays` gave, without training or adding again."""
+        faiss = _faiss()
+        index = cls.__new__(cls)
+        codec, codes = arrays["codec"].tobytes().decode().split("/")
+        index.codec, index.codes = cast(Any, codec), cast(Any, codes)
+        with _one_thread(faiss):
+            index._index = faiss.deserialize_index(np.ascontiguousarray(arrays["index"]))
+        index._quantiser = None  # the deserialised index owns its own
+        index._rows = int(arrays["rows"][0])
+        return index
 
     def extend(self, vectors: np.ndarray) -> None:
         """Add rows appended to the matrix since the last call (same order)."""
@@ -145,9 +176,11 @@ class IvfIndex:
         return rows[rows >= 0].astype(np.int64)
 
 
-def probes_for(cfg: RecallConfig, codec: str) -> int:
-    """Clusters to scan: the configured number, else the codec's own (`PROBES`)."""
-    return cfg.ann_probes if cfg.ann_probes is not None else PROBES.get(codec, 32)
+def probes_for(cfg: RecallConfig, codec: str, lists: int = 0) -> int:
+    """Clusters to scan of `lists`: the configured number, else the codec's own (`PROBES`, `PROBE_SHARE`)."""
+    if cfg.ann_probes is not None:
+        return cfg.ann_probes
+    return max(PROBES.get(codec, 32), math.ceil(PROBE_SHARE.get(codec, 0.0) * lists))
 
 
 def searched(index: Any) -> np.ndarray:
@@ -178,7 +211,7 @@ def dense_top(
     ann = ann_for(index, cfg) if mask is None else None
     if ann is not None:
         rerank = cfg.ann_rerank if cfg.ann_rerank is not None else RERANK.get(ann.codes, 1)
-        probes = probes_for(cfg, ann.codes)
+        probes = probes_for(cfg, ann.codes, ann.lists)
         if ann.codes == "float32" or rerank == 1:
             return ann.search(query, n, probes)
         # quantised scores are approximate: fetch more and keep the best by exact cosine

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from psychoagent.memory.index.packing import pack_strings, unpack_strings
 from psychoagent.memory.index.temporal import mentions_time, time_spans
 
 _SPEAKER = re.compile(
@@ -85,6 +86,30 @@ class ConversationIndex:
             self._speaker_code.pop(self.speaker_names[code], None)
             self.speaker_names[code] = ""  # codes are positions: the slot stays, nameless
         self._arrays = None
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Speaker codes, time flags and spans as flat arrays (an index snapshot; `from_arrays`)."""
+        names, offsets = pack_strings(self.speaker_names)
+        return {
+            "names": names, "name_offsets": offsets, "speakers": np.asarray(self._speakers, dtype=np.int64),
+            "has_time": np.asarray(self._has_time, dtype=bool),
+            "span_rows": np.asarray(self._span_rows, dtype=np.int64),
+            "span_lo": np.asarray(self._span_lo, dtype=np.float64),
+            "span_hi": np.asarray(self._span_hi, dtype=np.float64),
+        }  # fmt: skip
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> ConversationIndex:
+        """The index `to_arrays` flattened."""
+        index = cls()
+        index.speaker_names = unpack_strings(arrays["names"], arrays["name_offsets"])
+        index._speaker_code = {name: code for code, name in enumerate(index.speaker_names) if name}
+        index._speakers = arrays["speakers"].tolist()
+        index._has_time = arrays["has_time"].tolist()
+        index._span_rows = arrays["span_rows"].tolist()
+        index._span_lo = arrays["span_lo"].tolist()
+        index._span_hi = arrays["span_hi"].tolist()
+        return index
 
     def _get(self, name: str) -> np.ndarray:
         if self._arrays is None:

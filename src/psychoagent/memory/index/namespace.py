@@ -24,6 +24,13 @@ from psychoagent.memory.filters import (
 from psychoagent.memory.index.ann import IvfIndex
 from psychoagent.memory.index.conversation import ConversationIndex, session_ids
 from psychoagent.memory.index.keyword import KeywordIndex
+from psychoagent.memory.index.packing import (
+    LABEL_KEYS,
+    pack_labels,
+    pack_strings,
+    unpack_labels,
+    unpack_strings,
+)
 from psychoagent.types import MemoryUnit, to_epoch
 
 FLOAT_COLUMNS = (*NUMERIC_FIELDS, *TIME_FIELDS)
@@ -49,7 +56,7 @@ class NamespaceIndex:
         self.pks = np.zeros(64, dtype=np.int64)
         self.ids: list[str] = []
         self.row_of: dict[str, int] = {}
-        self.row_of_pk: dict[int, int] = {}
+        self._sorted_pks: np.ndarray | None = None  # pks in order, for `known_pks` (reset by appends)
         self._keywords = KeywordIndex()
         self._conversation = ConversationIndex()
         self._pending: list[tuple[range, Sequence[Sequence[str]], list[str], list[float | None]]] = []
@@ -162,7 +169,7 @@ class NamespaceIndex:
         self.ids.extend(ids)
         rows = range(start, end)
         self.row_of.update(zip(ids, rows, strict=True))
-        self.row_of_pk.update(zip(map(int, pks), rows, strict=True))
+        self._sorted_pks = None
         table = np.array([self._values(u) for u in units], dtype=np.float64).reshape(
             len(units), len(FLOAT_COLUMNS)
         )
@@ -175,6 +182,17 @@ class NamespaceIndex:
         self._n = end
         if units:
             self.last = (units[-1].content, to_epoch(units[-1].created_at))
+
+    def known_pks(self, pks: Sequence[int]) -> np.ndarray:
+        """Whether each store pk has a row here (a sorted copy of the pks, kept until the next append, where a
+        dict of a million of them took about 100 MB)."""
+        if self._sorted_pks is None:
+            self._sorted_pks = np.sort(self.pks[: self._n])
+        ordered, wanted = self._sorted_pks, np.asarray(pks, dtype=np.int64)
+        if len(ordered) == 0:
+            return np.zeros(len(wanted), dtype=bool)
+        at = np.minimum(np.searchsorted(ordered, wanted), len(ordered) - 1)
+        return np.asarray(ordered[at] == wanted, dtype=bool)
 
     def forget(self, unit_id: str) -> bool:
         """Blank a forgotten unit's row in place: a zero vector, kind `forgotten` (recall skips it), no keyword
@@ -242,12 +260,63 @@ class NamespaceIndex:
         index.pks[:n] = rows.pks
         index.ids = list(rows.ids)
         index.row_of = {uid: i for i, uid in enumerate(rows.ids)}
-        index.row_of_pk = {int(pk): i for i, pk in enumerate(rows.pks)}
         index.keywords.add(range(n), [text.split() for text in rows.segmented])
         index.conversation.add(rows.contents, [float(t) for t in rows.columns["created_at"]])
         index._n = n
         if n:
             index.last = (rows.contents[-1], float(rows.columns["created_at"][-1]))
+        return index
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Everything this index holds as flat arrays, keyed for one .npz file (`from_arrays`; a snapshot)."""
+        n = self._n
+        keywords, conversation = self.keywords, self.conversation  # pending rows indexed first
+        ids, id_offsets = pack_strings(self.ids)
+        out = {"vectors": self.vectors, "pks": self.pks[:n], "ids": ids, "id_offsets": id_offsets,
+               "dead": np.asarray([self.dead], dtype=np.int64)}  # fmt: skip
+        if self._context is not None:
+            out["context"] = self._context[:n]
+        if self.last is not None:
+            out["last"], out["last_offsets"] = pack_strings([self.last[0]])
+            out["last_at"] = np.asarray([np.nan if self.last[1] is None else self.last[1]])
+        for name in FLOAT_COLUMNS:
+            out[f"float.{name}"] = self._float[name][:n]
+        for name in TEXT_FIELDS:
+            out.update({f"text.{name}.{k}": v for k, v in pack_labels(list(self._text[name][:n])).items()})
+        out.update({f"kw.{k}": v for k, v in keywords.to_arrays().items()})
+        out.update({f"conv.{k}": v for k, v in conversation.to_arrays().items()})
+        if self.ann is not None:
+            out.update({f"ann.{k}": v for k, v in self.ann.to_arrays().items()})
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> NamespaceIndex:
+        """The index `to_arrays` flattened (IVF index included when it had one)."""
+        vectors = arrays["vectors"]  # the arrays become the columns (capacity n: the next append grows them)
+        n, dim = vectors.shape
+        index = cls(dim)
+        index._vectors = np.require(vectors, np.float32, ["C", "W"])
+        if "context" in arrays:
+            index._context = np.require(arrays["context"], np.float32, ["C", "W"])
+        for name in FLOAT_COLUMNS:
+            index._float[name] = np.require(arrays[f"float.{name}"], np.float64, ["W"])
+        for name in TEXT_FIELDS:
+            index._text[name] = unpack_labels(*(arrays[f"text.{name}.{k}"] for k in LABEL_KEYS))
+        index.pks = np.require(arrays["pks"], np.int64, ["W"])
+        index.ids = unpack_strings(arrays["ids"], arrays["id_offsets"])
+        index.row_of = dict(zip(index.ids, range(n), strict=True))
+        index._keywords = KeywordIndex.from_arrays(_prefixed(arrays, "kw."))
+        index._conversation = ConversationIndex.from_arrays(_prefixed(arrays, "conv."))
+        index._n = n
+        index.dead = int(arrays["dead"][0])
+        if "last" in arrays:
+            at = float(arrays["last_at"][0])
+            index.last = (
+                unpack_strings(arrays["last"], arrays["last_offsets"])[0],
+                None if np.isnan(at) else at,
+            )
+        if "ann.index" in arrays:
+            index.ann = IvfIndex.from_arrays(_prefixed(arrays, "ann."))
         return index
 
     def sessions(self, gap_seconds: float) -> np.ndarray:
@@ -292,3 +361,8 @@ class NamespaceIndex:
         end = self.column("invalid_at")
         with np.errstate(invalid="ignore"):
             return (self.column("created_at") <= when) & (start <= when) & (np.isnan(end) | (end > when))
+
+
+def _prefixed(arrays: dict[str, np.ndarray], prefix: str) -> dict[str, np.ndarray]:
+    """The arrays under a key prefix, the prefix dropped."""
+    return {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}

@@ -8,6 +8,7 @@ diversity) is one more stage. ``Recall.parts`` exposes every part.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from psychoagent.memory.index.conversation import linked_previous
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.recall.candidates import Candidates, RecallContext, Stage
 from psychoagent.memory.recall.expand import entity_stage
+from psychoagent.memory.recall.overlap import in_background
 from psychoagent.memory.recall.stages import conversation_stage, speaker_stage, temporal_stage
 from psychoagent.memory.recall.subquery import fuse_content
 from psychoagent.text import STOPWORDS, ZH_STOPWORDS, stem, tokens
@@ -168,8 +170,15 @@ def gather_candidates(
     found_rows, keyword_hits = [], []
     for c in searches:
         terms = query_terms(c.query)
+        # a large namespace's dense search overlaps the keyword search (`recall.overlap`)
+        dense = (
+            in_background(partial(dense_top, index, c.query_vector, mask, n, cfg))
+            if len(index) >= cfg.overlap_min_rows
+            else None
+        )
         kw_rows, kw_scores = index.keywords.search(terms, mask, n)
-        found_rows += [dense_top(index, c.query_vector, mask, n, cfg), kw_rows]
+        rows_dense = dense.result() if dense is not None else dense_top(index, c.query_vector, mask, n, cfg)
+        found_rows += [rows_dense, kw_rows]
         keyword_hits.append((terms, kw_rows, kw_scores))
     rows = sorted_unique(np.concatenate(found_rows))
     created = index.column("created_at")

@@ -8,8 +8,9 @@ successors and feedback-loop safety. It is rebuilt from the store on first use.
 from __future__ import annotations
 
 import bisect
+import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -18,6 +19,8 @@ import numpy as np
 from psychoagent.affect.slots import Slot
 from psychoagent.memory.conflicts.facts import subjects
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, unit_slots
+from psychoagent.memory.contracts import UnitFact
+from psychoagent.memory.state.facts import Facts
 from psychoagent.memory.state.monitor import AffectMonitor
 from psychoagent.types import MemoryUnit
 
@@ -63,7 +66,13 @@ class NamespaceAffect:
     rng: np.random.Generator | None = None
     loaded: bool = False
     paused: int = 0
-    facts: dict[str, tuple[float, str, str]] = field(default_factory=dict)
+    facts: Facts = field(default_factory=Facts)
+    loaded_upto: int = -1
+    """pk of the newest unit the load took from the store: units up to it are known without being held."""
+    load_rest: Callable[[], Sequence[UnitFact]] | None = None
+    """Reads the loaded units (live ones up to `loaded_upto`) for the slot and subject indexes, on the first read
+    of either: a namespace that is only recalled from never reads its texts."""
+    _load_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     subject_pending: list[tuple[str, str]] = field(default_factory=list)
     """(id, content) of units indexed since `by_subject` was last read: their subjects are parsed on demand."""
     subject_ids: dict[str, list[str]] = field(default_factory=dict)
@@ -83,26 +92,49 @@ class NamespaceAffect:
     def index_unit(self, unit: MemoryUnit, slots: Sequence[Slot] | None = None) -> None:
         """Remember a stored unit's slots (parsed from it when not given), subject and (if positive) its time as a
         success on that subject; the slot part waits for the next read of `slots`, `subject_of` or `positives`."""
-        created = unit.created_at.timestamp()
-        self.facts[unit.id] = (created, unit.content, unit.kind)
-        if unit.invalid_at is not None:
-            self.superseded.add(unit.id)
-            after = unit.metadata.get("superseded_by")
+        self._index(unit.id, unit.created_at.timestamp(), unit.content, unit.kind, unit.invalid_at is not None,
+                    unit.affect.valence, unit.metadata, slots)  # fmt: skip
+
+    def knows(self, unit_id: str, pk: int) -> bool:
+        """Whether a stored unit (of this pk) is already in the state: loaded, or indexed since."""
+        return pk <= self.loaded_upto or unit_id in self.facts.own
+
+    def _take_loaded(self) -> None:
+        """Queue the loaded units for the slot and subject indexes, ahead of those indexed since (storage order);
+        once, on the first read of either index."""
+        if self.load_rest is None:
+            return
+        with self._load_lock:
+            if self.load_rest is None:
+                return
+            rows, self.load_rest = self.load_rest(), None
+            with self._slot_lock:
+                self.slot_pending[:0] = [_pending(f) for f in rows]
+            self.subject_pending[:0] = [(f.id, f.content) for f in rows if f.kind not in UNCHECKED_KINDS]
+
+    def _index(
+        self, uid: str, created: float, content: str, kind: str, invalid: bool, valence: int,
+        metadata: dict[str, object], slots: Sequence[Slot] | None,
+    ) -> None:  # fmt: skip
+        self.facts[uid] = (created, content, kind)
+        if invalid:
+            self.superseded.add(uid)
+            after = metadata.get("superseded_by")
             if isinstance(after, str):
-                self.successor[unit.id] = after
-        if unit.kind not in UNCHECKED_KINDS:
-            self.subject_pending.append((unit.id, unit.content))
-        subject = unit.metadata.get("subject")
-        self.any_positive = self.any_positive or unit.affect.valence > 0
+                self.successor[uid] = after
+        if kind not in UNCHECKED_KINDS:
+            self.subject_pending.append((uid, content))
+        subject = metadata.get("subject")
+        self.any_positive = self.any_positive or valence > 0
         self.slot_pending.append(
-            _Pending(unit.id, created, unit.content, unit.kind, unit.invalid_at is None,
-                     subject if isinstance(subject, str) else None, unit.affect.valence > 0, slots)
+            _Pending(uid, created, content, kind, not invalid, subject if isinstance(subject, str) else None,
+                     valence > 0, slots)
         )  # fmt: skip
 
     def forget(self, unit_id: str) -> None:
         """Drop a forgotten unit's fact, slot, subject and success entries (its supersession links stay, as the
         tombstone keeps them)."""
-        fact = self.facts.pop(unit_id, None)
+        fact = self.facts.pop(unit_id)
         with self._slot_lock:
             self.slot_pending[:] = [p for p in self.slot_pending if p.unit_id != unit_id]
         self.subject_pending[:] = [p for p in self.subject_pending if p[0] != unit_id]
@@ -127,6 +159,7 @@ class NamespaceAffect:
 
     def _index_slots(self) -> None:
         """Parse and index the slots of the units indexed since the last read, in the order they were stored."""
+        self._take_loaded()
         if not self.slot_pending:
             return
         with self._slot_lock:
@@ -166,6 +199,7 @@ class NamespaceAffect:
     def by_subject(self) -> dict[str, list[str]]:
         """Ids of units by subject key (conflict detection's candidates); subjects of units stored since the last
         read are parsed now, so writes with detection off never pay for parsing."""
+        self._take_loaded()
         for uid, content in self.subject_pending:
             for key in subjects(content):
                 self.subject_ids.setdefault(key, []).append(uid)
@@ -182,3 +216,12 @@ class NamespaceAffect:
             return 0
         times = self.positives.get(subject, [])
         return len(times) - bisect.bisect_right(times, created)
+
+
+def _pending(fact: UnitFact) -> _Pending:
+    """A loaded unit waiting for its slots, as `index_unit` would have queued it."""
+    meta = fact.metadata_json
+    metadata = json.loads(meta) if meta and meta != "{}" else {}
+    subject = metadata.get("subject") if isinstance(metadata, dict) else None
+    return _Pending(fact.id, fact.created_at, fact.content, fact.kind, fact.invalid_at is None,
+                    subject if isinstance(subject, str) else None, fact.valence > 0, None)  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -63,11 +63,15 @@ class AffectMonitor:
 
     def observe(self, units: list[MemoryUnit] | tuple[MemoryUnit, ...]) -> AffectWarning | None:
         """Add stored units (summaries excluded) and return a warning if the window crossed a threshold."""
-        for unit in units:
-            if unit.kind == "summary":
+        return self.observe_values([(unit.kind, unit.affect.valence) for unit in units])
+
+    def observe_values(self, items: Iterable[tuple[str, int]]) -> AffectWarning | None:
+        """`observe` for (kind, valence) pairs of stored units, as a load reads them."""
+        for kind, valence in items:
+            if kind == "summary":
                 continue
-            self.window.append(unit.affect.valence)
-            self.counts[unit.affect.valence] += 1
+            self.window.append(valence)
+            self.counts[valence] += 1
             self.total += 1
             if self.baseline is None and len(self.window) == self.window.maxlen:
                 self.baseline = sum(self.window) / len(self.window)

@@ -7,6 +7,7 @@ change the namespace through it and never reach back into the facade.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -15,7 +16,15 @@ import numpy as np
 
 from psychoagent.forward import Forward
 from psychoagent.memory.config import DEFAULT_DENSE_WEIGHT, AffectiveMemoryConfig, MemoryConfig
-from psychoagent.memory.contracts import Appraiser, Edge, Embedder, MemoryStore, MemoryUnit, PairJudge
+from psychoagent.memory.contracts import (
+    TOMBSTONE_KIND,
+    Appraiser,
+    Edge,
+    Embedder,
+    MemoryStore,
+    MemoryUnit,
+    PairJudge,
+)
 from psychoagent.memory.index.graph import add_edges, build_graph
 from psychoagent.memory.index.namespace import NamespaceIndex
 from psychoagent.memory.state.affect import NamespaceAffect
@@ -135,13 +144,35 @@ class Namespace:
             states[self.name] = state
         if not state.loaded:
             state.loaded = True
-            units = self.units(live=True)
-            for unit in units:
-                state.index_unit(unit)
-            assert state.monitor is not None
-            if not state.monitor_primed:
-                state.monitor.observe(units)
+            self._load_affect(state)
         return state
+
+    def _load_affect(self, state: NamespaceAffect) -> None:
+        """Fill a new affect state from the namespace's index columns: superseded units and their successors,
+        whether any unit is positive, the monitor's window; texts are read only when asked for (`Facts`) and
+        the slot and subject indexes read the loaded units on their first use (`NamespaceAffect.load_rest`)."""
+        index, name, store = self.index(), self.name, self.store
+        n = len(index)
+        kinds, valence = index.column("kind"), index.column("valence")
+        live = kinds != TOMBSTONE_KIND
+        state.loaded_upto = int(index.pks[:n].max()) if n else -1
+        state.facts.fetch = lambda ids: {
+            f.id: (f.created_at, f.content, f.kind) for f in store.unit_facts(name, ids)
+        }
+        upto = state.loaded_upto
+        state.load_rest = lambda: store.unit_facts(name, upto_pk=upto)
+        stale = np.flatnonzero(live & ~np.isnan(index.column("invalid_at")))
+        for f in store.unit_facts(name, [index.ids[row] for row in stale.tolist()]):
+            state.superseded.add(f.id)
+            after = json.loads(f.metadata_json).get("superseded_by") if f.metadata_json != "{}" else None
+            if isinstance(after, str):
+                state.successor[f.id] = after
+        state.any_positive = bool((valence[live] > 0).any())
+        assert state.monitor is not None
+        if not state.monitor_primed:
+            state.monitor.observe_values(
+                zip(kinds[live].tolist(), valence[live].astype(int).tolist(), strict=True)
+            )
 
     @contextmanager
     def detection_off(self) -> Iterator[None]:

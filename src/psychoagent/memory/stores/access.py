@@ -23,10 +23,12 @@ from psychoagent.memory.contracts import ChangedUnit, MemoryStore
 from psychoagent.types import MemoryUnit, to_datetime
 
 _UNBUFFERED = frozenset(
-    {"record_access", "get_units", "changes", "poll_changes", "mark_seen", "close", "flush"}
-)
-"""Store calls that do not write the buffered counts first: the recall path itself and the catch-up with other
-processes (whose units are read with the unwritten counts counted in)."""
+    {"record_access", "get_units", "changes", "poll_changes", "mark_seen", "close", "flush", "unit_facts",
+     "counter", "seen", "snapshot_folder"}
+)  # fmt: skip
+"""Store calls that do not write the buffered counts first: the recall path itself (its texts, `unit_facts`, carry
+no counts), the catch-up with other processes (whose units are read with the unwritten counts counted in) and the
+change counter's reads."""
 
 
 class AccessBuffer:

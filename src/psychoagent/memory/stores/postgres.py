@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -63,6 +64,7 @@ class PostgresStore(SQLStore):
     _CHUNK = 0
     _SEGMENTED = "u.segmented"
     _KEYWORD_JOIN = ""
+    _BY_CHANGED = ""  # PostgreSQL's planner has statistics
     _EDGE_ORDER = " ORDER BY ctid"
     _UPSERT_EDGES = (
         "INSERT INTO edges (namespace, src, dst, type, weight, created_at, metadata_json) "
@@ -180,6 +182,10 @@ class PostgresStore(SQLStore):
         return int(self._local.stamp)
 
     # -- meta -----------------------------------------------------------------------------------------------
+    def snapshot_folder(self) -> Path | None:
+        """None: a PostgreSQL store keeps no index snapshots (its processes share no file system)."""
+        return None
+
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as conn:
             conn.execute(

@@ -159,6 +159,10 @@ class SQLiteStore(SQLStore):
         conn.executemany(sql, rows)
 
     # -- meta -----------------------------------------------------------------------------------------------
+    def snapshot_folder(self) -> Path | None:
+        """``<file>.index/``: where the in-memory index of a large namespace is snapshot (none in memory)."""
+        return None if self.path == ":memory:" else Path(self.path + ".index")
+
     def set_meta(self, key: str, value: str) -> None:
         self.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 

@@ -149,12 +149,9 @@ def current(
     """The met units that are candidates: current, of a checked kind, stored or earlier in the batch; with the gate,
     not an older one its item rule rules out (`gate.items_apart`: two items told apart by their identifiers, no
     conflict whatever else is judged; on a store of distinct items, most of those met)."""
-    units, position, superseded, facts, row_of = (
-        batch.units,
-        batch.position,
-        state.superseded,
-        state.facts,
-        index.row_of,
+    units, position, superseded, row_of = batch.units, batch.position, state.superseded, index.row_of
+    facts = state.facts.many(
+        uid for uid in order if uid not in superseded and (position.get(uid) is None or position[uid] >= i)
     )
     stored_vectors, unit = index.vectors, units[i]
     created, new = unit.created_at.timestamp(), rule_side(unit.content) if gated else None
