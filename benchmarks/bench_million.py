@@ -136,6 +136,7 @@ def main() -> None:
         "A million memories: open, recall and resident memory",
         [table(rows)],
         write=not args.no_write,
+        after="bench_memory",
     )
 
 

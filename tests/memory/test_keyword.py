@@ -158,3 +158,22 @@ def test_the_sampled_threshold_keeps_the_top_n(monkeypatch: pytest.MonkeyPatch) 
         assert np.allclose(scores_a, scores_b)
         last = scores_a.min() + 1e-9
         assert set(rows_a[scores_a > last].tolist()) == set(rows_b[scores_b > last].tolist())
+
+
+def test_a_snapshot_index_takes_new_documents_and_forgets_old_ones() -> None:
+    docs = corpus(500, seed=6)
+    live = build(docs)
+    frozen = KeywordIndex.from_arrays(build(docs).to_arrays())
+    more = corpus(40, seed=7)
+    for index in (live, frozen):
+        index.add(range(500, 540), more)
+        index.remove(3)
+        index.remove(510)
+    for query in (["w0"], ["w1", "w30"], ["w7", "w200", "w0"]):
+        (rows_a, scores_a), (rows_b, scores_b) = live.search(query, None, 25), frozen.search(query, None, 25)
+        assert rows_a.tolist() == rows_b.tolist() and np.allclose(scores_a, scores_b)
+        assert live.frequency(query[0]) == frozen.frequency(query[0])
+    rows = np.arange(0, 540, 7)
+    assert np.array_equal(live.matches(["w0", "w5", "w150"], rows), frozen.matches(["w0", "w5", "w150"], rows))
+    again = KeywordIndex.from_arrays(frozen.to_arrays())
+    assert again.search(["w1", "w30"], None, 25)[0].tolist() == live.search(["w1", "w30"], None, 25)[0].tolist()

@@ -24,9 +24,11 @@ BM25_B = 0.75
 DENSE_SHARE = 0.1
 """A term found in at least this share of the documents keeps its BM25 weights as a full-length array too: adding
 it to the scores is then one contiguous addition instead of a scatter over most rows (at 100k units a query's
-frequent words were most of a keyword search)."""
-DENSE_TERMS = 16
-"""At most this many such full-length arrays are kept (8 bytes per unit each)."""
+frequent words were most of a keyword search; at a million units lowering the share from 0.25 to 0.1 took the
+recall p95 from 15.6-16.0 to 14.5-14.7 ms on the bench queries)."""
+DENSE_TERMS = 12
+"""At most this many such full-length arrays are kept, the least recently used dropped first (8 bytes per unit
+each: 96 MB at a million units)."""
 _V = TypeVar("_V")
 POSTING_TYPE = "i"
 """Postings rows and term frequencies are C ints (32 bits): 8 bytes an entry where int64 took 16."""
@@ -39,7 +41,7 @@ SAMPLE_PER_ROW = 32
 """...reading about this many sample values per row asked for..."""
 SAMPLE_MARGIN = 3
 """...and keeping every score above the sample's value expected to pass this many times n rows."""
-CACHE_BYTES = 64 * 2**20
+CACHE_BYTES = 48 * 2**20
 """Bytes of postings copied to numpy and of BM25 weights each kept (least recently used out first): unbounded,
 they grew by 0.4 GB over 300 queries at a million units."""
 SHORT_POSTINGS = 4
@@ -55,6 +57,11 @@ class KeywordIndex:
         # (at 100k units a query's rare words and the entity expansion converted a dozen lists each)
         self._rows: dict[str, array[int]] = {}  # int32: half the memory of int64 at a million rows
         self._tfs: dict[str, array[int]] = {}
+        self._base: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int32), np.zeros(0, np.int32))
+        """(rows, tfs) of every posting a snapshot gave, term after term (`from_arrays`); postings added since
+        go to `_rows` and `_tfs`, and a term's postings are its base slice followed by those."""
+        self._base_at: dict[str, tuple[int, int]] = {}
+        """Each snapshot term's slice of `_base`."""
         self._arrays: _Cache[tuple[np.ndarray, np.ndarray]] = _Cache(CACHE_BYTES)
         self._lengths: list[int] = []
         self._length_array: np.ndarray | None = None
@@ -101,6 +108,7 @@ class KeywordIndex:
         if row >= len(self._doc_terms):
             return
         for term in self.terms(row):
+            self._unfreeze(term)
             rows, tfs = self._rows[term], self._tfs[term]
             at = rows.index(row)
             del rows[at]
@@ -118,14 +126,34 @@ class KeywordIndex:
     def _postings(self, word: str, stemmed: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
         """Postings of a query word, looked up by its stem as documents are indexed (`stemmed`: already one)."""
         term = word if stemmed else stem(word)
+        at = self._base_at.get(term)
+        tail = self._rows.get(term)
+        if at is not None and tail is None:  # a snapshot's postings: views, no copy
+            return self._base[0][at[0] : at[1]], self._base[1][at[0] : at[1]]
         cached = self._arrays.get(term)
         if cached is None:
-            rows = self._rows.get(term)
-            if rows is None:
+            if tail is None:
                 return None
-            cached = (np.array(rows, dtype=np.int64), np.array(self._tfs[term], dtype=np.float64))
+            rows = np.frombuffer(tail, dtype=np.int32)
+            tfs = np.frombuffer(self._tfs[term], dtype=np.int32)
+            if at is not None:
+                rows = np.concatenate([self._base[0][at[0] : at[1]], rows])
+                tfs = np.concatenate([self._base[1][at[0] : at[1]], tfs])
+            cached = (rows.copy(), tfs.copy())  # own buffers: the arrays may grow, and move, on the next add
             self._arrays.put(term, cached, cached[0].nbytes + cached[1].nbytes)
         return cached
+
+    def _unfreeze(self, term: str) -> None:
+        """Move a snapshot term's postings into its growable arrays (before one is deleted)."""
+        at = self._base_at.pop(term, None)
+        if at is not None:
+            rows = array(POSTING_TYPE, self._base[0][at[0] : at[1]].tobytes())
+            tfs = array(POSTING_TYPE, self._base[1][at[0] : at[1]].tobytes())
+            self._rows[term] = rows + self._rows.get(term, array(POSTING_TYPE))
+            self._tfs[term] = tfs + self._tfs.get(term, array(POSTING_TYPE))
+
+    def _known(self, term: str) -> bool:
+        return term in self._rows or term in self._base_at
 
     def terms(self, row: int) -> tuple[str, ...]:
         """The distinct stems of the document at a row."""
@@ -139,19 +167,20 @@ class KeywordIndex:
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Postings, document lengths and each row's stems as flat arrays (an index snapshot; `from_arrays`)."""
-        vocab = list(self._rows)
+        vocab = list(dict.fromkeys([*self._base_at, *self._rows]))
         term_id = {t: i for i, t in enumerate(vocab)}
+        posts = [self._postings(t, stemmed=True) for t in vocab]
         ids = [term_id[t] for row in range(len(self._doc_terms)) for t in self.terms(row)]
         per_row = np.fromiter((len(self.terms(r)) for r in range(len(self._doc_terms))), np.int64)
         data, offsets = pack_strings(vocab)
 
-        def flat(lists: dict[str, array[int]]) -> np.ndarray:
-            parts = [np.frombuffer(lists[t], dtype=np.int32) for t in vocab]
-            return np.concatenate(parts) if parts else np.zeros(0, np.int32)
+        def flat(part: int) -> np.ndarray:
+            pieces = [p[part].astype(np.int32, copy=False) for p in posts if p is not None]
+            return np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
 
         return {
-            "vocab": data, "vocab_offsets": offsets, "rows": flat(self._rows), "tfs": flat(self._tfs),
-            "counts": np.fromiter((len(self._rows[t]) for t in vocab), np.int64, count=len(vocab)),
+            "vocab": data, "vocab_offsets": offsets, "rows": flat(0), "tfs": flat(1),
+            "counts": np.fromiter((self.frequency(t) for t in vocab), np.int64, count=len(vocab)),
             "lengths": np.asarray(self._lengths, dtype=np.int64), "doc_offsets": _offsets(per_row),
             "doc_terms": np.asarray(ids, dtype=np.int32),
         }  # fmt: skip
@@ -162,12 +191,11 @@ class KeywordIndex:
         index = cls()
         vocab = unpack_strings(arrays["vocab"], arrays["vocab_offsets"])
         ends = np.cumsum(arrays["counts"]).tolist()
-        rows, tfs = arrays["rows"].astype(np.int32), arrays["tfs"].astype(np.int32)
-        start = 0
-        for term, end in zip(vocab, ends, strict=True):
-            index._rows[term] = array(POSTING_TYPE, rows[start:end].tobytes())
-            index._tfs[term] = array(POSTING_TYPE, tfs[start:end].tobytes())
-            start = end
+        index._base = (
+            arrays["rows"].astype(np.int32, copy=False),
+            arrays["tfs"].astype(np.int32, copy=False),
+        )
+        index._base_at = dict(zip(vocab, zip([0, *ends[:-1]], ends, strict=True), strict=True))
         index._lengths = arrays["lengths"].tolist()
         index._doc_terms = [None] * len(index._lengths)
         index._loaded_terms = (vocab, arrays["doc_offsets"], arrays["doc_terms"])
@@ -175,7 +203,8 @@ class KeywordIndex:
 
     def frequency(self, term: str) -> int:
         """How many documents contain a stem (its document frequency)."""
-        return len(self._rows.get(term, ()))
+        at = self._base_at.get(term)
+        return (0 if at is None else at[1] - at[0]) + len(self._rows.get(term, ()))
 
     def matches(self, terms: Sequence[str], rows: np.ndarray, stemmed: bool = False) -> np.ndarray:
         """Boolean matrix (len(rows) x len(terms)): does the document at each row contain each term (words, or
@@ -226,10 +255,10 @@ class KeywordIndex:
         (the upper-bound test of MaxScore, Turtle & Flood 1995): the frequent terms' scores are added to those
         documents only, and a document without a rarer term scores at most the sum of the frequent terms' best
         weights. None when the test fails (or no term is frequent): the caller scores every document."""
-        stems = [t for t in dict.fromkeys(stem(t) for t in terms) if t in self._rows]
-        frequent = [t for t in stems if len(self._rows[t]) >= DENSE_SHARE * size]
-        rare = [t for t in stems if len(self._rows[t]) < DENSE_SHARE * size]
-        if not frequent or not rare or sum(len(self._rows[t]) for t in rare) > RARE_SHARE * size:
+        df = {t: self.frequency(t) for t in dict.fromkeys(stem(t) for t in terms) if self._known(t)}
+        frequent = [t for t, f in df.items() if f >= DENSE_SHARE * size]
+        rare = [t for t, f in df.items() if f < DENSE_SHARE * size]
+        if not frequent or not rare or sum(df[t] for t in rare) > RARE_SHARE * size:
             return None
         posts = [self._postings(t, stemmed=True) for t in rare]
         rows, where = np.unique(np.concatenate([p[0] for p in posts if p is not None]), return_inverse=True)
@@ -253,7 +282,7 @@ class KeywordIndex:
         if scores[top].min() <= ceiling:
             return None
         order = top[np.argsort(-scores[top], kind="stable")]
-        return rows[order], scores[order]
+        return rows[order].astype(np.int64), scores[order]
 
     def _dense_weights(self, term: str, size: int) -> np.ndarray:
         """A frequent term's BM25 weights as a full-length array (0 where absent), kept until the next `add`
@@ -280,10 +309,10 @@ class KeywordIndex:
         scores: np.ndarray | None = None
         for term in dict.fromkeys(terms):
             stemmed = stem(term)
-            raw = self._rows.get(stemmed)
-            if raw is None:
+            df = self.frequency(stemmed)
+            if df == 0:
                 continue
-            if len(raw) >= DENSE_SHARE * size:
+            if df >= DENSE_SHARE * size:
                 # same sums as the scatter below: rows without the term add 0.0 (the first one starts the sums)
                 weights = self._dense_weights(stemmed, size)
                 scores = weights.copy() if scores is None else np.add(scores, weights, out=scores)
