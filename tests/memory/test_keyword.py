@@ -174,6 +174,10 @@ def test_a_snapshot_index_takes_new_documents_and_forgets_old_ones() -> None:
         assert rows_a.tolist() == rows_b.tolist() and np.allclose(scores_a, scores_b)
         assert live.frequency(query[0]) == frozen.frequency(query[0])
     rows = np.arange(0, 540, 7)
-    assert np.array_equal(live.matches(["w0", "w5", "w150"], rows), frozen.matches(["w0", "w5", "w150"], rows))
+    assert np.array_equal(
+        live.matches(["w0", "w5", "w150"], rows), frozen.matches(["w0", "w5", "w150"], rows)
+    )
     again = KeywordIndex.from_arrays(frozen.to_arrays())
-    assert again.search(["w1", "w30"], None, 25)[0].tolist() == live.search(["w1", "w30"], None, 25)[0].tolist()
+    assert (
+        again.search(["w1", "w30"], None, 25)[0].tolist() == live.search(["w1", "w30"], None, 25)[0].tolist()
+    )
