@@ -82,9 +82,9 @@ def ivf_agreement(mem: Memory, texts: list[str], k: int = 10) -> float:
     shares = []
     for text in texts:
         q = mem.embedder.embed_queries([text])[0]
-        exact = set(np.argsort(-(index.vectors @ q))[:k].tolist())
+        exact = set(np.argsort(-index.similarities(q[None, :])[:, 0])[:k].tolist())
         found = dense_top(index, q, None, n, cfg)
-        best = found[np.argsort(-(index.vectors[found] @ q))[:k]]
+        best = found[np.argsort(-(index.vector_rows(found) @ q))[:k]]
         shares.append(len(exact & set(best.tolist())) / k)
     return float(np.mean(shares))
 

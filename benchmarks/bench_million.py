@@ -51,14 +51,16 @@ def build(path: Path, units: int) -> dict[str, float]:
     return {"write_s": seconds, "units_per_s": units / seconds, "file_mib": path.stat().st_size / 2**20}
 
 
-def measure(path: Path, n_queries: int, exact: bool) -> dict[str, float]:
+def measure(path: Path, n_queries: int, exact: bool, dtype: str = "float32") -> dict[str, float]:
     """Open the file in this (fresh) process and measure; run through `--measure` in a child process."""
     from psychoagent import Memory
     from psychoagent.embed import HashingEmbedder
+    from psychoagent.memory.config import MemoryConfig, RecallConfig
 
     base = rss_mib()
     start = time.perf_counter()
-    mem = Memory(path, embedder=HashingEmbedder(384))
+    config = MemoryConfig(recall=RecallConfig(vector_dtype=dtype))
+    mem = Memory(path, embedder=HashingEmbedder(384), config=config)
     mem.recall("warm up", k=10)  # the first recall loads the namespace (index, affect state, IVF)
     opened = time.perf_counter() - start
     after_open = rss_mib() - base
@@ -74,7 +76,7 @@ def measure(path: Path, n_queries: int, exact: bool) -> dict[str, float]:
     return out
 
 
-def run(units: int, path: Path, n_queries: int, exact: bool) -> list[dict[str, Any]]:
+def run(units: int, path: Path, n_queries: int, exact: bool, dtype: str = "float32") -> list[dict[str, Any]]:
     """Build the file when missing, then open it in a fresh process twice: without an index snapshot (the index
     is built from the file and snapshot at close), then from that snapshot."""
     made: dict[str, float] = (
@@ -85,11 +87,17 @@ def run(units: int, path: Path, n_queries: int, exact: bool) -> list[dict[str, A
     for source in ("the file", "its snapshot"):
         child = subprocess.run(
             [sys.executable, "-m", "benchmarks.bench_million", "--measure", str(path), "--queries",
-             str(n_queries), *(["--exact"] if exact else [])],
+             str(n_queries), "--vector-dtype", dtype, *(["--exact"] if exact else [])],
             check=True, capture_output=True, text=True,
         )  # fmt: skip
         rows.append(
-            {**made, **json.loads(child.stdout.strip().splitlines()[-1]), "units": units, "from": source}
+            {
+                **made,
+                **json.loads(child.stdout.strip().splitlines()[-1]),
+                "units": units,
+                "from": source,
+                "dtype": dtype,
+            }
         )
     return rows
 
@@ -97,13 +105,13 @@ def run(units: int, path: Path, n_queries: int, exact: bool) -> list[dict[str, A
 def table(rows: list[dict[str, Any]]) -> str:
     """Markdown table of the measurements."""
     lines = [
-        "| units | file MiB | index from | open + first recall s | recall p50 / p95 ms | CPU p95 ms | "
+        "| units | vectors | file MiB | index from | open + first recall s | recall p50 / p95 ms | CPU p95 ms | "
         "recall@10 vs exact | resident after open MiB | peak MiB | close s |",
-        "|---:|---:|---|---:|---|---:|---:|---:|---:|---:|",
+        "|---:|---|---:|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(
-            f"| {int(r['units']):,} | {r.get('file_mib', float('nan')):,.0f} | {r['from']} | {r['open_s']:.1f} | "
+            f"| {int(r['units']):,} | {r['dtype']} | {r.get('file_mib', float('nan')):,.0f} | {r['from']} | {r['open_s']:.1f} | "
             f"{r['p50_ms']:.1f} / {r['p95_ms']:.1f} | {r['cpu_p95_ms']:.1f} | {r.get('recall_at_10', float('nan')):.3f} | "
             f"{r['rss_open_mib']:,.0f} | {r['peak_mib']:,.0f} | {r['close_s']:.1f} |"
         )
@@ -116,6 +124,13 @@ def main() -> None:
     parser.add_argument("--file", help="file to build or reuse ({units} is replaced by the size)")
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--no-exact", action="store_true", help="skip recall@10 against the exact scan")
+    parser.add_argument(
+        "--vector-dtype",
+        nargs="+",
+        choices=["float32", "float16"],
+        default=["float32", "float16"],
+        help="how the index holds the vectors (RecallConfig.vector_dtype); each is measured",
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -123,14 +138,15 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure(Path(args.measure), args.queries, args.exact)))
+        print(json.dumps(measure(Path(args.measure), args.queries, args.exact, args.vector_dtype[0])))
         return
     rows = []
     for n in args.units:
         path = Path((args.file or str(DEFAULT_FILE)).format(units=n))
-        for row in run(n, path, args.queries, not args.no_exact):
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+        for dtype in args.vector_dtype:
+            for row in run(n, path, args.queries, not args.no_exact, dtype):
+                rows.append(row)
+                print(json.dumps(row), flush=True)
     publish(
         "bench_million",
         "A million memories: open, recall and resident memory",

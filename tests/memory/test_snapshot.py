@@ -161,3 +161,35 @@ def test_closing_again_after_a_few_changes_keeps_the_snapshot(tmp_path: Path) ->
     third = _open(path)
     assert len(third._index()) == 301
     third.close()
+
+
+def test_float16_vectors_halve_the_matrix_and_recall_the_same(tmp_path: Path) -> None:
+    texts = _texts(400, 9)
+    answers, nbytes = {}, {}
+    for dtype in ("float32", "float16"):
+        path = tmp_path / f"{dtype}.db"
+        cfg = MemoryConfig(
+            store=StoreConfig(index_snapshot_rows=100),
+            recall=RecallConfig(ann_min_rows=200, vector_dtype=dtype, access_weight=0.0, track_access=False),
+        )
+        mem = Memory(path, embedder="hash", config=cfg, appraiser=None)
+        mem.observe_many(texts)
+        first = [
+            [h.unit.content for h in mem.recall(q, k=3)] for q in ("apple river", "copper violin winter")
+        ]
+        nbytes[dtype] = mem._index().vectors.nbytes
+        mem.close()
+        with Memory(path, embedder="hash", config=cfg, appraiser=None) as again:  # from its snapshot
+            assert again._index().vectors.dtype == np.dtype(dtype)
+            reopened = [
+                [h.unit.content for h in again.recall(q, k=3)]
+                for q in ("apple river", "copper violin winter")
+            ]
+            filtered = again.recall(
+                "apple", k=3, where={"valence": {">=": -2}}
+            )  # the exact scan over float16
+        assert reopened == first and len(filtered) == 3
+        answers[dtype] = first
+    assert nbytes["float16"] * 2 == nbytes["float32"]
+    # the same units come back; rounding may swap two of nearly equal score
+    assert [sorted(found) for found in answers["float16"]] == [sorted(found) for found in answers["float32"]]

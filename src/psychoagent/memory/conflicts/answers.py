@@ -127,7 +127,7 @@ def answer_conflicts(
     rows = []
     denses = []
     for old, new in pairs:
-        va, vb = (index.vectors[index.row_of[h.unit.id]] for h in (old, new))
+        va, vb = (index.vector_rows(index.row_of[h.unit.id]) for h in (old, new))
         dense = float(normalised_similarity(float(va @ vb), floor))
         denses.append(dense)
         rows.append(

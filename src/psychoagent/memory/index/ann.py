@@ -44,6 +44,8 @@ conflict scenarios' e5 vectors (11,786, 400 of them as queries, recall's 100 row
 PQ2_DIMS = 2
 """Dimensions per 4-bit code of the pq2 codec (pq4's one code per dimension, over residuals, took about 50 s to
 train at 100k; 4 dimensions per code lost recall, 0.85-0.88: docs/benchmarks.md)."""
+ADD_ROWS = 65_536
+"""Rows converted to float32 at a time for faiss or an exact scan (float16 vectors: `RecallConfig.vector_dtype`)."""
 PQ2_MIN_DIM = 256
 """Narrower vectors take 8-bit codes instead of pq2: on 32-d clustered test data its 16 codes needed 20 rows
 re-scored per row asked for recall@10 0.96 (384-d bench and e5 vectors: 5 for 0.93 and 1.00)."""
@@ -117,7 +119,7 @@ class IvfIndex:
         self._rows = 0
         """Rows of the matrix the index has taken in (removed rows included); a row's faiss id is its number."""
         with _one_thread(faiss):
-            self._index.train(np.ascontiguousarray(vectors[picks]))
+            self._index.train(np.ascontiguousarray(vectors[picks], dtype=np.float32))
         self.extend(vectors)
         self._index.nprobe = probes_for(cfg, self.codes, lists)
 
@@ -151,11 +153,12 @@ class IvfIndex:
 
     def extend(self, vectors: np.ndarray) -> None:
         """Add rows appended to the matrix since the last call (same order)."""
-        if len(vectors):
-            ids = np.arange(self._rows, self._rows + len(vectors), dtype=np.int64)
-            with _one_thread(_faiss()):
-                self._index.add_with_ids(np.ascontiguousarray(vectors), ids)
-            self._rows += len(vectors)
+        with _one_thread(_faiss()):
+            for start in range(0, len(vectors), ADD_ROWS):  # float16 rows become float32 a block at a time
+                block = np.ascontiguousarray(vectors[start : start + ADD_ROWS], dtype=np.float32)
+                ids = np.arange(self._rows, self._rows + len(block), dtype=np.int64)
+                self._index.add_with_ids(block, ids)
+                self._rows += len(block)
 
     def remove(self, row: int) -> None:
         """Drop one row's codes (a forgotten unit): a scan of the inverted lists, well under a millisecond at 20k
@@ -219,12 +222,19 @@ def dense_top(
         if len(found) <= n:
             return found
         matrix = searched(index)
-        sims = matrix[found] @ query.astype(matrix.dtype)
+        sims = matrix[found].astype(np.float32, copy=False) @ query.astype(np.float32)
         return found[np.argpartition(-sims, n - 1)[:n]]
     # einsum runs on one core without BLAS threads: on a busy 2-core machine the threaded matrix-vector product
     # waited on its second thread (10k rows: p95 8 ms vs 0.5 ms here), and below ann_min_rows one core suffices
     matrix = searched(index)
-    sims = np.einsum("ij,j->i", matrix, query.astype(matrix.dtype), optimize=False)
+    if matrix.dtype == np.float32:
+        sims = np.einsum("ij,j->i", matrix, query.astype(np.float32), optimize=False)
+    else:  # float16 rows: numpy has no fast float16 product; a block of float32 rows at a time
+        q32 = query.astype(np.float32)
+        sims = np.concatenate([
+            np.einsum("ij,j->i", matrix[at : at + ADD_ROWS].astype(np.float32), q32, optimize=False)
+            for at in range(0, len(matrix), ADD_ROWS)
+        ]) if len(matrix) else np.zeros(0, np.float32)  # fmt: skip
     allowed = np.flatnonzero(mask) if mask is not None else None
     pool = sims if allowed is None else sims[allowed]
     take = min(n, len(pool))

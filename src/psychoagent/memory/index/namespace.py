@@ -34,6 +34,8 @@ from psychoagent.memory.index.packing import (
 from psychoagent.types import MemoryUnit, to_epoch
 
 FLOAT_COLUMNS = (*NUMERIC_FIELDS, *TIME_FIELDS)
+BLOCK_ROWS = 65_536
+"""Rows of float16 vectors converted to float32 at a time for a product with every row (24 MB of 384-d rows)."""
 RELOAD_DEAD_SHARE = 0.25
 """A namespace index whose forgotten (blanked) rows pass this share of its rows is dropped and reloaded without
 them; each reload costs about one row's load per live unit (10 ms for 250 units here), so under steady forgetting
@@ -45,10 +47,12 @@ RELOAD_DEAD_MIN = 64
 class NamespaceIndex:
     """Vectors and filter columns of one namespace; rows are appended in insertion order and never reordered."""
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, dtype: str = "float32") -> None:
         self.dim = dim
+        self.dtype = np.dtype(dtype)
+        """How the vectors are held (`RecallConfig.vector_dtype`); arithmetic reads them as float32."""
         self._n = 0
-        self._vectors = np.zeros((64, dim), dtype=np.float32)
+        self._vectors = np.zeros((64, dim), dtype=self.dtype)
         self._context: np.ndarray | None = None  # window vectors of dialogue turns (`set_context`), else None
         self.last: tuple[str, float | None] | None = None  # content and created_at of the newest row
         self._float = {name: np.full(64, np.nan, dtype=np.float64) for name in FLOAT_COLUMNS}
@@ -107,6 +111,21 @@ class NamespaceIndex:
         unit's own vector; the same array as `vectors` in a namespace without any."""
         return self.vectors if self._context is None else self._context[: self._n]
 
+    def vector_rows(self, rows: np.ndarray | int) -> np.ndarray:
+        """The vectors of some rows as float32 (a copy when they are held as float16)."""
+        return self.vectors[rows].astype(np.float32, copy=False)
+
+    def similarities(self, vectors: np.ndarray) -> np.ndarray:
+        """Every row's vector against each of these float32 vectors (rows x vectors), float16 rows converted a
+        block at a time (the whole matrix at once would double it for the product)."""
+        held = self.vectors
+        if held.dtype == np.float32:
+            return np.asarray(held @ vectors.T)
+        out = np.empty((len(held), len(vectors)), dtype=np.float32)
+        for start in range(0, len(held), BLOCK_ROWS):
+            out[start : start + BLOCK_ROWS] = held[start : start + BLOCK_ROWS].astype(np.float32) @ vectors.T
+        return out
+
     def set_context(self, rows: np.ndarray, vectors: np.ndarray) -> None:
         """Search these rows by these (window) vectors; the first call copies the own vectors for the other rows
         and drops the IVF index, which is rebuilt over the search vectors."""
@@ -129,11 +148,11 @@ class NamespaceIndex:
         if need <= cap:
             return
         new_cap = max(need, cap * 2)
-        vectors = np.zeros((new_cap, self.dim), dtype=np.float32)
+        vectors = np.zeros((new_cap, self.dim), dtype=self.dtype)
         vectors[: self._n] = self._vectors[: self._n]
         self._vectors = vectors
         if self._context is not None:
-            context = np.zeros((new_cap, self.dim), dtype=np.float32)
+            context = np.zeros((new_cap, self.dim), dtype=self.dtype)
             context[: self._n] = self._context[: self._n]
             self._context = context
         for name, col in self._float.items():
@@ -247,9 +266,11 @@ class NamespaceIndex:
         self._float["last_accessed_at"][rows] = when
 
     @classmethod
-    def from_rows(cls, rows: NamespaceRows, vectors: np.ndarray, dim: int) -> NamespaceIndex:
+    def from_rows(
+        cls, rows: NamespaceRows, vectors: np.ndarray, dim: int, dtype: str = "float32"
+    ) -> NamespaceIndex:
         """Build from a store load (vectors already complete and normalised)."""
-        index = cls(dim)
+        index = cls(dim, dtype)
         n = len(rows.ids)
         index._grow(n)
         index._vectors[:n] = vectors
@@ -294,10 +315,11 @@ class NamespaceIndex:
         """The index `to_arrays` flattened (IVF index included when it had one)."""
         vectors = arrays["vectors"]  # the arrays become the columns (capacity n: the next append grows them)
         n, dim = vectors.shape
-        index = cls(dim)
-        index._vectors = np.require(vectors, np.float32, ["C", "W"])
+        dtype = "float16" if vectors.dtype == np.float16 else "float32"
+        index = cls(dim, dtype)
+        index._vectors = np.require(vectors, dtype, ["C", "W"])
         if "context" in arrays:
-            index._context = np.require(arrays["context"], np.float32, ["C", "W"])
+            index._context = np.require(arrays["context"], dtype, ["C", "W"])
         for name in FLOAT_COLUMNS:
             index._float[name] = np.require(arrays[f"float.{name}"], np.float64, ["W"])
         for name in TEXT_FIELDS:

@@ -62,7 +62,7 @@ class CurrencyStage:
         if live.sum() < 2:
             return
         created = index.column("created_at")[rows]
-        vectors = index.vectors[rows]
+        vectors = index.vector_rows(rows)
         dense = normalised_similarity(vectors @ vectors.T, self.ns.similarity_floor)
         gap = settings.safety.supersession_gap
         score = cands.score[top]

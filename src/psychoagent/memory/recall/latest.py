@@ -63,7 +63,7 @@ def latest_stage(cands: Candidates, index: NamespaceIndex, ctx: RecallContext, c
     if keep.sum() < 2:
         return
     top, rows = top[keep], rows[keep]
-    vectors = index.vectors[rows]
+    vectors = index.vector_rows(rows)
     similarity = normalised_similarity(vectors @ vectors.T, ctx.dense_floor)
     pairs = newer_first_pairs(
         index.column("created_at")[rows],

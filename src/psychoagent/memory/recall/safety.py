@@ -67,7 +67,9 @@ class AffectSelector:
         self._order_supersessions(cands, index, ctx.now)
         pool = top_k(cands, ctx.k * safety.mmr_pool)
         if ctx.extras.get("mmr", True):
-            picks, penalty = mmr(cands.score[pool], index.vectors[cands.rows[pool]], ctx.k, safety.mmr_lambda)
+            picks, penalty = mmr(
+                cands.score[pool], index.vector_rows(cands.rows[pool]), ctx.k, safety.mmr_lambda
+            )
             chosen = [int(pool[p]) for p in picks]
             diversity = np.zeros(len(cands.rows))
             diversity[pool] = penalty

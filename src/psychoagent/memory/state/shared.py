@@ -104,7 +104,8 @@ class Shared:
         """What a snapshot of a namespace must have been built with to serve this memory."""
         cfg = self.config.recall
         return {"format": snapshot.FORMAT, "store": self.store.get_meta("store_id"), "namespace": namespace,
-                "model": self.embedder.name, "context": [cfg.turn_context, cfg.session_gap_minutes]}  # fmt: skip
+                "model": self.embedder.name, "context": [cfg.turn_context, cfg.session_gap_minutes],
+                "vectors": cfg.vector_dtype}  # fmt: skip
 
     def _from_snapshot(self, namespace: str) -> NamespaceIndex | None:
         """The namespace's snapshot, brought up to date with the units changed in the store since it was written
@@ -187,7 +188,7 @@ class Shared:
             if rows.vectors
             else np.zeros((0, dim), np.float32)
         )
-        index = NamespaceIndex.from_rows(rows, vectors, dim)
+        index = NamespaceIndex.from_rows(rows, vectors, dim, self.config.recall.vector_dtype)
         if index.conversation.any_turn():
             self.add_turn_context(index, 0, rows.contents, rows.columns["created_at"].tolist(), None)
         return index

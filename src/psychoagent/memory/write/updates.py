@@ -74,7 +74,7 @@ def prepare(
     n_stored = len(index)
     stored: Stored | None = None
     if n_stored and cfg.dense_candidates and scorer is not None:
-        sims = index.vectors @ vectors.T  # stored x batch: one product for the whole batch
+        sims = index.similarities(vectors)  # stored x batch: one product for the whole batch
         kinds = index.column("kind")
         eligible = np.isnan(index.column("invalid_at")) & ~np.isin(kinds, list(UNCHECKED_KINDS))
         # negated in place, non-candidates at +inf: no second matrix of this size (it grows with the store)
