@@ -12,6 +12,7 @@ from psychoagent import Memory
 from psychoagent.memory.config import MemoryConfig, RecallConfig, StoreConfig
 from psychoagent.memory.index import snapshot
 from psychoagent.memory.index.keyword import KeywordIndex
+from psychoagent.types import MemoryUnit
 
 pytest.importorskip("faiss")
 
@@ -43,6 +44,15 @@ def _answers(mem: Memory) -> list[list[tuple[str, float]]]:
     ]
 
 
+def _snapshotted(path: Path, n: int = 300, seed: int = 1) -> list[MemoryUnit]:
+    """Write n notes to a new file, recall once and close: the index snapshot is written."""
+    mem = _open(path)
+    units = mem.observe_many(_texts(n, seed))
+    mem.recall("apple", k=3)
+    mem.close()
+    return units
+
+
 def _built(path: Path) -> list[list[tuple[str, float]]]:
     """Recall of a memory that builds its index from the file (snapshots off)."""
     mem = _open(path, snapshot_rows=0)
@@ -54,10 +64,7 @@ def _built(path: Path) -> list[list[tuple[str, float]]]:
 
 def test_a_closed_file_reopens_from_its_snapshot_with_the_same_recall(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = _open(path)
-    mem.observe_many(_texts(400, 1))
-    mem.recall("apple", k=3)
-    mem.close()
+    _snapshotted(path, 400)
     folder = Path(str(path) + ".index")
     assert len(list(folder.glob("*.idx"))) == 1
     loaded = snapshot.STATS["loaded"]
@@ -71,10 +78,7 @@ def test_a_closed_file_reopens_from_its_snapshot_with_the_same_recall(tmp_path: 
 
 def test_a_snapshot_catches_up_with_units_written_and_forgotten_since(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = _open(path)
-    first = mem.observe_many(_texts(300, 1))
-    mem.recall("apple", k=3)
-    mem.close()
+    first = _snapshotted(path)
     other = _open(path, snapshot_rows=0)  # another process: writes and forgets without touching the snapshot
     added = other.observe_many(_texts(50, 2))
     other.forget(first[7].id)
@@ -98,10 +102,7 @@ def test_a_snapshot_catches_up_with_units_written_and_forgotten_since(tmp_path: 
 @pytest.mark.parametrize("damage", ["stale", "unreadable"])
 def test_a_snapshot_that_does_not_serve_is_skipped_and_the_index_built(tmp_path: Path, damage: str) -> None:
     path = tmp_path / "m.db"
-    mem = _open(path)
-    mem.observe_many(_texts(300, 1))
-    mem.recall("apple", k=3)
-    mem.close()
+    _snapshotted(path)
     (snap,) = Path(str(path) + ".index").glob("*.idx")
     if damage == "unreadable":
         snap.write_bytes(b"not a snapshot")
@@ -148,10 +149,7 @@ def test_a_reopened_namespace_detects_updates_of_the_units_it_loaded(tmp_path: P
 
 def test_closing_again_after_a_few_changes_keeps_the_snapshot(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    mem = _open(path)
-    mem.observe_many(_texts(300, 1))
-    mem.recall("apple", k=3)
-    mem.close()
+    _snapshotted(path)
     written = snapshot.STATS["written"]
     again = _open(path)
     again.observe("One more note about a copper violin.")
