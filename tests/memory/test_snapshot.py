@@ -191,3 +191,15 @@ def test_float16_vectors_halve_the_matrix_and_recall_the_same(tmp_path: Path) ->
     assert nbytes["float16"] * 2 == nbytes["float32"]
     # the same units come back; rounding may swap two of nearly equal score
     assert [sorted(found) for found in answers["float16"]] == [sorted(found) for found in answers["float32"]]
+
+
+def test_a_snapshot_of_other_vectors_is_not_used(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    _snapshotted(path)  # float32 vectors
+    stale = snapshot.STATS["stale"]
+    cfg = MemoryConfig(
+        store=StoreConfig(index_snapshot_rows=100), recall=RecallConfig(vector_dtype="float16")
+    )
+    with Memory(path, embedder="hash", config=cfg, appraiser=None) as mem:
+        assert mem._index().vectors.dtype == np.float16  # built from the file
+    assert snapshot.STATS["stale"] == stale + 1
