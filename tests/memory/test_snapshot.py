@@ -203,3 +203,15 @@ def test_a_snapshot_of_other_vectors_is_not_used(tmp_path: Path) -> None:
     with Memory(path, embedder="hash", config=cfg, appraiser=None) as mem:
         assert mem._index().vectors.dtype == np.float16  # built from the file
     assert snapshot.STATS["stale"] == stale + 1
+
+
+def test_a_namespace_with_an_ivf_index_finds_write_candidates_through_it(tmp_path: Path) -> None:
+    cfg = MemoryConfig(recall=RecallConfig(ann_min_rows=200))
+    with Memory(tmp_path / "m.db", embedder="hash", config=cfg) as mem:
+        old = mem.observe("Alice lives in London.", timestamp="2024-01-01T09:00:00Z")
+        mem.observe_many([{"text": t, "timestamp": "2024-01-02T09:00:00Z"} for t in _texts(300, 5)])
+        mem.recall("Alice", k=3)  # builds the IVF index
+        assert mem._index().ann is not None
+        mem.observe("Alice moved to Paris last month.", timestamp="2024-02-01T09:00:00Z")
+        stored = mem.get(old.id)
+        assert stored is not None and stored.invalid_at is not None

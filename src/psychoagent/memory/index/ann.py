@@ -127,6 +127,11 @@ class IvfIndex:
         return self._rows
 
     @property
+    def probes(self) -> int:
+        """Clusters the last search scanned (the recall setting, `probes_for`)."""
+        return int(self._index.nprobe)
+
+    @property
     def lists(self) -> int:
         """Clusters (inverted lists) of the index."""
         return int(self._index.nlist)

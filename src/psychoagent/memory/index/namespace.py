@@ -126,6 +126,11 @@ class NamespaceIndex:
             out[start : start + BLOCK_ROWS] = held[start : start + BLOCK_ROWS].astype(np.float32) @ vectors.T
         return out
 
+    @property
+    def windowed(self) -> bool:
+        """Whether dense recall searches turn-window vectors here (`set_context`) rather than the own vectors."""
+        return self._context is not None
+
     def set_context(self, rows: np.ndarray, vectors: np.ndarray) -> None:
         """Search these rows by these (window) vectors; the first call copies the own vectors for the other rows
         and drops the IVF index, which is rebuilt over the search vectors."""

@@ -42,6 +42,9 @@ class Stored(NamedTuple):
     rows: np.ndarray
     candidates: np.ndarray
     """The rows of the stored units that are candidates, ascending."""
+    near: list[tuple[np.ndarray, np.ndarray]] | None = None
+    """Instead of `rows`, in a namespace with an IVF index: per new unit, the candidate rows its search found and
+    their cosines, nearest first (`updates.near_stored`)."""
 
 
 def nearest_stored(stored: Stored, i: int, n: int) -> np.ndarray:
@@ -105,7 +108,14 @@ def gather(
     unit, vec = units[i], vectors[i]
     least = cfg.min_similarity
     met: list[str] = []
-    if stored is not None:
+    if stored is not None and stored.near is not None:
+        rows, cosines = stored.near[i]
+        met += [
+            index.ids[int(row)]
+            for row, cosine in zip(rows[: cfg.dense_candidates].tolist(), cosines.tolist(), strict=False)
+            if similarity(cosine, floor) >= least
+        ]
+    elif stored is not None:
         n = min(cfg.dense_candidates, len(stored.candidates))
         if n:
             distance, ids = stored.rows[:, i], index.ids

@@ -50,6 +50,10 @@ class Plan:
     slots: list[tuple[MemoryUnit, list[Slot]]] = field(default_factory=list)
 
 
+NEAR_FETCHED = 16
+"""`near_stored` fetches this many rows from the IVF index per nearest candidate wanted (96 for the default 6)."""
+
+
 def prepare(
     state: NamespaceAffect,
     units: Sequence[MemoryUnit],
@@ -73,7 +77,15 @@ def prepare(
     second = second_for(cfg, name) if embed is not None else None
     n_stored = len(index)
     stored: Stored | None = None
-    if n_stored and cfg.dense_candidates and scorer is not None:
+    if (
+        n_stored
+        and cfg.dense_candidates
+        and scorer is not None
+        and index.ann is not None
+        and not index.windowed
+    ):
+        stored = near_stored(index, vectors, cfg.dense_candidates)
+    elif n_stored and cfg.dense_candidates and scorer is not None:
         sims = index.similarities(vectors)  # stored x batch: one product for the whole batch
         kinds = index.column("kind")
         eligible = np.isnan(index.column("invalid_at")) & ~np.isin(kinds, list(UNCHECKED_KINDS))
@@ -102,6 +114,27 @@ def prepare(
                 batch.subjects.setdefault(key, []).append(unit.id)
         _goal_conflicts(plan, unit, goal_units, config)
     return plan
+
+
+def near_stored(index: NamespaceIndex, vectors: np.ndarray, wanted: int) -> Stored:
+    """Each new unit's nearest stored candidates by the namespace's IVF index (`NEAR_FETCHED` x `wanted` rows
+    fetched, re-scored by exact cosine) plus the rows added since it was last extended: at a million units the
+    product of a new vector with every stored one cost 0.13 s a write (1.3 s with float16 vectors) and, for a
+    batch, a stored x batch matrix."""
+    ann = index.ann
+    assert ann is not None
+    n = len(index)
+    recent = np.arange(min(len(ann), n), n, dtype=np.int64)
+    invalid, kinds = index.column("invalid_at"), index.column("kind")
+    near = []
+    for vector in vectors:
+        found = np.union1d(ann.search(vector, NEAR_FETCHED * wanted, ann.probes), recent)
+        found = found[found < n]
+        found = found[np.isnan(invalid[found]) & ~np.isin(kinds[found], list(UNCHECKED_KINDS))]
+        cosines = index.vector_rows(found) @ vector.astype(np.float32)
+        order = np.argsort(-cosines, kind="stable")
+        near.append((found[order], cosines[order].astype(np.float64)))
+    return Stored(np.zeros((0, len(vectors)), np.float32), np.zeros(0, np.int64), near)
 
 
 def _verdicts(
