@@ -112,8 +112,8 @@ class RecallConfig(ConfigModel):
     vector_dtype: Literal["float32", "float16"] = "float32"
     """how the in-memory index holds each unit's vector: float16 halves the largest part of a big namespace's
     memory (1,000,000 x 384: 0.7 GB instead of 1.5 GB) at the cost of rounding (a cosine moves by about 1e-3) and
-    a slower exact scan and write-time detection (a block of rows is converted at a time: a write at a million
-    units 1.3-1.8 s instead of 0.13-0.18 s); the store keeps float32 either way"""
+    a slower exact scan (a block of rows is converted at a time; write-time detection goes through the IVF index
+    where recall built one); the store keeps float32 either way"""
     overlap_min_rows: Count = 50_000
     """in namespaces of at least this many units the dense search runs on a helper thread while the keyword
     search runs (both release the GIL; same results): at a million units 3.8 and 5.7 ms one after the other
