@@ -12,6 +12,9 @@ from psychoagent import Memory
 from psychoagent.memory.config import MemoryConfig, RecallConfig, StoreConfig
 from psychoagent.memory.index import snapshot
 from psychoagent.memory.index.keyword import KeywordIndex
+from psychoagent.memory.index.namespace import NamespaceIndex
+from psychoagent.memory.write import updates
+from psychoagent.memory.write.candidates import Stored
 from psychoagent.types import MemoryUnit
 
 pytest.importorskip("faiss")
@@ -205,7 +208,19 @@ def test_a_snapshot_of_other_vectors_is_not_used(tmp_path: Path) -> None:
     assert snapshot.STATS["stale"] == stale + 1
 
 
-def test_a_namespace_with_an_ivf_index_finds_write_candidates_through_it(tmp_path: Path) -> None:
+def test_a_namespace_with_an_ivf_index_finds_write_candidates_through_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found: list[list[str]] = []
+    near_stored = updates.near_stored
+
+    def spy(index: NamespaceIndex, vectors: np.ndarray, wanted: int) -> Stored:
+        stored = near_stored(index, vectors, wanted)
+        assert stored.near is not None
+        found.extend([index.ids[int(r)] for r in rows[:wanted]] for rows, _ in stored.near)
+        return stored
+
+    monkeypatch.setattr(updates, "near_stored", spy)
     cfg = MemoryConfig(recall=RecallConfig(ann_min_rows=200))
     with Memory(tmp_path / "m.db", embedder="hash", config=cfg) as mem:
         old = mem.observe("Alice lives in London.", timestamp="2024-01-01T09:00:00Z")
@@ -215,3 +230,4 @@ def test_a_namespace_with_an_ivf_index_finds_write_candidates_through_it(tmp_pat
         mem.observe("Alice moved to Paris last month.", timestamp="2024-02-01T09:00:00Z")
         stored = mem.get(old.id)
         assert stored is not None and stored.invalid_at is not None
+    assert found and old.id in found[-1]  # the IVF index, not a product with every stored vector, found it

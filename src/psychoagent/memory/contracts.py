@@ -7,6 +7,7 @@ Every room of memory imports its contracts from here; this module imports no roo
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -60,6 +61,14 @@ class UnitFact(NamedTuple):
     invalid_at: float | None
     valence: int
     metadata_json: str
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The unit's metadata (the empty object most units store is not parsed)."""
+        if not self.metadata_json or self.metadata_json == "{}":
+            return {}
+        value = json.loads(self.metadata_json)
+        return value if isinstance(value, dict) else {}
 
 
 @dataclass

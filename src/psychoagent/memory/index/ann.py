@@ -159,8 +159,7 @@ class IvfIndex:
     def extend(self, vectors: np.ndarray) -> None:
         """Add rows appended to the matrix since the last call (same order)."""
         with _one_thread(_faiss()):
-            for start in range(0, len(vectors), ADD_ROWS):  # float16 rows become float32 a block at a time
-                block = np.ascontiguousarray(vectors[start : start + ADD_ROWS], dtype=np.float32)
+            for block in float32_blocks(vectors):
                 ids = np.arange(self._rows, self._rows + len(block), dtype=np.int64)
                 self._index.add_with_ids(block, ids)
                 self._rows += len(block)
@@ -182,6 +181,13 @@ class IvfIndex:
             _, found = self._index.search(np.ascontiguousarray(query[None, :], dtype=np.float32), n)
         rows = found[0]
         return rows[rows >= 0].astype(np.int64)
+
+
+def float32_blocks(matrix: np.ndarray) -> Iterator[np.ndarray]:
+    """The rows of a matrix as contiguous float32 blocks of `ADD_ROWS` (float16 vectors converted a block at a
+    time, never the whole matrix at once; float32 rows are not copied)."""
+    for start in range(0, len(matrix), ADD_ROWS):
+        yield np.ascontiguousarray(matrix[start : start + ADD_ROWS], dtype=np.float32)
 
 
 def probes_for(cfg: RecallConfig, codec: str, lists: int = 0) -> int:
@@ -234,12 +240,10 @@ def dense_top(
     matrix = searched(index)
     if matrix.dtype == np.float32:
         sims = np.einsum("ij,j->i", matrix, query.astype(np.float32), optimize=False)
-    else:  # float16 rows: numpy has no fast float16 product; a block of float32 rows at a time
+    else:  # float16 rows: numpy has no fast float16 product
         q32 = query.astype(np.float32)
-        sims = np.concatenate([
-            np.einsum("ij,j->i", matrix[at : at + ADD_ROWS].astype(np.float32), q32, optimize=False)
-            for at in range(0, len(matrix), ADD_ROWS)
-        ]) if len(matrix) else np.zeros(0, np.float32)  # fmt: skip
+        parts = [np.einsum("ij,j->i", block, q32, optimize=False) for block in float32_blocks(matrix)]
+        sims = np.concatenate(parts) if parts else np.zeros(0, np.float32)
     allowed = np.flatnonzero(mask) if mask is not None else None
     pool = sims if allowed is None else sims[allowed]
     take = min(n, len(pool))

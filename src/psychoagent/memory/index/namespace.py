@@ -21,7 +21,7 @@ from psychoagent.memory.filters import (
     FilterError,
     compare,
 )
-from psychoagent.memory.index.ann import IvfIndex
+from psychoagent.memory.index.ann import IvfIndex, float32_blocks
 from psychoagent.memory.index.conversation import ConversationIndex, session_ids
 from psychoagent.memory.index.keyword import KeywordIndex
 from psychoagent.memory.index.packing import (
@@ -34,8 +34,6 @@ from psychoagent.memory.index.packing import (
 from psychoagent.types import MemoryUnit, to_epoch
 
 FLOAT_COLUMNS = (*NUMERIC_FIELDS, *TIME_FIELDS)
-BLOCK_ROWS = 65_536
-"""Rows of float16 vectors converted to float32 at a time for a product with every row (24 MB of 384-d rows)."""
 RELOAD_DEAD_SHARE = 0.25
 """A namespace index whose forgotten (blanked) rows pass this share of its rows is dropped and reloaded without
 them; each reload costs about one row's load per live unit (10 ms for 250 units here), so under steady forgetting
@@ -121,10 +119,8 @@ class NamespaceIndex:
         held = self.vectors
         if held.dtype == np.float32:
             return np.asarray(held @ vectors.T)
-        out = np.empty((len(held), len(vectors)), dtype=np.float32)
-        for start in range(0, len(held), BLOCK_ROWS):
-            out[start : start + BLOCK_ROWS] = held[start : start + BLOCK_ROWS].astype(np.float32) @ vectors.T
-        return out
+        parts = [block @ vectors.T for block in float32_blocks(held)]
+        return np.concatenate(parts) if parts else np.zeros((0, len(vectors)), np.float32)
 
     @property
     def windowed(self) -> bool:

@@ -114,9 +114,7 @@ class AnswerTypeStage:
         kind = asked_type(ctx.query)
         if kind is None:
             return
-        ids = [index.ids[int(r)] for r in cands.rows]
-        facts = self.ns.affect().facts.many(ids)
-        texts = [facts.get(uid, (0.0, "", ""))[1] for uid in ids]
+        texts = self.ns.affect().facts.texts([index.ids[int(r)] for r in cands.rows])
         value = supply(texts, index.vector_rows(cands.rows), kind, self.ns.embedder, cfg.answer_type_meaning)
         if kind == "time":  # a stated date or relative time the index already parsed is a time
             value = np.maximum(value, np.where(index.conversation.has_time(cands.rows), 1.0, 0.0))

@@ -81,9 +81,7 @@ class CurrencyStage:
             open_pair &= ~kept
         if not open_pair.any():
             return
-        ids = [index.ids[r] for r in rows.tolist()]
-        facts = self.ns.affect().facts.many(ids)
-        texts = [facts.get(uid, (0.0, "", ""))[1] for uid in ids]
+        texts = self.ns.affect().facts.texts([index.ids[r] for r in rows.tolist()])
         scorer = scorer_for(conf, self.ns.embedder.name)
         vecs = vectors if scorer.vector_dim else None
         similarity = dense.tolist()  # Python floats: pair keys and features read them one by one

@@ -8,7 +8,6 @@ successors and feedback-loop safety. It is rebuilt from the store on first use.
 from __future__ import annotations
 
 import bisect
-import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -220,8 +219,6 @@ class NamespaceAffect:
 
 def _pending(fact: UnitFact) -> _Pending:
     """A loaded unit waiting for its slots, as `index_unit` would have queued it."""
-    meta = fact.metadata_json
-    metadata = json.loads(meta) if meta and meta != "{}" else {}
-    subject = metadata.get("subject") if isinstance(metadata, dict) else None
+    subject = fact.metadata.get("subject")
     return _Pending(fact.id, fact.created_at, fact.content, fact.kind, fact.invalid_at is None,
                     subject if isinstance(subject, str) else None, fact.valence > 0, None)  # fmt: skip

@@ -8,15 +8,12 @@ all took 7 s and about 0.4 GB at a million units here: docs/benchmarks.md).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Sequence
 
 Fact = tuple[float, str, str]
 """(created_at epoch, content, kind) of a unit."""
 FETCHED = 50_000
 """Facts of loaded units kept after a read (recall asks for a few dozen rows at a time)."""
-
-_D = TypeVar("_D")
 
 
 class Facts:
@@ -31,9 +28,10 @@ class Facts:
     def __setitem__(self, unit_id: str, fact: Fact) -> None:
         self.own[unit_id] = fact
 
-    def get(self, unit_id: str, default: _D | None = None) -> Fact | _D | None:
-        """The fact of one unit (read from the store if it is a loaded one), else `default`."""
-        return self.many([unit_id]).get(unit_id, default)
+    def texts(self, unit_ids: Sequence[str]) -> list[str]:
+        """The content of each unit in order ("" for one not found), loaded ones read in one query."""
+        found = self.many(unit_ids)
+        return [found[uid][1] if uid in found else "" for uid in unit_ids]
 
     def many(self, unit_ids: Iterable[str]) -> dict[str, Fact]:
         """The facts of these units, loaded ones read from the store in one query."""

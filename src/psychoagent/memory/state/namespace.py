@@ -7,7 +7,6 @@ change the namespace through it and never reach back into the facade.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -164,7 +163,7 @@ class Namespace:
         stale = np.flatnonzero(live & ~np.isnan(index.column("invalid_at")))
         for f in store.unit_facts(name, [index.ids[row] for row in stale.tolist()]):
             state.superseded.add(f.id)
-            after = json.loads(f.metadata_json).get("superseded_by") if f.metadata_json != "{}" else None
+            after = f.metadata.get("superseded_by")
             if isinstance(after, str):
                 state.successor[f.id] = after
         state.any_positive = bool((valence[live] > 0).any())

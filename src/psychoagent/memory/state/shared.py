@@ -113,15 +113,14 @@ class Shared:
         folder = snapshot.directory(self.store)
         if folder is None or self.config.store.index_snapshot_rows == 0:
             return None
-        got = snapshot.load(
-            snapshot.file_for(folder, namespace), self._snapshot_stamp(namespace), self.store.counter()
-        )
+        now = self.store.counter()
+        got = snapshot.load(snapshot.file_for(folder, namespace), self._snapshot_stamp(namespace), now)
         if got is None:
             return None
         index, since = got
         self.snapshots[namespace] = (since, len(index), index.dead)
         fresh: list[ChangedUnit] = []
-        changed = self.store.changes(since, self.store.counter(), self.embedder.name, [namespace])
+        changed = self.store.changes(since, now, self.embedder.name, [namespace])
         known = index.known_pks([it.pk for it in changed])
         for it, held in zip(changed, known.tolist(), strict=True):
             if it.unit.kind == TOMBSTONE_KIND:
