@@ -18,8 +18,9 @@ TEXT = 160
 BRIEFING = 600
 RECALLED = 100
 """Characters kept of each recalled memory (five or so per decision: the largest part of a trace)."""
-_LAST: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, Any]]] = weakref.WeakKeyDictionary()
-"""Per household mind, the month and value of the lists its last trace wrote (kept only while the mind lives)."""
+_LAST: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, Any, Any]]] = weakref.WeakKeyDictionary()
+"""Per household mind, the month, value and source of the lists its last trace wrote (kept only while the mind
+lives)."""
 
 
 def stride(kit: Kit, households: int) -> int:
@@ -36,29 +37,41 @@ def _episode(item: Any) -> dict[str, Any]:
     unit, score, parts = item if isinstance(item, tuple) else (item, 0.0, {})
     meta = getattr(unit, "metadata", {}) or {}
     affect = getattr(unit, "affect", None)
+    if affect is not None:
+        valence, arousal, conflict = affect.valence, affect.arousal, affect.conflict_intensity
+    else:
+        valence, arousal = getattr(unit, "valence", 0), getattr(unit, "arousal", 1)
+        conflict = getattr(unit, "conflict", 0)
     row = {"id": str(getattr(unit, "id", "")), "text": str(getattr(unit, "content", ""))[:RECALLED],
-           "score": round(float(score), 4), "tick": meta.get("tick"), "kind": meta.get("kind_of", "")}  # fmt: skip
-    row["valence"] = int(affect.valence if affect is not None else getattr(unit, "valence", 0))
-    row["arousal"] = int(affect.arousal if affect is not None else getattr(unit, "arousal", 1))
-    row["conflict"] = int(affect.conflict_intensity if affect is not None else getattr(unit, "conflict", 0))
-    kept = {k: round(float(v), 4) for k, v in (parts if isinstance(parts, dict) else {}).items()
-            if isinstance(v, int | float) and k != "score"}  # fmt: skip
-    if kept:
-        row["parts"] = kept
+           "score": round(float(score), 4), "tick": meta.get("tick"), "kind": meta.get("kind_of", ""),
+           "valence": int(valence), "arousal": int(arousal), "conflict": int(conflict)}  # fmt: skip
+    if isinstance(parts, dict) and not (len(parts) == 1 and "score" in parts):  # a lone score adds no part
+        kept = {
+            k: round(float(v), 4) for k, v in parts.items() if isinstance(v, int | float) and k != "score"
+        }
+        if kept:
+            row["parts"] = kept
     return row
 
 
-def _same_as(mind: Any, t: int, out: dict[str, Any], key: str) -> None:
+def _same_as(mind: Any, t: int, out: dict[str, Any], key: str, source: Any = None) -> None:
     """Replace `out[key]` by the month of this household's last trace that listed the same (`<key>_as`): a reused
-    recall or unchanged beliefs are written once, not every month."""
+    recall or unchanged beliefs are written once, not every month. `source`, when given, is the object the list
+    was built from: the same object again (a reused recall) lists the same, so the list is not rebuilt."""
     seen = _LAST.setdefault(mind, {})
-    value = out[key]
     last = seen.get(key)
+    if source is not None and last is not None and last[2] is source:
+        out[f"{key}_as"] = last[0]
+        del out[key]
+        return
+    value = out[key] if source is None else [_episode(e) for e in source]
     if last is not None and last[1] == value:
         out[f"{key}_as"] = last[0]
         del out[key]
+        seen[key] = (last[0], last[1], source)
     else:
-        seen[key] = (t, value)
+        out[key] = value
+        seen[key] = (t, value, source)
 
 
 def payload(d: Deciding, result: PipelineResult | None, t: int = 0) -> dict[str, Any]:
@@ -70,14 +83,13 @@ def payload(d: Deciding, result: PipelineResult | None, t: int = 0) -> dict[str,
         meta = brief.metadata
         out["briefing"] = brief.text[:BRIEFING]
         out["reused"] = bool(meta.get("reused", False))
-        out["recalled"] = [_episode(e) for e in meta.get("episodes", [])]
         out["beliefs"] = [
             it.text[:TEXT] for it in meta.get("working", []) if getattr(it, "kind", "") == "belief"
         ]
         out["conflicts"] = [{"a": c.description_a[:TEXT], "b": c.description_b[:TEXT], "intensity": c.intensity,
                              "status": str(c.status), "kind": c.kind} for c in brief.conflicts]  # fmt: skip
-    for key in ("recalled", "beliefs"):
-        _same_as(d.mind, t, out, key)
+    _same_as(d.mind, t, out, "recalled", brief.metadata.get("episodes", []) if brief is not None else None)
+    _same_as(d.mind, t, out, "beliefs")
     revised = d.mind.semantic.revised
     out["conflicts"] += [{"a": old[:TEXT], "b": new[:TEXT], "subject": subject, "kind": "belief",
                           "since": when.isoformat(), "status": "revised"} for subject, old, new, when in revised]  # fmt: skip
