@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from psychoagent.agent.cognition import Briefing
 from psychoagent.agent.config import CognitiveConfig
@@ -20,16 +21,56 @@ def _clip(x: float, low: float, high: float) -> float:
     return float(min(max(x, low), high))
 
 
-def outlook(obs: Observation, persona: Persona, net_flow: float, cfg: CognitiveConfig) -> float:
-    """Rule expectation over the horizon: trend (weighted up by risk preference) vs mean reversion, plus
-    beliefs, domain optimism and herding on the order flow (social tendency)."""
-    w = _clip(cfg.trend_weight * (0.5 + persona.risk_preference), 0.0, 1.0)
+def outlook_terms(obs: Observation, cfg: CognitiveConfig) -> tuple[float, float, float]:
+    """The parts of `outlook` that depend on the observation alone: trend over the horizon, mean reversion, beliefs."""
     trend = obs.trend * cfg.horizon
     reversion = -obs.fields.get("gap", 0.0)
     belief = cfg.perception.belief_weight * 0.02 * math.tanh(obs.belief_effect)
+    return trend, reversion, belief
+
+
+def outlook(obs: Observation, persona: Persona, net_flow: float, cfg: CognitiveConfig,
+            terms: tuple[float, float, float] | None = None) -> float:  # fmt: skip
+    """Rule expectation over the horizon: trend (weighted up by risk preference) vs mean reversion, plus
+    beliefs, domain optimism and herding on the order flow (social tendency). `terms`: `outlook_terms(obs)`,
+    when already known (observations are shared by the households holding the same beliefs)."""
+    w = _clip(cfg.trend_weight * (0.5 + persona.risk_preference), 0.0, 1.0)
+    trend, reversion, belief = terms if terms is not None else outlook_terms(obs, cfg)
     mood = 0.01 * persona.optimism_for(obs.subject)
     herd = 0.01 * persona.social_tendency * net_flow
     return w * trend + (1.0 - w) * reversion + belief + mood + herd
+
+
+class Evidence:
+    """One month's shared work of the heuristic: `outlook_terms` per observation object, and per household the
+    recalled outcomes of its briefing's episodes (a reused briefing brings the same episodes list back)."""
+
+    def __init__(
+        self, cfg: CognitiveConfig, kept: dict[int, tuple[Any, dict[str, tuple[float, float]]]]
+    ) -> None:
+        self.cfg = cfg
+        self.kept = kept
+        self._terms: dict[int, tuple[Observation, tuple[float, float, float]]] = {}
+
+    def terms(self, obs: Observation) -> tuple[float, float, float]:
+        """`outlook_terms(obs)`, computed once per observation object."""
+        seen = self._terms.get(id(obs))
+        if seen is not None and seen[0] is obs:
+            return seen[1]
+        found = outlook_terms(obs, self.cfg)
+        self._terms[id(obs)] = (obs, found)  # the observation is kept alive, so its id stays its own
+        return found
+
+    def outcomes(self, household: int, briefing: Briefing | None) -> dict[str, tuple[float, float]]:
+        """`recalled_outcomes(briefing)`, reused while household's briefing holds the same episodes list."""
+        episodes = briefing.metadata["episodes"] if briefing is not None else None
+        seen = self.kept.get(household)
+        if episodes is not None and seen is not None and seen[0] is episodes:
+            return seen[1]
+        found = recalled_outcomes(briefing)
+        if episodes is not None:
+            self.kept[household] = (episodes, found)
+        return found
 
 
 def recalled_outcome(briefing: Briefing | None, instrument: str) -> tuple[float, float]:
@@ -65,15 +106,19 @@ def recalled_outcomes(briefing: Briefing | None) -> dict[str, tuple[float, float
 def expected_returns(
     observations: Sequence[Observation], briefing: Briefing | None, persona: Persona,
     flows: Mapping[str, float], cfg: CognitiveConfig,
+    evidence: dict[str, tuple[float, float]] | None = None, shared: Evidence | None = None,
 ) -> dict[str, float]:  # fmt: skip
-    """Instrument -> expected return of buying it now (memory-weighted when there is evidence)."""
+    """Instrument -> expected return of buying it now (memory-weighted when there is evidence). `evidence`:
+    `recalled_outcomes(briefing)` when already known; `shared`: the month's outlook terms."""
     out = {}
-    evidence = recalled_outcomes(briefing)
+    if evidence is None:
+        evidence = recalled_outcomes(briefing)
     cap = cfg.max_expected
     for obs in observations:
         if obs.subject == "macro":
             continue
-        rule = outlook(obs, persona, flows.get(obs.subject, 0.0), cfg)
+        terms = shared.terms(obs) if shared is not None else None
+        rule = outlook(obs, persona, flows.get(obs.subject, 0.0), cfg, terms)
         num, den = evidence.get(obs.subject, (0.0, 0.0))
         mem, weight = (num / den, den) if den > 0 else (0.0, 0.0)
         mw = cfg.memory_weight * min(weight, 1.0)
@@ -85,12 +130,14 @@ def heuristic_decision(
     observations: Sequence[Observation], briefing: Briefing | None, persona: Persona,
     holdings: Mapping[str, float], flows: Mapping[str, float], cfg: CognitiveConfig,
     draw: float, rejected_before: bool, cash: float = 0.0,
+    evidence: dict[str, tuple[float, float]] | None = None, shared: Evidence | None = None,
 ) -> Decision:  # fmt: skip
     """DECIDE (as a natural-language intent the guardrails parse), NEGOTIATE, ANALYZE or WAIT.
 
     Buying is bounded by the persona's allocation: the share of assets held in markets may grow up to
-    allocation.invest x (1 + optimism) (seed 2.1.1, resource allocation weights)."""
-    exp = expected_returns(observations, briefing, persona, flows, cfg)
+    allocation.invest x (1 + optimism) (seed 2.1.1, resource allocation weights). `evidence` and `shared` as
+    `expected_returns` takes them."""
+    exp = expected_returns(observations, briefing, persona, flows, cfg, evidence, shared)
     if not exp:
         return Decision(type="WAIT", reason="no market to observe yet")
     best = max(sorted(exp), key=lambda k: exp[k])
@@ -134,12 +181,16 @@ class HeuristicDecide:
 
     def __init__(self, kit: Kit) -> None:
         self.kit = kit
+        self._kept: dict[int, tuple[Any, dict[str, tuple[float, float]]]] = {}
+        """Per household, the episodes list of its last briefing and their recalled outcomes."""
 
     def __call__(self, month: Month) -> None:
         kit, view = self.kit, month.view
+        shared = Evidence(kit.cognitive, self._kept)
         for d in month.deciding:
             draw = d.draws.random()
             holdings = kit.holdings(d.index)
             cash = float(view.cash[d.index] + view.deposits[d.index])
             d.decision = heuristic_decision(d.observations, d.briefing, d.persona, holdings, month.flows,
-                                            kit.cognitive, float(draw), bool(d.mind.feedback), cash)  # fmt: skip
+                                            kit.cognitive, float(draw), bool(d.mind.feedback), cash,
+                                            shared.outcomes(d.index, d.briefing), shared)  # fmt: skip
