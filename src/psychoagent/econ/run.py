@@ -166,7 +166,10 @@ def simulate(
     shutil.rmtree(folder / EVENTS, ignore_errors=True)
     try:
         bus = EventBus(journal=folder / "events.jsonl") if csv else EventBus(sink=EventLog(folder / EVENTS))
-        model = EconomyModel(seed=seed, policy=pol, scenario=scen, households=agents, bus=bus, firms=firms)
+        with fewer_collections():  # building the model runs the burn-in months
+            model = EconomyModel(
+                seed=seed, policy=pol, scenario=scen, households=agents, bus=bus, firms=firms
+            )
         board = model.firm_board
         if board is not None and model.config.firms.mode == "llm":
             board.use_llm(llm or "offline")

@@ -46,10 +46,6 @@ ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return"
 (annual coupon / price) is filled for the bond only."""
 
 
-_FILL_FIELDS = tuple(Fill.model_fields)
-"""A fill's event payload is these fields (its JSON dump, built without one)."""
-
-
 class Markets:
     """Listed instruments, households' holdings, the order queue and the auctions of each tick's session."""
 
@@ -406,7 +402,8 @@ class Markets:
                     quantity=quantity, price=price, fee=quantity * price * self.cfg.fee_rate, tick=t, round=r,
                     requested=ticket.quantity)  # fmt: skip
         self._fills.setdefault(o.agent_id, []).append(fill)
-        payload = {name: getattr(fill, name) for name in _FILL_FIELDS} | {"side": fill.side.value}  # fmt: skip
+        payload = dict(fill.__dict__)  # its fields in order, as validated: the JSON dump without building one
+        payload["side"] = fill.side.value
         if quantity > 0:
             self.model.bus.emit(t, EventType.ORDER_FILLED, payload, f"household:{o.agent_id}")
         else:
