@@ -144,6 +144,7 @@ class Markets:
         accepted: list[str] = []
         rejected: list[Rejection] = []
         t = self.model.tick
+        limits: dict[str, Any] | None = None  # read once: nothing in the loop moves cash, units or prices
         for raw in orders:
             self._seq += 1
             oid = f"o{t}-{self._seq}"
@@ -157,7 +158,8 @@ class Markets:
                     got = Rejection(order_id=oid, agent_id=parsed.agent_id, reason="markets_closed",
                                     detail="trading is switched off (trading.enabled = false)")  # fmt: skip
                 else:
-                    got = check(parsed, oid, **self._limits(), book=self._book)
+                    limits = limits if limits is not None else self._limits()
+                    got = check(parsed, oid, **limits, book=self._book)
             if isinstance(got, Rejection):
                 self._reject(got, t)
                 rejected.append(got)

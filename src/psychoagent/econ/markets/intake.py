@@ -118,21 +118,24 @@ def live_orders(book: list[Resting], inst: str, cash: np.ndarray, units: np.ndar
     sold: dict[int, float] = {}
     buys: list[Resting] = []
     sells: list[Resting] = []
+    per_unit = 1.0 + fee
     for rest in book:
-        o = rest.ticket.order
+        ticket = rest.ticket
+        o = ticket.order
         if o.instrument != inst or rest.remaining <= 1e-12:
             continue
         i = o.agent_id
         if o.side is Side.BUY:
+            limit = ticket.limit
             free = max(float(cash[i]) - spent.get(i, 0.0), 0.0)
-            rest.remaining = min(rest.remaining, free / (rest.ticket.limit * (1.0 + fee)))
-            spent[i] = spent.get(i, 0.0) + rest.remaining * rest.ticket.limit * (1.0 + fee)
-            if rest.remaining > 1e-12:
+            remaining = rest.remaining = min(rest.remaining, free / (limit * per_unit))
+            spent[i] = spent.get(i, 0.0) + remaining * limit * per_unit
+            if remaining > 1e-12:
                 buys.append(rest)
         else:
             free = max(float(units[i]) - sold.get(i, 0.0), 0.0)
-            rest.remaining = min(rest.remaining, free)
-            sold[i] = sold.get(i, 0.0) + rest.remaining
-            if rest.remaining > 1e-12:
+            remaining = rest.remaining = min(rest.remaining, free)
+            sold[i] = sold.get(i, 0.0) + remaining
+            if remaining > 1e-12:
                 sells.append(rest)
     return buys, sells
