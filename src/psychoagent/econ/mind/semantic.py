@@ -154,15 +154,15 @@ class SemanticMemory:
         for (instrument, signal), recs in sorted(groups.items()):
             if len(recs) < min_evidence:
                 continue
+            old = self.beliefs.get((instrument, f"after:{signal}"))
+            if old is not None and old.evidence == len(recs):  # no new trade of this kind since
+                continue
             mean = sum(r.actual for r in recs) / len(recs)
             direction = "rise" if mean > 0 else "fall"
             text = (
                 f"after a {signal.replace('_', ' ')} signal, {instrument} tended to {direction} "
                 f"({mean:+.1%} on average over {len(recs)} trades)"
             )
-            old = self.beliefs.get((instrument, f"after:{signal}"))
-            if old is not None and old.evidence == len(recs):
-                continue
             self.set(
                 instrument, f"after:{signal}", text, mean, len(recs), when, [r.unit_id for r in recs[-5:]]
             )
