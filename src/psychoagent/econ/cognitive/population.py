@@ -8,7 +8,6 @@ between them (a new inflation figure updates the last one) are detected once and
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -32,14 +31,25 @@ def formed_payload(units: Sequence[tuple[str, Affect, str]], ids: Sequence[str])
     of each kind, and how many clashed with an earlier memory (conflict >= 2) with the sharpest one."""
     text, a, _ = max(units, key=lambda u: (abs(u[1].valence), u[1].arousal))
     clashes = [u for u in units if u[1].conflict_intensity >= 2]
+    kinds: dict[str, int] = {}  # counted in first-seen order, as Counter does
+    for u in units:
+        kinds[u[2]] = kinds.get(u[2], 0) + 1
     payload = {"count": len(units), "ids": list(ids[:4]), "strongest": text[:160], "valence": a.valence,
-               "arousal": a.arousal, "conflict": a.conflict_intensity, "kinds": dict(Counter(u[2] for u in units)),
+               "arousal": a.arousal, "conflict": a.conflict_intensity, "kinds": kinds,
                "clashes": len(clashes)}  # fmt: skip
     if clashes:
         sharp = max(clashes, key=lambda u: u[1].conflict_intensity)
         payload["clash"] = sharp[0][:160]
         payload["clash_conflict"] = sharp[1].conflict_intensity
     return payload
+
+
+def _mood(units: Sequence[tuple[str, Affect, str]]) -> tuple[int, int, int]:
+    """(valence, arousal, conflict) of a household-month's mood: its worst memory when that is negative, else
+    its best."""
+    worst = min(units, key=lambda u: (u[1].valence, -u[1].arousal))[1]
+    mood = worst if worst.valence < 0 else max(units, key=lambda u: u[1].valence)[1]
+    return mood.valence, mood.arousal, mood.conflict_intensity
 
 
 class PopulationMind:
@@ -102,14 +112,26 @@ class PopulationMind:
             if len(ids) < 4:
                 ids.append(f"pop_{i}_{int(pos[j])}")
         out: dict[int, dict[str, Any]] = {}
+        slots: list[int] = []
+        moods: list[tuple[int, int, int]] = []
+        alike: tuple[tuple[int, int, int], dict[str, Any]] | None = None  # of those with only public events
         for slot, i in enumerate(self.memory.agent_ids.tolist()):
-            units = own.get(i, []) + public
-            if not units:
-                continue
-            worst = min(units, key=lambda u: (u[1].valence, -u[1].arousal))[1]
-            mood = worst if worst.valence < 0 else max(units, key=lambda u: u[1].valence)[1]
-            self.mood[slot] = (mood.valence, mood.arousal, mood.conflict_intensity)
-            out[i] = formed_payload(units, first.get(i, []))
+            mine = own.get(i)
+            if mine is None:
+                if not public:
+                    continue
+                if alike is None:
+                    alike = _mood(public), formed_payload(public, [])
+                mood, same = alike
+                payload = {**same, "ids": [], "kinds": dict(same["kinds"])}
+            else:
+                units = mine + public
+                mood, payload = _mood(units), formed_payload(units, first.get(i, []))
+            slots.append(slot)
+            moods.append(mood)
+            out[i] = payload
+        if slots:
+            self.mood[slots] = moods
         return out
 
     # -- reading ---------------------------------------------------------------------------------------------
