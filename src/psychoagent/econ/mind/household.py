@@ -50,8 +50,13 @@ class HouseholdMind(CognitiveAgent):
 
     def score(self, tick: int, prices: dict[str, float]) -> list[tuple[Expectation, float]]:
         """Expectations due now with their realised return; each becomes an outcome memory and a trade record."""
-        due = [e for e in self.expectations if e.due <= tick and prices.get(e.instrument, 0) > 0]
-        self.expectations = [e for e in self.expectations if e not in due]
+        if not self.expectations:
+            return []
+        due: list[Expectation] = []
+        waiting: list[Expectation] = []
+        for e in self.expectations:  # an expectation equal to a due one is due too: one pass splits them
+            (due if e.due <= tick and prices.get(e.instrument, 0) > 0 else waiting).append(e)
+        self.expectations = waiting
         out = []
         for e in due:
             move = prices[e.instrument] / e.entry - 1.0
