@@ -14,7 +14,7 @@ from psychoagent.econ.cognitive.kit import Kit
 from psychoagent.econ.cognitive.month import Deciding, Month
 from psychoagent.econ.cognitive.population import formed_payload
 from psychoagent.econ.mind.household import HouseholdMind
-from psychoagent.econ.mind.perception import TickPerception
+from psychoagent.econ.mind.perception import BeliefKeys, TickPerception
 from psychoagent.econ.snapshot import Snapshot
 from psychoagent.events import EventType
 from psychoagent.types import Affect
@@ -30,6 +30,8 @@ class Perceive:
 
     def __init__(self, kit: Kit) -> None:
         self.kit = kit
+        self.keys = BeliefKeys()
+        """The households' belief lists and their canonical tuples, kept from one month to the next."""
 
     def __call__(self, month: Month) -> None:
         kit, t = self.kit, month.tick
@@ -42,7 +44,8 @@ class Perceive:
         self.encode(t)
         indicators = {"interest_rate": month.snapshot.interest_rate, "inflation": month.snapshot.inflation,
                       "unemployment": month.snapshot.unemployment}  # fmt: skip
-        seeing = TickPerception(kit.history, list(prices), kit.cognitive.perception, indicators)
+        self.keys.next_month()
+        seeing = TickPerception(kit.history, list(prices), kit.cognitive.perception, indicators, self.keys)
         personas = month.view.personas
         month.deciding = [
             Deciding(

@@ -186,6 +186,33 @@ def perceive(
 _MISSING: Any = object()
 
 
+class BeliefKeys:
+    """One canonical tuple per distinct belief list, kept across months: an agent's `by_subject()` lists live
+    until a belief changes, so a list seen last month maps to its tuple without hashing its beliefs again, and
+    equal lists of different agents map to the same tuple object (compared by identity, not belief by belief)."""
+
+    def __init__(self) -> None:
+        self._now: dict[int, tuple[Sequence[Belief], tuple[Belief, ...]]] = {}
+        self._last: dict[int, tuple[Sequence[Belief], tuple[Belief, ...]]] = {}
+        self._canon: dict[tuple[Belief, ...], tuple[Belief, ...]] = {}
+
+    def next_month(self) -> None:
+        """Keep the lists seen this month (and their tuples) for the next; forget older ones."""
+        self._last, self._now = self._now, {}
+        self._canon = {t: t for _, t in self._last.values()}
+
+    def of(self, held: Sequence[Belief]) -> tuple[Belief, ...]:
+        """The canonical tuple of `held` (the list is kept alive with it, so its id stays its own)."""
+        seen = self._now.get(id(held))
+        if seen is None or seen[0] is not held:
+            seen = self._last.get(id(held))
+            if seen is None or seen[0] is not held:
+                t = tuple(held)
+                seen = (held, self._canon.setdefault(t, t))
+            self._now[id(held)] = seen
+        return seen[1]
+
+
 class TickPerception:
     """`perceive` for many agents in one tick: each instrument's series is read once and each distinct set of
     beliefs about it is described once (agents mostly share their beliefs, so most lookups are hits)."""
@@ -196,14 +223,17 @@ class TickPerception:
         instruments: Sequence[str],
         cfg: PerceptionConfig,
         indicators: Mapping[str, float] | None = None,
+        keys: BeliefKeys | None = None,
     ) -> None:
         self.history = history
+        self.keys = keys or BeliefKeys()
+        """Canonical belief tuples (pass the same object every tick to reuse them across ticks)."""
         self.instruments = list(instruments)
         self.cfg = cfg
         self.indicators = indicators
         self._series = {name: history.series(name) for name in self.instruments}
         self._cache: dict[tuple[str, tuple[Belief, ...]], Observation | None] = {}
-        self._by_list: dict[tuple[str, int], tuple[Sequence[Belief], Observation | None]] = {}
+        self._by_key: dict[tuple[str, int], tuple[tuple[Belief, ...], Observation | None]] = {}
 
     def _with_beliefs(self, name: str, beliefs: tuple[Belief, ...]) -> Observation | None:
         """The instrument's statistics (computed once per tick) with these beliefs attached and described."""
@@ -218,33 +248,32 @@ class TickPerception:
                            base.signal, beliefs, text, base.fields)  # fmt: skip
 
     def observe(self, beliefs: Mapping[str, Sequence[Belief]]) -> list[Observation]:
-        """The same observations `perceive` returns for an agent holding these beliefs. Agents that share a
-        belief list object (an unchanged `by_subject()` result) share its observation without re-hashing it."""
+        """The same observations `perceive` returns for an agent holding these beliefs. Agents with equal
+        beliefs about an instrument share its observation (their lists map to one canonical tuple)."""
         out = []
+        by_key, of = self._by_key, self.keys.of
         for name in self.instruments:
-            held = beliefs.get(name, ())
-            seen = self._by_list.get((name, id(held)))
+            held = of(beliefs.get(name, ()))
+            seen = by_key.get((name, id(held)))
             if seen is not None and seen[0] is held:
                 obs = seen[1]
             else:
-                key = (name, tuple(held))
-                obs = self._cache.get(key, _MISSING)
+                obs = self._cache.get((name, held), _MISSING)
                 if obs is _MISSING:
-                    obs = self._with_beliefs(name, key[1])
-                    self._cache[key] = obs
-                self._by_list[(name, id(held))] = (
-                    held,
-                    obs,
-                )  # the list is kept alive, so its id stays its own
+                    obs = self._with_beliefs(name, held)
+                    self._cache[(name, held)] = obs
+                by_key[(name, id(held))] = (held, obs)  # the tuple is kept alive, so its id stays its own
             if obs is not None:
                 out.append(obs)
         if self.indicators:
-            key = ("macro", tuple(beliefs.get("interest_rate", ())))
-            if key not in self._cache:
-                self._cache[key] = perceive(
-                    self.history, [], {"interest_rate": key[1]}, self.cfg, self.indicators
-                )[0]
-            macro = self._cache[key]
-            assert macro is not None
-            out.append(macro)
+            held = of(beliefs.get("interest_rate", ()))
+            seen = by_key.get(("macro", id(held)))
+            if seen is None or seen[0] is not held:
+                if ("macro", held) not in self._cache:
+                    self._cache[("macro", held)] = perceive(
+                        self.history, [], {"interest_rate": held}, self.cfg, self.indicators
+                    )[0]
+                seen = by_key[("macro", id(held))] = (held, self._cache[("macro", held)])
+            assert seen[1] is not None
+            out.append(seen[1])
         return out
