@@ -29,12 +29,18 @@ def outlook_terms(obs: Observation, cfg: CognitiveConfig) -> tuple[float, float,
     return trend, reversion, belief
 
 
+def trend_weight(persona: Persona, cfg: CognitiveConfig) -> float:
+    """Weight of the trend against mean reversion in `outlook`: higher with more risk preference."""
+    return _clip(cfg.trend_weight * (0.5 + persona.risk_preference), 0.0, 1.0)
+
+
 def outlook(obs: Observation, persona: Persona, net_flow: float, cfg: CognitiveConfig,
-            terms: tuple[float, float, float] | None = None) -> float:  # fmt: skip
+            terms: tuple[float, float, float] | None = None, w: float | None = None) -> float:  # fmt: skip
     """Rule expectation over the horizon: trend (weighted up by risk preference) vs mean reversion, plus
     beliefs, domain optimism and herding on the order flow (social tendency). `terms`: `outlook_terms(obs)`,
-    when already known (observations are shared by the households holding the same beliefs)."""
-    w = _clip(cfg.trend_weight * (0.5 + persona.risk_preference), 0.0, 1.0)
+    when already known (observations are shared by the households holding the same beliefs); `w`: the
+    persona's `trend_weight`, when already known."""
+    w = trend_weight(persona, cfg) if w is None else w
     trend, reversion, belief = terms if terms is not None else outlook_terms(obs, cfg)
     mood = 0.01 * persona.optimism_for(obs.subject)
     herd = 0.01 * persona.social_tendency * net_flow
@@ -114,11 +120,12 @@ def expected_returns(
     if evidence is None:
         evidence = recalled_outcomes(briefing)
     cap = cfg.max_expected
+    w = trend_weight(persona, cfg)
     for obs in observations:
         if obs.subject == "macro":
             continue
         terms = shared.terms(obs) if shared is not None else None
-        rule = outlook(obs, persona, flows.get(obs.subject, 0.0), cfg, terms)
+        rule = outlook(obs, persona, flows.get(obs.subject, 0.0), cfg, terms, w)
         num, den = evidence.get(obs.subject, (0.0, 0.0))
         mem, weight = (num / den, den) if den > 0 else (0.0, 0.0)
         mw = cfg.memory_weight * min(weight, 1.0)
@@ -140,8 +147,9 @@ def heuristic_decision(
     exp = expected_returns(observations, briefing, persona, flows, cfg, evidence, shared)
     if not exp:
         return Decision(type="WAIT", reason="no market to observe yet")
-    best = max(sorted(exp), key=lambda k: exp[k])
-    worst = min(sorted(exp), key=lambda k: exp[k])
+    names = sorted(exp)  # ties go to the first name in order
+    best = max(names, key=exp.__getitem__)
+    worst = min(names, key=exp.__getitem__)
     price = {o.subject: o.price for o in observations}
     invested = sum(q * price.get(k, 0.0) for k, q in holdings.items())
     total = max(cash + invested, 1e-9)

@@ -54,11 +54,13 @@ def _episode(item: Any) -> dict[str, Any]:
     return row
 
 
-def _same_as(mind: Any, t: int, out: dict[str, Any], key: str, source: Any = None) -> None:
+def _same_as(
+    seen: dict[str, tuple[int, Any, Any]], t: int, out: dict[str, Any], key: str, source: Any = None
+) -> None:
     """Replace `out[key]` by the month of this household's last trace that listed the same (`<key>_as`): a reused
     recall or unchanged beliefs are written once, not every month. `source`, when given, is the object the list
-    was built from: the same object again (a reused recall) lists the same, so the list is not rebuilt."""
-    seen = _LAST.setdefault(mind, {})
+    was built from: the same object again (a reused recall) lists the same, so the list is not rebuilt. `seen`:
+    the household's entry of `_LAST`."""
     last = seen.get(key)
     if source is not None and last is not None and last[2] is source:
         out[f"{key}_as"] = last[0]
@@ -88,8 +90,9 @@ def payload(d: Deciding, result: PipelineResult | None, t: int = 0) -> dict[str,
         ]
         out["conflicts"] = [{"a": c.description_a[:TEXT], "b": c.description_b[:TEXT], "intensity": c.intensity,
                              "status": str(c.status), "kind": c.kind} for c in brief.conflicts]  # fmt: skip
-    _same_as(d.mind, t, out, "recalled", brief.metadata.get("episodes", []) if brief is not None else None)
-    _same_as(d.mind, t, out, "beliefs")
+    seen = _LAST.setdefault(d.mind, {})
+    _same_as(seen, t, out, "recalled", brief.metadata.get("episodes", []) if brief is not None else None)
+    _same_as(seen, t, out, "beliefs")
     revised = d.mind.semantic.revised
     out["conflicts"] += [{"a": old[:TEXT], "b": new[:TEXT], "subject": subject, "kind": "belief",
                           "since": when.isoformat(), "status": "revised"} for subject, old, new, when in revised]  # fmt: skip
