@@ -10,6 +10,7 @@ from psychoagent.agent.recall import WorkingItem, WorkingMemory, persona_factor
 from psychoagent.econ.mind.household import Expectation, HouseholdMind
 from psychoagent.econ.mind.perception import (
     Belief,
+    BeliefKeys,
     PriceHistory,
     TickPerception,
     observe_instrument,
@@ -113,3 +114,22 @@ def test_tick_perception_sees_what_perceive_sees_and_shares_beliefs() -> None:
     changed = seeing.observe({"steel": list(held)})
     assert changed == perceive(hist, ["steel", "stock:tech"], {"steel": held}, cfg, macro)
     assert "tended to rise" in changed[0].text
+
+
+def test_belief_keys_carry_over_ticks_and_equal_lists_share_one_tuple() -> None:
+    hist = PriceHistory(36)
+    macro = {"interest_rate": 0.05, "inflation": 0.02, "unemployment": 0.06}
+    cfg, names = PerceptionConfig(), ["steel", "stock:tech"]
+    mill = Belief("steel", "event", "oversupply", -0.6, 1, "known event: a new steel mill opened")
+    rate = Belief("interest_rate", "raises", "financing_cost", -1.0, 1, "higher rates raise financing costs")
+    mine = {"steel": [mill], "interest_rate": [rate]}
+    yours = {"steel": [Belief(*vars(mill).values())], "interest_rate": [rate]}  # equal, not the same objects
+    keys = BeliefKeys()
+    assert keys.of(mine["steel"]) is keys.of(yours["steel"]) == (mill,)
+    for t, (s, x) in enumerate([(125, 30), (126, 31), (124, 33), (120, 35)]):
+        hist.record(t, {"steel": s, "stock:tech": x})
+        keys.next_month()
+        seeing = TickPerception(hist, names, cfg, macro, keys)
+        for beliefs in (mine, yours, {}):
+            assert seeing.observe(beliefs) == perceive(hist, names, beliefs, cfg, macro)
+        assert seeing.observe(mine)[0] is seeing.observe(yours)[0]
