@@ -8,11 +8,13 @@ A value-only correction is read by the vector of the sentence it stands for (`me
 write path). With --same-wording, the dev changes again in the older fact's own wording. Each pair enters
 once per embedder named (dense similarity of e5 and of the hashing embedder, so the generic
 scorer serves both). Multinomial logistic regression with L2 (scipy L-BFGS), balanced class weights. With --cv N
-the thresholds are chosen on dev by leave-families-out cross-validation (`benchmarks/pair_cv.py`); test is only
-reported.
+the thresholds are chosen on dev by leave-families-out cross-validation (`benchmarks/pair_cv.py`, generated pairs
+only); test is only reported. With --natural-weight W, the dev sets written in plain words (--natural; never
+natural_dev4, the validation set, nor natural_untouched) join, each pair weighing W generated ones: their updates,
+their compatible pairs (as elaborations) and each newer fact after a filler and after another item (unrelated).
 
-    python -m benchmarks.fit_pairs --vectors --pronouns --person-sources --l2 0.1 --more-seeds 1,2 --cv 4 \
-        --keep-thresholds --update-threshold 0.5 --contradiction-threshold 0.5 --swaps \
+    python -m benchmarks.fit_pairs --vectors --pronouns --person-sources --l2 0.1 --more-seeds 1,2 \
+        --update-threshold 0.5 --contradiction-threshold 0.5 --swaps --natural-weight 10 \
         --out src/psychoagent/data/pair_scorer_e5.json
     python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 \
         --update-threshold 0.5 --contradiction-threshold 0.6 --out src/psychoagent/data/pair_scorer.json
@@ -55,6 +57,41 @@ from psychoagent.memory.conflicts.spans import (
 )
 from psychoagent.memory.conflicts.values import swapped
 
+DATA = Path(__file__).resolve().parent / "data"
+
+
+NATURAL_DEV = (
+    "natural_dev",
+    "natural_dev2",
+    "natural_dev3",
+    "natural_dev5",
+    "natural_dev6",
+    "meaning_dev",
+    "gate_dev",
+)
+"""The dev sets written in plain words (`benchmarks/data/<name>.json`, the natural format): the scorer fitted on
+generated pairs alone ranked the updates of a plain-word set it never saw above its compatible pairs no better
+than chance (AUC 0.58 on natural_dev3)."""
+
+
+def natural_pairs(names: list[str], seed: int = 0) -> list[tuple[str, str, str]]:
+    """The comparable (older, newer, label) pairs of plain-word dev sets: an update is "update", a compatible pair
+    "elaboration" (both stay true); and, for each item, its newer fact after a filler and after another item's
+    older fact of its language, "unrelated" (as detection meets them in a namespace)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for name in names:
+        data = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+        items = [(i, part) for part in ("updates", "compatible") for i in data[part]]
+        for part, label in (("updates", "update"), ("compatible", "elaboration")):
+            out += [(i["old"], i["new"], label) for i in data[part]]
+        for n, (item, _) in enumerate(items):
+            fillers = data["fillers"][item["lang"]]
+            others = [o for m, (o, _) in enumerate(items) if m != n and o["lang"] == item["lang"]]
+            out.append((fillers[int(rng.integers(len(fillers)))], item["new"], "unrelated"))
+            out.append((others[int(rng.integers(len(others)))]["old"], item["new"], "unrelated"))
+    return [p for p in out if comparable(p[0], p[1])]
+
 
 def features(
     pairs: list[tuple[str, str, str]],
@@ -87,18 +124,27 @@ def features(
 
 
 def fit(
-    x: np.ndarray, y: np.ndarray, l2: float, hidden: int = 0, seed: int = 0, block_l2: float | None = None
+    x: np.ndarray,
+    y: np.ndarray,
+    l2: float,
+    hidden: int = 0,
+    seed: int = 0,
+    block_l2: float | None = None,
+    sample_weight: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Softmax regression on standardised features, balanced class weights, L2, scipy L-BFGS; with `hidden` > 0
     a tanh layer of that many units adds to the logits (the linear part stays). With 16 units and l2 0.1 the
     pair rates on dev and test equalled the linear scorer's (2026-12-01), so the packaged scorers are linear.
-    `block_l2`: the L2 of the linear weights on the columns after FEATURES (embedding interactions), else `l2`."""
+    `block_l2`: the L2 of the linear weights on the columns after FEATURES (embedding interactions), else `l2`;
+    `sample_weight` scales each pair's share of the loss (pairs written in plain words above generated ones)."""
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     z = (x - mean) / scale
     k, d = len(LABELS), z.shape[1]
     counts = np.bincount(y, minlength=k).astype(float)
     weight = (len(y) / (k * np.maximum(counts, 1)))[y]
+    if sample_weight is not None:
+        weight = weight * sample_weight
     weight /= weight.sum()
     onehot = np.eye(k)[y]
     reg = np.full(d, l2)
@@ -318,6 +364,18 @@ def main() -> None:
         "--conflict-mass", type=float, default=0.9, help="the write path's update+contradiction mass rule"
     )
     parser.add_argument("--cache", type=Path, help="bench_conflicts --cache file whose e5 vectors are reused")
+    parser.add_argument(
+        "--natural-weight",
+        type=float,
+        default=0.0,
+        help="add the dev pairs written in plain words (--natural), each weighing this many generated pairs "
+        "(0: none)",
+    )
+    parser.add_argument(
+        "--natural",
+        default=",".join(NATURAL_DEV),
+        help="comma-separated plain-word dev sets (benchmarks/data)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the fitted weights here (JSON)")
     for flag, what in SWITCHES:
         parser.add_argument(flag, action="store_true", help=what)
@@ -349,8 +407,11 @@ def main() -> None:
                   for lang in ("en", "zh")}  # fmt: skip
     print("comparable pairs: dev", len(dev_pairs), {k: len(v) for k, v in test_pairs.items()},
           "- rates below are over these; the rest are never flagged")  # fmt: skip
-    texts = sorted({t for pairs in (dev_pairs, *test_pairs.values()) for p in pairs for t in p[:2]}
-                   | {t for pairs in (dev_pairs, *test_pairs.values()) for p in pairs
+    written = (
+        natural_pairs([n for n in args.natural.split(",") if n.strip()]) if args.natural_weight > 0 else []
+    )
+    texts = sorted({t for pairs in (dev_pairs, written, *test_pairs.values()) for p in pairs for t in p[:2]}
+                   | {t for pairs in (dev_pairs, written, *test_pairs.values()) for p in pairs
                       if (t := rebuilt(p[0], p[1])) is not None})  # fmt: skip
     names = ["e5"] if args.vectors else args.embedders.split(",")
     vectors = {name: embed_all(texts, name, args.cache) for name in names}
@@ -359,13 +420,22 @@ def main() -> None:
         words = centred(word_table([*dev_pairs, *test_pairs["en"], *test_pairs["zh"]], args.cache), dev_pairs)
     swaps = None
     if args.swaps:
-        every = [*dev_pairs, *test_pairs["en"], *test_pairs["zh"]]
+        every = [*dev_pairs, *written, *test_pairs["en"], *test_pairs["zh"]]
         swaps = embed_all(
             sorted({t for p in every if (t := swapped(p[0], p[1])) is not None}), "e5", args.cache
         )
     x, y = features(dev_pairs, vectors, args.vectors, words, swaps)
+    sample_weight = None
+    if written:
+        xn, yn = features(written, vectors, args.vectors, words, swaps)
+        print(f"plain-word dev pairs: {len(written)} (weight {args.natural_weight:g})")
+        x, y = np.vstack([x, xn]), np.concatenate([y, yn])
+        sample_weight = np.concatenate([np.ones(len(y) - len(yn)), np.full(len(yn), args.natural_weight)])
     weights = _as_scorer(
-        fit(x, y, args.l2, args.hidden, args.seed, args.vector_l2), args.vectors, words, swaps is not None
+        fit(x, y, args.l2, args.hidden, args.seed, args.vector_l2, sample_weight),
+        args.vectors,
+        words,
+        swaps is not None,
     )
     scorer = PairScorer(weights)
     upd, con = args.update_threshold, args.contradiction_threshold
@@ -409,6 +479,7 @@ def main() -> None:
             "pair_rates": {k: {m: round(v, 4) for m, v in r.items()} for k, r in report.items()},
             "thresholds": {"update": upd, "contradiction": con}, "person_sources": args.person_sources,
             "same_wording": args.same_wording, "spans": args.spans, "swaps": args.swaps,
+            "natural": args.natural if args.natural_weight > 0 else "", "natural_weight": args.natural_weight,
             "cross_validation": {k: v for k, v in chosen.items() if k.startswith("cv")} | {"folds": args.cv},
         })  # fmt: skip
     print(f"{time.perf_counter() - t0:.0f} s")

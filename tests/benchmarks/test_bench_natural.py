@@ -31,9 +31,16 @@ from benchmarks.bench_natural import (
 from psychoagent.embed import HashingEmbedder
 
 DIR = DATA.parent
-SETS = ("natural_updates", "natural_dev", "natural_dev2", "natural_untouched")
+SETS = (
+    "natural_updates", "natural_dev", "natural_dev2", "natural_dev3", "natural_dev4", "natural_dev5", "natural_dev6",
+    "natural_untouched",
+)  # fmt: skip
 KINDED = {
     "natural_dev2": (40, 5),
+    "natural_dev3": (64, 8),
+    "natural_dev4": (64, 8),
+    "natural_dev5": (64, 8),
+    "natural_dev6": (64, 8),
     "natural_untouched": (60, 6),
 }  # per language: items a section, items a kind
 
