@@ -37,8 +37,10 @@ from scipy.optimize import minimize
 
 from benchmarks.conflict_gen import generate, split
 from benchmarks.pair_data import (
+    NATURAL_DEV,
     cross_pairs,
     lead_variants,
+    natural_pairs,
     pairs_of,
     person_sources,
     pronoun_variants,
@@ -56,41 +58,6 @@ from psychoagent.memory.conflicts.spans import (
     swap_features,
 )
 from psychoagent.memory.conflicts.values import swapped
-
-DATA = Path(__file__).resolve().parent / "data"
-
-
-NATURAL_DEV = (
-    "natural_dev",
-    "natural_dev2",
-    "natural_dev3",
-    "natural_dev5",
-    "natural_dev6",
-    "meaning_dev",
-    "gate_dev",
-)
-"""The dev sets written in plain words (`benchmarks/data/<name>.json`, the natural format): the scorer fitted on
-generated pairs alone ranked the updates of a plain-word set it never saw above its compatible pairs no better
-than chance (AUC 0.58 on natural_dev3)."""
-
-
-def natural_pairs(names: list[str], seed: int = 0) -> list[tuple[str, str, str]]:
-    """The comparable (older, newer, label) pairs of plain-word dev sets: an update is "update", a compatible pair
-    "elaboration" (both stay true); and, for each item, its newer fact after a filler and after another item's
-    older fact of its language, "unrelated" (as detection meets them in a namespace)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for name in names:
-        data = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
-        items = [(i, part) for part in ("updates", "compatible") for i in data[part]]
-        for part, label in (("updates", "update"), ("compatible", "elaboration")):
-            out += [(i["old"], i["new"], label) for i in data[part]]
-        for n, (item, _) in enumerate(items):
-            fillers = data["fillers"][item["lang"]]
-            others = [o for m, (o, _) in enumerate(items) if m != n and o["lang"] == item["lang"]]
-            out.append((fillers[int(rng.integers(len(fillers)))], item["new"], "unrelated"))
-            out.append((others[int(rng.integers(len(others)))]["old"], item["new"], "unrelated"))
-    return [p for p in out if comparable(p[0], p[1])]
 
 
 def features(

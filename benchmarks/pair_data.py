@@ -2,17 +2,20 @@
 
 The scenario pairs as detection meets them in a namespace, and dev-only recombinations: the newer fact naming its
 person by a pronoun, source conflicts told by two people, changes in the older fact's own wording, and same-person
-facts of other domains.
+facts of other domains; and the pairs of the dev sets written in plain words (`natural_pairs`).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from benchmarks.conflict_gen.lexicon import NAMES, SOURCES
+from psychoagent.memory.conflicts.pairs import comparable
 from psychoagent.memory.conflicts.wordlist import common_word
 
 
@@ -155,3 +158,41 @@ def lead_variants(items: list[Any], seed: int) -> list[tuple[str, str, str, str]
         new = item.new if keep else item.new[:1].lower() + item.new[1:]
         out.append((item.family, item.old, lead + new, item.label))
     return out
+
+
+DATA = Path(__file__).resolve().parent / "data"
+NATURAL_DEV = (
+    "natural_dev",
+    "natural_dev2",
+    "natural_dev3",
+    "natural_dev5",
+    "natural_dev6",
+    "meaning_dev",
+    "gate_dev",
+)
+"""The dev sets written in plain words (`benchmarks/data/<name>.json`, the natural format; natural_dev4 is the
+validation set): the scorer fitted on generated pairs alone ranked the updates of a plain-word set it never saw
+above its compatible pairs no better than chance (AUC 0.58 on natural_dev3)."""
+
+
+def natural_pairs(names: list[str], seed: int = 0) -> list[tuple[str, str, str]]:
+    """The comparable (older, newer, label) pairs of plain-word dev sets: an update is "update", a compatible pair
+    "elaboration" (both stay true); and, for each item, its newer fact after a filler and after another item's
+    older fact of its language, "unrelated" (as detection meets them in a namespace)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for name in names:
+        data = json.loads(
+            (DATA / f"{name}.json").read_text(encoding="utf-8")
+        )  # gate_dev names kinds of its own
+        for part, label in (("updates", "update"), ("compatible", "elaboration")):
+            out += [(i["old"], i["new"], label) for i in data[part]]
+        items = [i for part in ("updates", "compatible") for i in data[part]]
+        same_lang = {lang: [n for n, i in enumerate(items) if i["lang"] == lang] for lang in data["fillers"]}
+        for n, item in enumerate(items):
+            fillers, peers = data["fillers"][item["lang"]], same_lang[item["lang"]]
+            out.append((fillers[int(rng.integers(len(fillers)))], item["new"], "unrelated"))
+            k = int(rng.integers(len(peers) - 1))  # the k-th item of its language other than itself
+            other = peers[k] if peers[k] < n else peers[k + 1]
+            out.append((items[other]["old"], item["new"], "unrelated"))
+    return [p for p in out if comparable(p[0], p[1])]
