@@ -169,10 +169,15 @@ NATURAL_DEV = (
     "natural_dev6",
     "meaning_dev",
     "gate_dev",
+    "natural_dev7",
+    "natural_dev8",
+    "natural_dev9",
+    "natural_dev11",
+    "natural_dev12",
 )
-"""The dev sets written in plain words (`benchmarks/data/<name>.json`, the natural format; natural_dev4 is the
-validation set): the scorer fitted on generated pairs alone ranked the updates of a plain-word set it never saw
-above its compatible pairs no better than chance (AUC 0.58 on natural_dev3)."""
+"""The dev sets written in plain words (`benchmarks/data/<name>.json`, the natural format; natural_dev4 and
+natural_dev10 are the validation sets): the scorer fitted on generated pairs alone ranked the updates of a
+plain-word set it never saw above its compatible pairs no better than chance (AUC 0.58 on natural_dev3)."""
 
 
 def natural_pairs(names: list[str], seed: int = 0) -> list[tuple[str, str, str]]:
