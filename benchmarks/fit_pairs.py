@@ -10,12 +10,15 @@ once per embedder named (dense similarity of e5 and of the hashing embedder, so 
 scorer serves both). Multinomial logistic regression with L2 (scipy L-BFGS), balanced class weights. With --cv N
 the thresholds are chosen on dev by leave-families-out cross-validation (`benchmarks/pair_cv.py`, generated pairs
 only); test is only reported. With --natural-weight W, the dev sets written in plain words (--natural; never
-natural_dev4, the validation set, nor natural_untouched) join, each pair weighing W generated ones: their updates,
-their compatible pairs (as elaborations) and each newer fact after a filler and after another item (unrelated).
+natural_dev4 or natural_dev10, the validation sets, nor natural_untouched) join, each pair weighing W generated
+ones: their updates, their compatible pairs (as elaborations) and each newer fact after a filler and after another
+item (unrelated). With --joint BAND the fit is a reader (`memory.conflicts.reader`): each pair is also read as one
+passage embedded whole, and it re-scores the pairs whose first-stage probability reaches BAND.
 
     python -m benchmarks.fit_pairs --vectors --pronouns --person-sources --l2 0.1 --more-seeds 1,2 \
         --update-threshold 0.5 --contradiction-threshold 0.5 --swaps --natural-weight 10 \
         --out src/psychoagent/data/pair_scorer_e5.json
+    (the same with --joint 0.2 --out src/psychoagent/data/pair_reader_e5.json)
     python -m benchmarks.fit_pairs --embedders e5,hash --person-sources --l2 0.1 \
         --update-threshold 0.5 --contradiction-threshold 0.6 --out src/psychoagent/data/pair_scorer.json
 
@@ -50,6 +53,7 @@ from benchmarks.pair_vectors import centred, embed_all, word_table
 from psychoagent.embed import get_embedder
 from psychoagent.memory.conflicts.detect import LABELS, PairScorer, normalised_similarity, rebuilt
 from psychoagent.memory.conflicts.pairs import FEATURES, comparable, pair_features, vector_features
+from psychoagent.memory.conflicts.reader import JOINT_FEATURES, joint_features, joint_text
 from psychoagent.memory.conflicts.spans import (
     SPAN_FEATURES,
     SWAP_FEATURES,
@@ -66,10 +70,11 @@ def features(
     with_vectors: bool = False,
     words: WordVectors | None = None,
     swaps: dict[str, np.ndarray] | None = None,
+    joint: dict[str, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows (once per embedder; with the embedding interactions and, given `words`, the span features
-    and, given `swaps` (vectors of the value-swapped older sentences), the swap features appended) and label
-    indices."""
+    and, given `swaps` (vectors of the value-swapped older sentences), the swap features and, given `joint`
+    (vectors of the pairs as one passage), the reader's joint block appended) and label indices."""
     floors = {"e5": get_embedder("e5").similarity_floor, "hash": get_embedder("hash").similarity_floor}  # type: ignore[attr-defined]
     rows, labels = [], []
     for name, vecs in vectors.items():
@@ -85,6 +90,8 @@ def features(
                 swap = swapped(old, new)
                 vec = swaps[swap] if swap is not None else None
                 row = np.concatenate([row, swap_features(vecs[old], new_vec, vec, floors[name])])
+            if joint is not None:
+                row = np.concatenate([row, joint_features(vecs[old], new_vec, joint[joint_text(old, new)])])
             rows.append(row)
             labels.append(LABELS.index(label))
     return np.asarray(rows), np.asarray(labels)
@@ -164,10 +171,15 @@ def fit(
 
 
 def _as_scorer(
-    weights: dict[str, Any], with_vectors: bool, words: WordVectors | None = None, swaps: bool = False
+    weights: dict[str, Any],
+    with_vectors: bool,
+    words: WordVectors | None = None,
+    swaps: bool = False,
+    joint_band: float | None = None,
+    joint_weight: float = 0.5,
 ) -> dict[str, Any]:
     """Fitted weights marked with the embedder whose vectors they read (e5 scorer) and, given the word table,
-    the span features and the word center they were computed with."""
+    the span features and the word center they were computed with; a reader's with its joint block and band."""
     if with_vectors:
         weights["vector"] = {"embedder": get_embedder("e5").name, "dim": 384}
     if words is not None and words.center is not None:
@@ -175,6 +187,8 @@ def _as_scorer(
         weights["spans"] = {"features": list(SPAN_FEATURES), "center": center}
     if swaps:
         weights["swaps"] = {"features": list(SWAP_FEATURES)}
+    if joint_band is not None:
+        weights["joint"] = {"features": list(JOINT_FEATURES), "band": joint_band, "weight": joint_weight}
     return weights
 
 
@@ -258,6 +272,16 @@ def main() -> None:
         default=",".join(NATURAL_DEV),
         help="comma-separated plain-word dev sets (benchmarks/data)",
     )
+    parser.add_argument(
+        "--joint",
+        type=float,
+        default=None,
+        metavar="BAND",
+        help="fit a reader: also read the pair embedded as one passage; it re-scores the pairs whose first-stage "
+        "update or contradiction probability reaches BAND, its probabilities averaged with the first stage's "
+        "(--joint-weight its share)",
+    )
+    parser.add_argument("--joint-weight", type=float, default=0.5)
     parser.add_argument("--out", type=Path, default=None, help="write the fitted weights here (JSON)")
     for flag, what in SWITCHES:
         parser.add_argument(flag, action="store_true", help=what)
@@ -308,10 +332,14 @@ def main() -> None:
         swaps = embed_all(
             sorted({t for p in every if (t := swapped(p[0], p[1])) is not None}), "e5", args.cache
         )
-    x, y = features(dev_pairs, vectors, args.vectors, words, swaps)
+    joint = None
+    if args.joint is not None:
+        every = [*dev_pairs, *written, *test_pairs["en"], *test_pairs["zh"]]
+        joint = embed_all(sorted({joint_text(p[0], p[1]) for p in every}), "e5", args.cache)
+    x, y = features(dev_pairs, vectors, args.vectors, words, swaps, joint)
     sample_weight = None
     if written:
-        xn, yn = features(written, vectors, args.vectors, words, swaps)
+        xn, yn = features(written, vectors, args.vectors, words, swaps, joint)
         print(f"plain-word dev pairs: {len(written)} (weight {args.natural_weight:g})")
         x, y = np.vstack([x, xn]), np.concatenate([y, yn])
         sample_weight = np.concatenate([np.ones(len(y) - len(yn)), np.full(len(yn), args.natural_weight)])
@@ -320,6 +348,8 @@ def main() -> None:
         args.vectors,
         words,
         swaps is not None,
+        args.joint,
+        args.joint_weight,
     )
     scorer = PairScorer(weights)
     upd, con = args.update_threshold, args.contradiction_threshold
@@ -328,7 +358,7 @@ def main() -> None:
         from benchmarks import pair_cv
 
         probs = pair_cv.out_of_family(
-            dev, tagged, lambda pairs: features(pairs, vectors, args.vectors, words, swaps),
+            dev, tagged, lambda pairs: features(pairs, vectors, args.vectors, words, swaps, joint),
             lambda xx, yy: _as_scorer(fit(xx, yy, args.l2, args.hidden, args.seed, args.vector_l2), args.vectors,
                                       words, swaps is not None),
             folds=args.cv,
@@ -351,7 +381,7 @@ def main() -> None:
     report: dict[str, Any] = {"dev": evaluate(scorer, x, y, upd, con)}
     for lang, pairs in test_pairs.items():
         for name in vectors:
-            xt, yt = features(pairs, {name: vectors[name]}, args.vectors, words, swaps)
+            xt, yt = features(pairs, {name: vectors[name]}, args.vectors, words, swaps, joint)
             report[f"test_{lang}_{name}"] = evaluate(scorer, xt, yt, upd, con)
     for key, value in report.items():
         print(key, {k: round(v, 3) for k, v in value.items()})
@@ -363,7 +393,7 @@ def main() -> None:
             "pair_rates": {k: {m: round(v, 4) for m, v in r.items()} for k, r in report.items()},
             "thresholds": {"update": upd, "contradiction": con}, "person_sources": args.person_sources,
             "same_wording": args.same_wording, "spans": args.spans, "swaps": args.swaps,
-            "natural": args.natural if args.natural_weight > 0 else "", "natural_weight": args.natural_weight,
+            "natural": args.natural if args.natural_weight > 0 else "", "natural_weight": args.natural_weight, "joint_band": args.joint, "joint_weight": args.joint_weight,
             "cross_validation": {k: v for k, v in chosen.items() if k.startswith("cv")} | {"folds": args.cv},
         })  # fmt: skip
     print(f"{time.perf_counter() - t0:.0f} s")

@@ -13,6 +13,8 @@ def document() -> None:
 
     rows, chosen, seeds, swaps = [], [], set(), False
     for name, what in (("pair_scorer_e5.json", "e5 scorer (features + e5 embedding interactions)"),
+                       ("pair_reader_e5.json", "e5 reader (the e5 scorer's features + the pair as one passage; "
+                                               "rates of the reader alone)"),
                        ("pair_scorer.json", "generic scorer (features only; any embedder)")):  # fmt: skip
         meta = json.loads(resources.files("psychoagent").joinpath("data", name).read_text())["meta"]
         seeds |= {x.strip() for x in str(meta.get("more_seeds", "")).split(",") if x.strip()}

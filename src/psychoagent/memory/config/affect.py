@@ -64,6 +64,12 @@ class ConflictConfig(ConfigModel):
     "dinners should be at a vegetarian place"); bench_dialogue"""
     scorer_path: str | None = None
     """JSON weights of another fitted pair scorer (default: the packaged one)"""
+    reader: bool = True
+    """with an embedder that has a packaged reader (e5), the pairs whose update or contradiction probability
+    reaches the reader's band are re-scored with the two facts embedded as one passage (memory.conflicts.reader:
+    one more embedded text per such pair, write time only; benchmarks/fit_pairs.py --joint)"""
+    reader_path: str | None = None
+    """JSON weights of another fitted reader (default: the packaged one for the embedder)"""
     second_stage: bool = False
     """with the embedder the second-stage scorer was fitted on (e5), pairs sharing a subject that the first
     stage is unsure about are decided by masked-predicate similarity (two more embedded texts per pair,

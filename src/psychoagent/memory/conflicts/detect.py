@@ -37,6 +37,7 @@ from psychoagent.memory.conflicts.pairs import (
     resolve_ellipsis,
     vector_features,
 )
+from psychoagent.memory.conflicts.reader import JOINT_FEATURES, reread
 from psychoagent.memory.conflicts.second_stage import SecondStage, decide
 from psychoagent.memory.conflicts.spans import (
     SPAN_FEATURES,
@@ -93,6 +94,15 @@ class PairScorer:
             raise ValueError(f"scorer swap features must be {SWAP_FEATURES}, got {swaps.get('features')}")
         self.reads_swaps = bool(swaps)
         """True for a write-time scorer that also reads the value-swapped older sentence (`values.swapped`)."""
+        joint = weights.get("joint") or {}
+        if joint and tuple(joint.get("features", ())) != JOINT_FEATURES:
+            raise ValueError(f"scorer joint features must be {JOINT_FEATURES}, got {joint.get('features')}")
+        self.reads_joint = bool(joint)
+        """True for a reader (`reader`): it also reads the vector of the pair embedded as one passage."""
+        self.joint_band = float(joint.get("band", 0.0))
+        """First-stage max(update, contradiction) probability from which the reader re-scores a pair."""
+        self.joint_weight = float(joint.get("weight", 1.0))
+        """The reader's share of a re-scored pair's probabilities (the first stage's is the rest)."""
         self.meta: dict[str, Any] = dict(weights.get("meta", {}))
         chosen = self.meta.get("thresholds", {})
         self.update_threshold = float(chosen.get("update", 0.5))
@@ -155,6 +165,36 @@ def scorer_for(cfg: ConflictConfig, embedder: str) -> PairScorer:
                     scorer.embedder, embedder)  # fmt: skip
         scorer = PairScorer.load(None, "")
     return scorer
+
+
+_READERS = {"e5-small": "data/pair_reader_e5.json"}
+"""Embedders with a packaged reader (`reader`, fitted on their vectors)."""
+
+
+def reader_for(cfg: ConflictConfig, embedder: str, scorer: PairScorer) -> PairScorer | None:
+    """The configured (or packaged) reader for this embedder when `ConflictConfig.reader` is on, else None; None
+    too when it was fitted on another embedder's vectors or reads other blocks than `scorer` (its rows are the
+    first stage's rows plus the joint block)."""
+    if not (cfg.reader and cfg.detect_changes):
+        return None
+    if cfg.reader_path is not None:
+        reader = _from_file(str(Path(cfg.reader_path).resolve()))
+    elif embedder in _READERS:
+        reader = _packaged_reader(embedder)
+    else:
+        return None
+    same_blocks = (reader.vector_dim, reader.reads_spans, reader.reads_swaps) == (
+        scorer.vector_dim, scorer.reads_spans, scorer.reads_swaps)  # fmt: skip
+    if not (reader.reads_joint and reader.uses_vectors(embedder) and same_blocks):
+        log.warning("pair reader does not fit the %s scorer of %s: not used", scorer.embedder, embedder)
+        return None
+    return reader
+
+
+@lru_cache(maxsize=2)
+def _packaged_reader(embedder: str) -> PairScorer:
+    text = resources.files("psychoagent").joinpath(_READERS[embedder]).read_text(encoding="utf-8")
+    return PairScorer(json.loads(text))
 
 
 def gate_for(cfg: ConflictConfig, embedder: str) -> Gate | None:
@@ -279,6 +319,7 @@ def judge(
     second: SecondStage | None = None,
     gate: Gate | None = None,
     embedder: str = "",
+    reader: PairScorer | None = None,
 ) -> list[Judgement]:
     """Score the new text against each candidate; return the pairs judged update or contradiction, best first.
 
@@ -288,7 +329,9 @@ def judge(
     stands where it gives no answer). With `second` (and `embed` and the vectors), the pairs in its band are
     decided by the second stage (`second_stage`: masked-predicate similarity). With `gate`, every pair judged
     update or contradiction must pass the structural gate (`gate`: same subject, same single-valued attribute, a
-    replacing change); the referee is asked only about the pairs the gate leaves uncertain (`referee_pairs`)."""
+    replacing change); the referee is asked only about the pairs the gate leaves uncertain (`referee_pairs`). With
+    `reader` (and `embed` and the vectors), the pairs in its band are re-scored with the pair read as one passage
+    (`reader`) before any decision."""
     candidates = [c for c in candidates if kept(content, created, c.content, c.created, gate is not None)]
     if not candidates:
         return []
@@ -336,6 +379,8 @@ def judge(
         if old_vec is not None and new_vec is not None:
             pair_vecs.append((old_vec, new_vec))
     probs = scorer.probabilities(np.stack(rows))
+    if reader is not None and embed is not None and len(pair_vecs) == len(rows):
+        reread(reader, texts, rows, pair_vecs, probs, embed)
     thresholds = {"update": update_threshold, "contradiction": contradiction_threshold}
     labels: list[str | None] = []
     listed = probs.tolist()  # the same float64 values, compared as Python floats (no numpy scalar per read)

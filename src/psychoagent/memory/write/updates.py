@@ -25,6 +25,7 @@ from psychoagent.memory.conflicts.detect import (
     gate_for,
     judge,
     kept,
+    reader_for,
     scorer_for,
     second_for,
 )
@@ -75,6 +76,7 @@ def prepare(
     embed: Embed | None = None if isinstance(embedder, str) else embedder.embed_documents
     scorer = scorer_for(cfg, name) if cfg.detect_changes else None
     second = second_for(cfg, name) if embed is not None else None
+    reader = reader_for(cfg, name, scorer) if embed is not None and scorer is not None else None
     n_stored = len(index)
     stored: Stored | None = None
     if (
@@ -100,7 +102,9 @@ def prepare(
         plan.slots.append((unit, slots))
         if unit.kind not in UNCHECKED_KINDS:
             cands = gather(state, index, stored, batch, i, slots, cfg, floor)
-            verdicts = _verdicts(scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second, name)
+            verdicts = _verdicts(
+                scorer, unit, cands, cfg, referee, vectors[i], embed, floor, second, name, reader
+            )
             for verdict in verdicts:
                 _apply(plan, state, unit, verdict, by_id, cfg, heuristic)
         if slots:
@@ -148,6 +152,7 @@ def _verdicts(
     floor: float | None = None,
     second: SecondStage | None = None,
     name: str = "",
+    reader: PairScorer | None = None,
 ) -> list[Judgement]:
     """At most one update (`nearest_update`) plus contradictions; rules alone when the scorer is off (a slot clash
     the gate's rules do not rule out: `gate.blocked_by_rules`). The pairs `judge` would not score (`detect.kept`)
@@ -184,6 +189,7 @@ def _verdicts(
         second=second,
         gate=gate,
         embedder=name,
+        reader=reader,
     )
     return nearest_update(verdicts) + [v for v in verdicts if v.label == "contradiction"]
 
