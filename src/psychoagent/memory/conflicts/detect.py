@@ -10,7 +10,8 @@ the older unit; a contradiction is recorded with both sides current. A scorer fi
 write time; recall reads its span block at the training mean. One fitted with `--swaps` reads the e5 vector of the
 value-swapped older sentence (`values.swapped`, write time only; recall reads that block at its mean). With
 e5, the pairs sharing a subject that the scorer is unsure about go to a second stage (`second_stage`,
-masked-predicate similarity; write time only).
+masked-predicate similarity; write time only). With e5, the pairs the scorer finds related are read again as one
+passage by the reader (`reader`, on by default; write time only).
 """
 
 from __future__ import annotations
