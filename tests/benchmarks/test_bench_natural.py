@@ -33,6 +33,7 @@ from psychoagent.embed import HashingEmbedder
 DIR = DATA.parent
 SETS = (
     "natural_updates", "natural_dev", "natural_dev2", "natural_dev3", "natural_dev4", "natural_dev5", "natural_dev6",
+    "natural_dev7", "natural_dev8", "natural_dev9", "natural_dev10", "natural_dev11", "natural_dev12",
     "natural_untouched",
 )  # fmt: skip
 KINDED = {
@@ -41,6 +42,7 @@ KINDED = {
     "natural_dev4": (64, 8),
     "natural_dev5": (64, 8),
     "natural_dev6": (64, 8),
+    **{f"natural_dev{n}": (64, 8) for n in range(7, 13)},
     "natural_untouched": (60, 6),
 }  # per language: items a section, items a kind
 
