@@ -153,9 +153,13 @@ def _from_file(path: str) -> PairScorer:
 
 
 @lru_cache(maxsize=4)
-def _packaged(embedder: str) -> PairScorer:
-    name = _PACKAGED.get(embedder, "data/pair_scorer.json")
+def _resource(name: str) -> PairScorer:
+    """A packaged scorer or reader (`psychoagent/<name>`), read once per process."""
     return PairScorer(json.loads(resources.files("psychoagent").joinpath(name).read_text(encoding="utf-8")))
+
+
+def _packaged(embedder: str) -> PairScorer:
+    return _resource(_PACKAGED.get(embedder, "data/pair_scorer.json"))
 
 
 def scorer_for(cfg: ConflictConfig, embedder: str) -> PairScorer:
@@ -181,7 +185,7 @@ def reader_for(cfg: ConflictConfig, embedder: str, scorer: PairScorer) -> PairSc
     if cfg.reader_path is not None:
         reader = _from_file(str(Path(cfg.reader_path).resolve()))
     elif embedder in _READERS:
-        reader = _packaged_reader(embedder)
+        reader = _resource(_READERS[embedder])
     else:
         return None
     same_blocks = (reader.vector_dim, reader.reads_spans, reader.reads_swaps) == (
@@ -190,12 +194,6 @@ def reader_for(cfg: ConflictConfig, embedder: str, scorer: PairScorer) -> PairSc
         log.warning("pair reader does not fit the %s scorer of %s: not used", scorer.embedder, embedder)
         return None
     return reader
-
-
-@lru_cache(maxsize=2)
-def _packaged_reader(embedder: str) -> PairScorer:
-    text = resources.files("psychoagent").joinpath(_READERS[embedder]).read_text(encoding="utf-8")
-    return PairScorer(json.loads(text))
 
 
 def gate_for(cfg: ConflictConfig, embedder: str) -> Gate | None:

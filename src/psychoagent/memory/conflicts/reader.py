@@ -12,12 +12,12 @@ compatible). Weights ship in `psychoagent/data/pair_reader_e5.json`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
+from psychoagent.memory.conflicts.facts import has_cjk
 from psychoagent.memory.conflicts.spans import TextVectors, cache_for
 
 __all__ = ["JOINT_FEATURES", "Reader", "joint_features", "joint_text", "reread"]
@@ -27,8 +27,6 @@ Embed = Callable[[list[str]], Any]
 JOINT_FEATURES: tuple[str, ...] = ("joint_vector", "joint_minus_mean", "joint_dot_old", "joint_dot_new")
 """The joint block, in order: the pair's vector, that vector less the mean of the two sentence vectors, and its
 similarity to each (the block's width is twice the embedding dimension plus two)."""
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 class Reader(Protocol):
@@ -42,7 +40,7 @@ class Reader(Protocol):
 
 def joint_text(old_text: str, new_text: str) -> str:
     """The pair as one passage, older first, marked in the pair's language (the form the reader was fitted on)."""
-    if _CJK.search(old_text) or _CJK.search(new_text):
+    if has_cjk(old_text) or has_cjk(new_text):
         return f"之前：{old_text} 后来：{new_text}"
     return f"Earlier: {old_text} Later: {new_text}"
 
