@@ -52,7 +52,13 @@ from benchmarks.pair_data import (
 from benchmarks.pair_vectors import centred, embed_all, word_table
 from psychoagent.embed import get_embedder
 from psychoagent.memory.conflicts.detect import LABELS, PairScorer, normalised_similarity, rebuilt
-from psychoagent.memory.conflicts.pairs import FEATURES, comparable, pair_features, vector_features
+from psychoagent.memory.conflicts.pairs import (
+    FEATURES,
+    VECTOR_FEATURES,
+    comparable,
+    pair_features,
+    vector_features,
+)
 from psychoagent.memory.conflicts.reader import JOINT_FEATURES, joint_features, joint_text
 from psychoagent.memory.conflicts.spans import (
     SPAN_FEATURES,
@@ -181,7 +187,11 @@ def _as_scorer(
     """Fitted weights marked with the embedder whose vectors they read (e5 scorer) and, given the word table,
     the span features and the word center they were computed with; a reader's with its joint block and band."""
     if with_vectors:
-        weights["vector"] = {"embedder": get_embedder("e5").name, "dim": 384}
+        weights["vector"] = {
+            "embedder": get_embedder("e5").name,
+            "dim": 384,
+            "features": list(VECTOR_FEATURES),
+        }
     if words is not None and words.center is not None:
         center = [round(float(v), 6) for v in words.center]
         weights["spans"] = {"features": list(SPAN_FEATURES), "center": center}

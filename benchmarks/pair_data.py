@@ -174,16 +174,22 @@ NATURAL_DEV = (
     "natural_dev9",
     "natural_dev11",
     "natural_dev12",
+    "natural_dev13",
+    "natural_dev14",
+    "natural_dev15",
+    "instruction_dev2",
+    "instruction_dev3",
 )
 """The dev sets written in plain words (`benchmarks/data/<name>.json`, the natural format; natural_dev4 and
-natural_dev10 are the validation sets): the scorer fitted on generated pairs alone ranked the updates of a
+natural_dev10 are the validation sets; instruction_dev2/3 hold changed and compatible instructions): the scorer fitted on generated pairs alone ranked the updates of a
 plain-word set it never saw above its compatible pairs no better than chance (AUC 0.58 on natural_dev3)."""
 
 
 def natural_pairs(names: list[str], seed: int = 0) -> list[tuple[str, str, str]]:
     """The comparable (older, newer, label) pairs of plain-word dev sets: an update is "update", a compatible pair
     "elaboration" (both stay true); and, for each item, its newer fact after a filler and after another item's
-    older fact of its language, "unrelated" (as detection meets them in a namespace)."""
+    older fact of its language, and a filler after its newer fact, "unrelated" (as detection meets them in a
+    namespace: a remark that sounds like a change replaces nothing it does not speak of)."""
     rng = np.random.default_rng(seed)
     out = []
     for name in names:
@@ -197,6 +203,8 @@ def natural_pairs(names: list[str], seed: int = 0) -> list[tuple[str, str, str]]
         for n, item in enumerate(items):
             fillers, peers = data["fillers"][item["lang"]], same_lang[item["lang"]]
             out.append((fillers[int(rng.integers(len(fillers)))], item["new"], "unrelated"))
+            remark = fillers[int(rng.integers(len(fillers)))]  # a remark after it
+            out.append((item["new"], remark, "unrelated"))
             k = int(rng.integers(len(peers) - 1))  # the k-th item of its language other than itself
             other = peers[k] if peers[k] < n else peers[k + 1]
             out.append((items[other]["old"], item["new"], "unrelated"))

@@ -28,13 +28,14 @@ from benchmarks.bench_natural import (
     run_set,
     validate,
 )
+from benchmarks.dialogue_scripts import CONTROLS, CONVERSATIONS, FILLERS
 from psychoagent.embed import HashingEmbedder
 
 DIR = DATA.parent
 SETS = (
     "natural_updates", "natural_dev", "natural_dev2", "natural_dev3", "natural_dev4", "natural_dev5", "natural_dev6",
     "natural_dev7", "natural_dev8", "natural_dev9", "natural_dev10", "natural_dev11", "natural_dev12",
-    "natural_untouched",
+    "natural_dev13", "natural_dev14", "natural_dev15", "natural_untouched",
 )  # fmt: skip
 KINDED = {
     "natural_dev2": (40, 5),
@@ -42,7 +43,7 @@ KINDED = {
     "natural_dev4": (64, 8),
     "natural_dev5": (64, 8),
     "natural_dev6": (64, 8),
-    **{f"natural_dev{n}": (64, 8) for n in range(7, 13)},
+    **{f"natural_dev{n}": (64, 8) for n in range(7, 16)},
     "natural_untouched": (60, 6),
 }  # per language: items a section, items a kind
 
@@ -91,9 +92,23 @@ def test_no_set_repeats_an_item_or_a_filler_and_the_later_ones_no_sentence(name:
     assert len(set(fillers)) == len(fillers) and not set(fillers) & set(sentences)
 
 
+INSTRUCTION_SETS = ("instruction_dev2", "instruction_dev3")
+"""Plain-word instruction pairs the pair scorer is fitted on (kinds of their own, so not bench_natural sets)."""
+
+
+@pytest.mark.parametrize("name", INSTRUCTION_SETS)
+def test_the_instruction_sets_share_no_sentence_with_the_dialogue_benchmark(name: str) -> None:
+    data = _read(name)
+    texts = {t for s in SECTIONS for i in data[s] for t in (i["old"], i["new"], i["q"])}
+    assert len(data["updates"]) >= 90 and len(data["compatible"]) >= 90
+    assert all(len(set(data["fillers"][lang])) >= 12 for lang in LANGS)
+    scripts = {t for c in CONVERSATIONS + CONTROLS for t in (c.earlier, c.later, c.request)}
+    assert not texts & (scripts | {f for lang in LANGS for f in FILLERS[lang]})
+
+
 def test_no_sentence_or_filler_is_shared_between_sets() -> None:
     seen: dict[str, str] = {}
-    for name in SETS:
+    for name in SETS + INSTRUCTION_SETS:
         data = _read(name)
         texts = {t for s in SECTIONS for i in data[s] for t in (i["old"], i["new"])}
         texts |= {f for lang in LANGS for f in data["fillers"][lang]}

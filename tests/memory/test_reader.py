@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from psychoagent.embed import get_embedder
 from psychoagent.memory import Memory
 from psychoagent.memory.config import ConflictConfig
+from psychoagent.memory.conflicts import answers
 from psychoagent.memory.conflicts.detect import PairScorer, reader_for, scorer_for
 from psychoagent.memory.conflicts.reader import JOINT_FEATURES, joint_features, joint_text, reread
 
@@ -36,8 +38,9 @@ class _Reader:
     joint_band = 0.3
     joint_weight = 1.0
 
-    def __init__(self) -> None:
+    def __init__(self, width: int = 3 + 2 * 2 + 2) -> None:
         self.rows: list[np.ndarray] = []
+        self.mean = np.arange(width, dtype=np.float64)
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         self.rows.append(features)
@@ -63,6 +66,39 @@ def test_reread_rescores_only_pairs_in_its_band_and_embeds_each_passage_once() -
     probs[0] = [0.6, 0.1, 0.2, 0.1]
     reread(reader, texts, rows, vecs, probs, embed)
     assert len(calls) == 1  # cached by passage
+
+
+def test_reread_reads_missing_write_time_blocks_at_the_readers_mean() -> None:
+    """A briefing row has no span or swap block: those columns, between the row and the joint block, are filled
+    with the reader's training mean."""
+    texts = [("A lives in Rome.", "A moved to Oslo.")]
+    probs = np.array([[0.6, 0.1, 0.2, 0.1]])
+    reader = _Reader(width=3 + 2 + 2 * 2 + 2)
+    reread(reader, texts, [np.ones(3)], [(np.eye(2)[0], np.eye(2)[1])], probs, lambda b: np.ones((len(b), 2)))
+    row = reader.rows[0][0]
+    np.testing.assert_allclose(row[:3], 1.0)
+    np.testing.assert_allclose(row[3:5], [3.0, 4.0])  # the reader's mean of the missing columns
+    np.testing.assert_allclose(row[5:], joint_features(np.eye(2)[0], np.eye(2)[1], np.ones(2)))
+
+
+def test_the_briefing_reads_its_candidate_pairs_with_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two recalled facts the briefing compares (no record written between them) go through the reader too."""
+    seen: list[tuple[str, str]] = []
+
+    def spy(reader: Any, texts: Any, rows: Any, vecs: Any, probs: Any, embed: Any) -> list[int]:
+        seen.extend(texts)
+        return reread(reader, texts, rows, vecs, probs, embed)
+
+    monkeypatch.setattr(answers, "reread", spy)
+    mem = Memory(embedder=get_embedder("e5"))
+    mem.observe("The electricity bill is due on the 28th.", timestamp=T0)
+    mem.observe("Electricity bill is 142 pounds this quarter.", timestamp=T0 + dt.timedelta(days=1))
+    mem.brief("When is the electricity bill due?", k=5, now=T0 + dt.timedelta(days=2))
+    mem.close()
+    assert (
+        "The electricity bill is due on the 28th.",
+        "Electricity bill is 142 pounds this quarter.",
+    ) in seen
 
 
 def test_packaged_reader_fits_the_e5_scorer_and_only_it() -> None:

@@ -67,7 +67,8 @@ class ConflictConfig(ConfigModel):
     reader: bool = True
     """with an embedder that has a packaged reader (e5), the pairs whose update or contradiction probability
     reaches the reader's band are re-scored with the two facts embedded as one passage (memory.conflicts.reader:
-    one more embedded text per such pair, write time only; benchmarks/fit_pairs.py --joint)"""
+    one more embedded text per such pair, at write time and in the briefing's comparisons; benchmarks/fit_pairs.py
+    --joint)"""
     reader_path: str | None = None
     """JSON weights of another fitted reader (default: the packaged one for the embedder)"""
     second_stage: bool = False

@@ -10,7 +10,8 @@ added detail), and the update + contradiction probability must reach `brief_conf
 `brief_answer_mass` when the newer fact replaces the older one's answer: of the words and values each fact has
 beyond the question's, the newer drops the older's value and adds its own ("What diet does Felix follow?":
 "gluten-free" -> "vegetarian"), where an added detail keeps it ("Ken's Toyota had its tyres changed" after "Ken
-drives a red Toyota"). The records are transient, like the slot rule's: nothing is stored.
+drives a red Toyota"). With e5 the pairs in the reader's band are read again as one passage (`reader`), as at
+write time. The records are transient, like the slot rule's: nothing is stored.
 """
 
 from __future__ import annotations
@@ -23,9 +24,16 @@ import numpy as np
 from psychoagent.embed import Embedder
 from psychoagent.memory.config import ConflictConfig
 from psychoagent.memory.conflicts.answer_words import replaces_answer
-from psychoagent.memory.conflicts.detect import LABELS, gate_for, normalised_similarity, scorer_for
+from psychoagent.memory.conflicts.detect import (
+    LABELS,
+    gate_for,
+    normalised_similarity,
+    reader_for,
+    scorer_for,
+)
 from psychoagent.memory.conflicts.gate import phrase_embed
 from psychoagent.memory.conflicts.pairs import comparable, scored_row, turn_speaker
+from psychoagent.memory.conflicts.reader import reread
 from psychoagent.memory.conflicts.records import UNCHECKED_KINDS, conflict_id
 from psychoagent.memory.conflicts.spans import content_words
 from psychoagent.memory.conflicts.structure import subject_of
@@ -126,18 +134,23 @@ def answer_conflicts(
     scorer = scorer_for(conf, name)
     rows = []
     denses = []
+    vecs = []
     for old, new in pairs:
         va, vb = (index.vector_rows(index.row_of[h.unit.id]) for h in (old, new))
+        vecs.append((va, vb))
         dense = float(normalised_similarity(float(va @ vb), floor))
         denses.append(dense)
         rows.append(
             scored_row(old.unit.content, new.unit.content, dense, (va, vb) if scorer.vector_dim else None)
         )
+    probs = scorer.probabilities(np.stack(rows))
+    reader = None if isinstance(embedder, str) else reader_for(conf, name, scorer)
+    if reader is not None and not isinstance(embedder, str):
+        texts = [(old.unit.content, new.unit.content) for old, new in pairs]
+        reread(reader, texts, rows, vecs, probs, embedder.embed_documents)
     found = []
     kept = []
-    for (old, new), p, dense in zip(
-        pairs, scorer.probabilities(np.stack(rows)).tolist(), denses, strict=True
-    ):
+    for (old, new), p, dense in zip(pairs, probs.tolist(), denses, strict=True):
         mass = p[_UPDATE] + p[_CONTRADICTION]
         replaced = replaces_answer(old.unit.content, new.unit.content, query)
         share = conf.brief_replaced_relevance if replaced else conf.recall_close_relevance

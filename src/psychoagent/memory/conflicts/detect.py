@@ -11,7 +11,7 @@ write time; recall reads its span block at the training mean. One fitted with `-
 value-swapped older sentence (`values.swapped`, write time only; recall reads that block at its mean). With
 e5, the pairs sharing a subject that the scorer is unsure about go to a second stage (`second_stage`,
 masked-predicate similarity; write time only). With e5, the pairs the scorer finds related are read again as one
-passage by the reader (`reader`, on by default; write time only).
+passage by the reader (`reader`, on by default; at write time and in the briefing, `answers`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from psychoagent.memory.config import ConflictConfig
 from psychoagent.memory.conflicts.gate import Gate, blocked_by_rules, phrase_embed
 from psychoagent.memory.conflicts.pairs import (
     FEATURES,
+    VECTOR_FEATURES,
     analyse,
     comparable,
     pair_features,
@@ -83,6 +84,10 @@ class PairScorer:
         vector = weights.get("vector") or {}
         self.embedder: str | None = vector.get("embedder")
         self.vector_dim = int(vector.get("dim", 0))
+        if vector and tuple(vector.get("features", ())) != VECTOR_FEATURES:
+            raise ValueError(
+                f"scorer vector features must be {VECTOR_FEATURES}, got {vector.get('features')}"
+            )
         spans = weights.get("spans") or {}
         if spans and tuple(spans.get("features", ())) != SPAN_FEATURES:
             raise ValueError(f"scorer span features must be {SPAN_FEATURES}, got {spans.get('features')}")

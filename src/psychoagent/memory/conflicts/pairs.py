@@ -32,7 +32,7 @@ from psychoagent.memory.conflicts.values import elliptic, first_named, names_old
 from psychoagent.text import TEXT_CACHE
 
 __all__ = [
-    "FEATURES", "analyse", "comparable", "elliptic", "first_named_apart", "framed", "names_old_value", "pair_features",
+    "FEATURES", "VECTOR_FEATURES", "analyse", "comparable", "elliptic", "first_named_apart", "framed", "names_old_value", "pair_features",
     "refers_back", "resolve_ellipsis", "scored_row", "shared_entities", "slot_clash", "subjects", "turn_speaker", "vector_features",
 ]  # fmt: skip
 
@@ -234,9 +234,14 @@ def _first_entity(text: str, view: FactView) -> str:
     )
 
 
+VECTOR_FEATURES: tuple[str, ...] = ("product", "abs_difference", "difference")
+"""The embedding-interaction block of a scorer that reads vectors, in order (each the embedding's width)."""
+
+
 def vector_features(old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """Embedding interactions of a pair: which meaning dimensions they share (product) and where they differ."""
-    return np.concatenate([old * new, np.abs(old - new)]).astype(np.float64)
+    """Embedding interactions of a pair: which meaning dimensions they share (product), where they differ, and in
+    which direction the newer one moves (newer less older: a change reads otherwise than an added detail)."""
+    return np.concatenate([old * new, np.abs(old - new), new - old]).astype(np.float64)
 
 
 def scored_row(

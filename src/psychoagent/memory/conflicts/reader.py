@@ -3,11 +3,11 @@
 Two separate sentence vectors say what each fact is about; they cannot say whether the newer one replaces the
 older one ("Tomasz drives a Skoda" / "He sold it and takes the train"). Embedded together ("Earlier: ... Later:
 ..."), the encoder's attention runs across both sentences. The reader is a pair scorer (`detect.PairScorer`)
-fitted with that joint vector as one more block (`fit_pairs --joint`): it re-scores, at write time, the pairs
-whose first-stage update or contradiction probability reaches its band (`joint_band`), one embedded text per such
-pair, and its probabilities are averaged with the first stage's (a second opinion: fitted mostly on plain-word
-pairs, alone it reads a source conflict of two documents, "per the sheet 500k" / "the contract says 800k", as
-compatible). Weights ship in `psychoagent/data/pair_reader_e5.json`.
+fitted with that joint vector as one more block (`fit_pairs --joint`): it re-scores, at write time and in the
+briefing's comparisons (`answers`), the pairs whose first-stage update or contradiction probability reaches its
+band (`joint_band`), one embedded text per such pair, and its probabilities are averaged with the first stage's
+(a second opinion: fitted mostly on plain-word pairs, alone it reads a source conflict of two documents, "per the
+sheet 500k" / "the contract says 800k", as compatible). Weights ship in `psychoagent/data/pair_reader_e5.json`.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Reader(Protocol):
 
     joint_band: float
     joint_weight: float
+    mean: np.ndarray
 
     def probabilities(self, features: np.ndarray) -> np.ndarray: ...
 
@@ -66,7 +67,8 @@ def reread(
 ) -> list[int]:
     """Re-score in place (`probs`) the pairs whose update or contradiction probability reaches the reader's band,
     their joint passages embedded in one call (and cached): the reader's probabilities averaged with the first
-    stage's, the reader weighing `joint_weight`; return the indices it re-scored."""
+    stage's, the reader weighing `joint_weight`; return the indices it re-scored. Rows without the write-time
+    blocks (a briefing embeds no differing words) read those columns at the reader's training mean."""
     asked = [i for i, p in enumerate(probs) if max(float(p[0]), float(p[1])) >= reader.joint_band]
     if not asked:
         return []
@@ -77,6 +79,11 @@ def reread(
         np.concatenate([rows[i], joint_features(*pair_vecs[i], cache.vectors[t])])
         for i, t in zip(asked, passages, strict=True)
     ]
+    gap = len(reader.mean) - len(block[0])
+    if gap > 0:  # the missing write-time blocks sit between the row and the joint block
+        start = len(rows[asked[0]])
+        fill = reader.mean[start : start + gap]
+        block = [np.concatenate([b[:start], fill, b[start:]]) for b in block]
     weight = reader.joint_weight
     probs[asked] = (1.0 - weight) * probs[asked] + weight * reader.probabilities(np.stack(block))
     return asked
