@@ -79,14 +79,18 @@ def test_chinese_where_and_how_much() -> None:
     mem.close()
 
 
-def test_without_the_stage_the_preference_outranks_the_move() -> None:
-    """The stage is what puts the move first (with it off, topic similarity and recency favour the preference)."""
-    off = MemoryConfig(recall=RecallConfig(answer_type_weight=0.0))
-    mem = stored(ALICE, config=off)
-    hits = mem.recall("Where does Alice live?", k=4)
-    assert hits[0].unit.content != "Alice moved to Paris last month."
-    assert "answer_supply" not in hits[0].parts
-    mem.close()
+def test_the_stage_widens_the_moves_lead_over_the_preference() -> None:
+    """The stage adds the place a fact supplies to its score: with it off, no part names it and the move's lead over
+    the newer answer preference (topic similarity and recency favour the preference) is smaller."""
+    leads = []
+    for weight in (0.0, RecallConfig().answer_type_weight):
+        mem = stored(ALICE, config=MemoryConfig(recall=RecallConfig(answer_type_weight=weight)))
+        hits = {h.unit.content: h for h in mem.recall("Where does Alice live?", k=4)}
+        move, preference = hits["Alice moved to Paris last month."], hits["Alice now wants detailed answers."]
+        assert ("answer_supply" in move.parts) == (weight > 0)
+        leads.append(move.score - preference.score)
+        mem.close()
+    assert leads[1] > leads[0]
 
 
 def test_questions_without_an_answer_type_rank_as_before() -> None:
