@@ -184,6 +184,19 @@ NATURAL_DEV = (
 natural_dev10 are the validation sets; instruction_dev2/3 hold changed and compatible instructions): the scorer fitted on generated pairs alone ranked the updates of a
 plain-word set it never saw above its compatible pairs no better than chance (AUC 0.58 on natural_dev3)."""
 
+VALIDATION = (
+    "natural_dev4",
+    "natural_dev10",
+    "natural_dev16",
+    "natural_dev17",
+    "natural_dev18",
+    "natural_dev19",
+    "instruction_dev4",
+)
+"""Plain-word sets never fitted on: the pair-level validation of the scorers (`benchmarks.pair_validation`).
+natural_dev16-19 and instruction_dev4 joined when four more training sets moved the validation AUC by less than
+0.01 (docs/benchmarks.md, "Where more plain-word data stops paying")."""
+
 
 def natural_pairs(names: list[str], seed: int = 0) -> list[tuple[str, str, str]]:
     """The comparable (older, newer, label) pairs of plain-word dev sets: an update is "update", a compatible pair

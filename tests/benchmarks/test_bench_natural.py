@@ -35,7 +35,8 @@ DIR = DATA.parent
 SETS = (
     "natural_updates", "natural_dev", "natural_dev2", "natural_dev3", "natural_dev4", "natural_dev5", "natural_dev6",
     "natural_dev7", "natural_dev8", "natural_dev9", "natural_dev10", "natural_dev11", "natural_dev12",
-    "natural_dev13", "natural_dev14", "natural_dev15", "natural_untouched",
+    "natural_dev13", "natural_dev14", "natural_dev15", "natural_dev16", "natural_dev17", "natural_dev18",
+    "natural_dev19", "natural_untouched",
 )  # fmt: skip
 KINDED = {
     "natural_dev2": (40, 5),
@@ -43,7 +44,7 @@ KINDED = {
     "natural_dev4": (64, 8),
     "natural_dev5": (64, 8),
     "natural_dev6": (64, 8),
-    **{f"natural_dev{n}": (64, 8) for n in range(7, 16)},
+    **{f"natural_dev{n}": (64, 8) for n in range(7, 20)},
     "natural_untouched": (60, 6),
 }  # per language: items a section, items a kind
 
@@ -92,7 +93,7 @@ def test_no_set_repeats_an_item_or_a_filler_and_the_later_ones_no_sentence(name:
     assert len(set(fillers)) == len(fillers) and not set(fillers) & set(sentences)
 
 
-INSTRUCTION_SETS = ("instruction_dev2", "instruction_dev3")
+INSTRUCTION_SETS = ("instruction_dev2", "instruction_dev3", "instruction_dev4")
 """Plain-word instruction pairs the pair scorer is fitted on (kinds of their own, so not bench_natural sets)."""
 
 
