@@ -107,9 +107,29 @@ def test_the_instruction_sets_share_no_sentence_with_the_dialogue_benchmark(name
     assert not texts & (scripts | {f for lang in LANGS for f in FILLERS[lang]})
 
 
+CORRECTION_SETS = ("natural_corr1", "natural_corr2")
+"""Plain-word short corrections and confirmations (kinds of their own): dev data for a head on plain words alone."""
+
+
+@pytest.mark.parametrize("name", CORRECTION_SETS)
+def test_the_correction_sets_hold_32_of_each_kind_per_language(name: str) -> None:
+    data = _read(name)
+    kinds = {
+        "updates": ("elliptic_correction", "restated_value"),
+        "compatible": ("confirmation", "elliptic_addition"),
+    }
+    for section, names in kinds.items():
+        for lang in LANGS:
+            items = [i for i in data[section] if i["lang"] == lang]
+            assert all(i["old"] and i["new"] and i["q"] for i in items)
+            assert sorted(i["kind"] for i in items) == sorted(names * 32)
+    sentences = [i[f] for s in SECTIONS for i in data[s] for f in ("old", "new")]
+    assert len(set(sentences)) == len(sentences)
+
+
 def test_no_sentence_or_filler_is_shared_between_sets() -> None:
     seen: dict[str, str] = {}
-    for name in SETS + INSTRUCTION_SETS:
+    for name in SETS + INSTRUCTION_SETS + CORRECTION_SETS:
         data = _read(name)
         texts = {t for s in SECTIONS for i in data[s] for t in (i["old"], i["new"])}
         texts |= {f for lang in LANGS for f in data["fillers"][lang]}
