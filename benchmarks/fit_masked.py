@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from benchmarks.conflict_gen import generate, split
-from benchmarks.fit_pairs import features, fit, write_weights
+from benchmarks.fit_pairs import features
 from benchmarks.pair_cv import ALWAYS_TRAINED, flags
 from benchmarks.pair_data import cross_pairs, pairs_of, person_sources, pronoun_variants
 from benchmarks.pair_vectors import embed_all
+from benchmarks.softmax_fit import fit, write_weights
 from psychoagent.embed import get_embedder
 from psychoagent.memory.conflicts.detect import PairScorer, rebuilt
 from psychoagent.memory.conflicts.masked import mask_pair, masked_features
