@@ -3,7 +3,9 @@
 For each validation set (`pair_data.VALIDATION`) and the generated test split, the comparable pairs are scored as a
 write scores them (the first stage, then the reader on the pairs in its band, averaged) and reported: the AUC of
 changes against compatible pairs (update + contradiction probability), the share of changes and of compatible and
-unrelated pairs flagged at the scorers' thresholds. Vectors come from the fitting cache (`pair_vectors`).
+unrelated pairs flagged by the write path's rule (`pair_cv.flags`: the scorer's thresholds and
+`ConflictConfig.conflict_mass`). The second stage and a referee are left out. Vectors come from the fitting cache
+(`pair_vectors`).
 
     python -m benchmarks.pair_validation                       # the packaged scorer and reader
     python -m benchmarks.pair_validation --scorer S.json --reader R.json
@@ -12,31 +14,22 @@ unrelated pairs flagged at the scorers' thresholds. Vectors come from the fittin
 from __future__ import annotations
 
 import argparse
-import json
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from benchmarks.conflict_gen import generate, split
 from benchmarks.fit_pairs import features
+from benchmarks.pair_cv import flags
 from benchmarks.pair_data import VALIDATION, natural_pairs, pairs_of
 from benchmarks.pair_vectors import embed_all
-from psychoagent.memory.conflicts.detect import LABELS, PairScorer, rebuilt
+from psychoagent.memory.config import ConflictConfig
+from psychoagent.memory.conflicts.detect import LABELS, PairScorer, reader_for, rebuilt
 from psychoagent.memory.conflicts.pairs import comparable
 from psychoagent.memory.conflicts.reader import joint_text
 from psychoagent.memory.conflicts.values import swapped
 
 Pair = tuple[str, str, str]
-
-
-def _load(path: Path | None, packaged: str) -> PairScorer:
-    text = (
-        path.read_text(encoding="utf-8")
-        if path is not None
-        else resources.files("psychoagent").joinpath(packaged).read_text(encoding="utf-8")
-    )
-    return PairScorer(json.loads(text))
 
 
 def auc(scores: np.ndarray, positive: np.ndarray) -> float:
@@ -48,7 +41,7 @@ def auc(scores: np.ndarray, positive: np.ndarray) -> float:
 
 
 def score(scorer: PairScorer, reader: PairScorer, pairs: list[Pair]) -> tuple[np.ndarray, np.ndarray]:
-    """Label probabilities of the pairs as a write computes them, and the label indices."""
+    """Label probabilities of the pairs as a write computes them before its second stage, and the label indices."""
     every = sorted(
         {t for p in pairs for t in p[:2]} | {t for p in pairs if (t := rebuilt(p[0], p[1])) is not None}
     )
@@ -66,11 +59,9 @@ def score(scorer: PairScorer, reader: PairScorer, pairs: list[Pair]) -> tuple[np
 
 
 def rates(scorer: PairScorer, probs: np.ndarray, labels: np.ndarray) -> dict[str, float]:
-    """AUC of changes against compatible pairs, and the shares flagged at the scorer's thresholds."""
-    best = probs.argmax(axis=1)
-    flagged = ((best == 0) & (probs[:, 0] >= scorer.update_threshold)) | (
-        (best == 1) & (probs[:, 1] >= scorer.contradiction_threshold)
-    )
+    """AUC of changes against compatible pairs, and the shares the write path's rule flags."""
+    mass = ConflictConfig().conflict_mass
+    flagged = flags(probs, scorer.update_threshold, scorer.contradiction_threshold, mass)
     change, compatible = labels <= LABELS.index("contradiction"), labels == LABELS.index("elaboration")
     related = change | compatible
     share = {
@@ -90,8 +81,10 @@ def main() -> None:
     parser.add_argument("--reader", type=Path, default=None, help="reader weights (default: packaged e5)")
     parser.add_argument("--sets", default=",".join(VALIDATION), help="comma-separated plain-word sets")
     args = parser.parse_args()
-    scorer = _load(args.scorer, "data/pair_scorer_e5.json")
-    reader = _load(args.reader, "data/pair_reader_e5.json")
+    scorer = PairScorer.load(args.scorer, "e5-small")
+    reader = PairScorer.load(args.reader) if args.reader else reader_for(ConflictConfig(), "e5-small", scorer)
+    if reader is None:
+        raise SystemExit("no pair reader for e5-small")
     groups: dict[str, list[Pair]] = {name: natural_pairs([name]) for name in args.sets.split(",") if name}
     groups["all plain-word sets above"] = [p for pairs in groups.values() for p in pairs]
     test = split(generate(0))[1]

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 import numpy as np
 import pytest
 
@@ -20,9 +17,7 @@ def test_auc_counts_pairs_ranked_right_and_ties_half() -> None:
 
 
 def test_rates_flag_at_the_scorers_thresholds_by_label() -> None:
-    scorer = PairScorer(
-        json.loads(resources.files("psychoagent").joinpath("data/pair_scorer_e5.json").read_text())
-    )
+    scorer = PairScorer.load(embedder="e5-small")
     probs = np.array([
         [0.7, 0.1, 0.1, 0.1],  # update, flagged
         [0.1, 0.2, 0.6, 0.1],  # contradiction, missed
@@ -33,9 +28,14 @@ def test_rates_flag_at_the_scorers_thresholds_by_label() -> None:
     r = rates(scorer, probs, np.array([0, 1, 2, 2, 3]))
     assert (r["changes"], r["compatible"], r["unrelated"]) == (0.5, 0.5, 0.0)
     assert r["n_changes"] == 2 and r["n_compatible"] == 2
-    assert r["auc"] == pytest.approx(
-        0.625
-    )  # change mass 0.8, 0.3 against 0.6, 0.3: three wins of four, a tie
+    # change mass 0.8, 0.3 against 0.6, 0.3: three wins of four, a tie
+    assert r["auc"] == pytest.approx(0.625)
+
+
+def test_rates_flag_update_and_contradiction_near_certain_together_as_the_write_path_does() -> None:
+    scorer = PairScorer.load(embedder="e5-small")
+    probs = np.array([[0.45, 0.46, 0.05, 0.04], [0.40, 0.40, 0.15, 0.05]])  # mass 0.91 and 0.80
+    assert rates(scorer, probs, np.array([2, 2]))["compatible"] == 0.5
 
 
 def test_no_validation_set_is_fitted_on() -> None:
