@@ -53,8 +53,14 @@ def test_composite_rule_arithmetic() -> None:
     buffered = CompositePolicy().decide(s, state(id=1))  # spends all but h / (1 + r) = 1 / 1.03 months of pay
     assert buffered.consume == pytest.approx(np.floor((9000.0 - 3000.0 / 1.03) / 9000.0 / 0.02) * 0.02)
     assert (
-        CompositePolicy().decide(s, state(id=1, worked=False)).consume == 0.0
-    )  # no pay: the buffer rule waits
+        CompositePolicy().decide(s, state(id=1, worked=False, last_income=0.0)).consume == 0.0
+    )  # no income at all: the buffer rule waits
+    # out of work on benefits: the buffer rule spends on the income the household lives on (last month's net
+    # income), not on none (EconAgent's rule had no benefits; with none, half the laid-off stopped spending)
+    benefit = CompositePolicy().decide(s, state(id=1, worked=False, last_income=1500.0)).consume
+    h1, g = 1.0 / 1.03, 1500.0 / 3000.0 - 1.0
+    spend = (1.0 + (6000.0 / 3000.0 - h1 - h1 * g) / (1.0 + g)) * 1500.0
+    assert benefit == pytest.approx(np.floor(spend / 7500.0 / 0.02) * 0.02) and benefit > 0.5
     idle = CompositePolicy().decide(s, state(id=2, worked=False)).consume
     assert idle == pytest.approx(np.floor((20.0 / 6000.0) ** 0.1 / 0.02) * 0.02)
     broke = CompositePolicy().decide(s, state(deposits=0.0))

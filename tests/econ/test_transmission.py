@@ -23,7 +23,10 @@ def test_a_hike_lowers_money_and_spending_and_raises_bills() -> None:
         base, hike = _pair(seed)
         window = slice(5, None)  # months 6-18: the portfolio has moved
         b, h = base.iloc[window], hike.iloc[window]
-        assert (h["interest_rate"] - b["interest_rate"]).min() > 0.03
+        gap = (h["interest_rate"] - b["interest_rate"]).to_numpy()
+        # the full 4 points until the next review; after it the hiked economy's own rule rate is lower (its
+        # inflation fell), so the gap shrinks but stays positive
+        assert gap[:7].min() > 0.035 and gap.min() > 0.0
         assert h["bills_households"].mean() > b["bills_households"].mean() + 0.02 * b["money"].mean()
         assert h["money"].mean() < b["money"].mean()
         assert h["consumption"].mean() < b["consumption"].mean()

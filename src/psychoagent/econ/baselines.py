@@ -56,9 +56,12 @@ class CompositePolicy(VectorPolicy):
 
     work = (income / (wealth (1 + r)))^e with income the month's potential pay; each household keeps one of two
     consumption rules drawn at random: `price_consumption` (c = (P / (wealth + pay))^e) or the CATS buffer rule
-    (`buffer_consumption`), both on this month's pay (nothing when not working) and rounded down to 0.02. A
-    household learns whether it has a job only in the labour market, so this month's pay is what last month's job
-    paid (workers keep their jobs first). Everything not spent is deposited.
+    (`buffer_consumption`), rounded down to 0.02. A household learns whether it has a job only in the labour
+    market, so this month's pay is what last month's job paid (workers keep their jobs first). The buffer rule
+    spends out of the income the household lives on: its pay, or out of work last month's net income (benefits,
+    transfers, interest). EconAgent had no unemployment insurance and its rule spent nothing without pay; here
+    that made half the laid-off stop spending at once, and the composite economy slid into 20-44 % unemployment
+    on 3 of 10 seeds. Everything not spent is deposited.
     """
 
     name = "composite"
@@ -88,9 +91,10 @@ class CompositePolicy(VectorPolicy):
         buffer_rule = self.buffer_rule
         if buffer_rule is None or buffer_rule.shape != pay.shape:
             buffer_rule = view.ids % 2 == 1
+        lives_on = np.where(view.worked, pay, np.maximum(view.last_income, 0.0))
         consume = np.where(
             buffer_rule,
-            buffer_consumption(wealth, pay, last, snapshot.interest_rate, c.composite_buffer_months),
+            buffer_consumption(wealth, lives_on, last, snapshot.interest_rate, c.composite_buffer_months),
             price_consumption(snapshot.price_level, wealth, pay, e),
         )
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -26,7 +26,8 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
         f.market_price = f.price
     willing = model.rng.random(hh.n) < intents.work
     # frictions: last month's workers keep their jobs first; a newcomer reaches an open job with probability f
-    held = hh.worked if t > 1 else np.ones(hh.n, dtype=bool)  # the economy starts with everyone in a job
+    first = t == 1 and not hh.worked.any()  # month 1 after a burn-in is not the economy's first month
+    held = np.ones(hh.n, dtype=bool) if first else hh.worked  # the economy starts with everyone in a job
     found = held | (model.rng.random(hh.n) < cfg.market.job_finding_rate)
     worked = np.zeros(hh.n, dtype=bool)
     labour = []
@@ -38,7 +39,9 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
             f.labour_demand(members.size, per_worker, cfg.market)
         cap = model.levers.offer_cap.get(f.name, 1.0)
         f.offers = f.post_offers(members.size, cap)
-        if t > 1 and cfg.market.max_layoff_rate < 1.0:  # labour hoarding: at most this share laid off a month
+        if (
+            not first and cfg.market.max_layoff_rate < 1.0
+        ):  # labour hoarding: at most this share laid off a month
             keep = (1.0 - cfg.market.max_layoff_rate) * int(held[members].sum())  # rounded at random: on
             kept = int(np.floor(keep + model.rng.random()))  # average the bound holds for a firm of any size
             f.offers = min(max(f.offers, kept), int(np.floor(cap * members.size + 0.5)))
