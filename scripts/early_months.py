@@ -1,0 +1,64 @@
+"""The first three years of a quiet economy: the highest monthly unemployment in months 1-36 per seed, for one
+policy and firm kind, with optional economy overrides; prints one line and the count of seeds at or below 10 %.
+
+    python scripts/early_months.py composite rule 801-810
+    python scripts/early_months.py persona cognitive 11-20 --set firms.monthly_rule=true --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from market_facts import overrides, seeds_arg
+
+LIMIT = 0.10
+"""Acceptance: unemployment at or below 10 % in every month of 1-36."""
+
+
+def worst_month(args: tuple[str, str, int, int, dict[str, Any]]) -> float:
+    """Highest unemployment in months 1..months of one run."""
+    from psychoagent.econ.config import EconomyConfig
+    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.scenario import deep_merge
+
+    policy, firms, seed, months, economy = args
+    config = (
+        EconomyConfig.model_validate(deep_merge(EconomyConfig().model_dump(), economy)) if economy else None
+    )
+    kwargs: dict[str, Any] = {"firms": firms} if firms != "rule" else {}
+    model = EconomyModel(config, seed=seed, policy=policy, households=100, **kwargs)
+    model.run(months)
+    model.close()
+    return max(float(row["unemployment"]) for row in model.history[1:])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("policy")
+    ap.add_argument("firms", choices=("rule", "cognitive"))
+    ap.add_argument("seeds", type=seeds_arg)
+    ap.add_argument("--months", type=int, default=36)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--set", action="append", default=[], help="economy override, e.g. firms.monthly_rule=true"
+    )
+    a = ap.parse_args()
+    economy = overrides(a.set)
+    with ProcessPoolExecutor(a.jobs) as pool:
+        worst = list(pool.map(worst_month, [(a.policy, a.firms, s, a.months, economy) for s in a.seeds]))
+    ok = sum(u <= LIMIT + 1e-9 for u in worst)
+    extra = f" {json.dumps(economy)}" if economy else ""
+    print(
+        f"{a.policy}, {a.firms}{extra}: {' '.join(f'{u:.2f}' for u in worst)} - {ok} of {len(worst)} seeds <= 10 %"
+    )
+
+
+if __name__ == "__main__":
+    main()
