@@ -3,6 +3,7 @@ policy and firm kind, with optional economy overrides; prints one line and the c
 
     python scripts/early_months.py composite rule 801-810
     python scripts/early_months.py persona cognitive 11-20 --set firms.monthly_rule=true --jobs 2
+    python scripts/early_months.py econagent rule 11-20 --econagent consume_risk_slope=0.5
 """
 
 from __future__ import annotations
@@ -22,13 +23,20 @@ LIMIT = 0.10
 """Acceptance: unemployment at or below 10 % in every month of 1-36."""
 
 
-def worst_month(args: tuple[str, str, int, int, dict[str, Any]]) -> float:
-    """Highest unemployment in months 1..months of one run."""
+def worst_month(
+    args: tuple[str, str, int, int, dict[str, Any]], econagent: dict[str, Any] | None = None
+) -> float:
+    """Highest unemployment in months 1..months of one run; `econagent`: `EconAgentConfig` fields for that policy."""
+    from psychoagent.econ.cognitive.config import EconAgentConfig
+    from psychoagent.econ.cognitive.econagent import EconAgentPolicy
     from psychoagent.econ.config import EconomyConfig
     from psychoagent.econ.model import EconomyModel
     from psychoagent.econ.scenario import deep_merge
 
-    policy, firms, seed, months, economy = args
+    name, firms, seed, months, economy = args
+    policy: Any = (
+        EconAgentPolicy(econ=EconAgentConfig(**econagent)) if name == "econagent" and econagent else name
+    )
     config = (
         EconomyConfig.model_validate(deep_merge(EconomyConfig().model_dump(), economy)) if economy else None
     )
@@ -49,12 +57,16 @@ def main() -> None:
     ap.add_argument(
         "--set", action="append", default=[], help="economy override, e.g. firms.monthly_rule=true"
     )
+    ap.add_argument(
+        "--econagent", action="append", default=[], help="EconAgentConfig field, e.g. max_change=0.2"
+    )
     a = ap.parse_args()
-    economy = overrides(a.set)
+    economy, econagent = overrides(a.set), overrides(a.econagent)
+    runs = [(a.policy, a.firms, s, a.months, economy) for s in a.seeds]
     with ProcessPoolExecutor(a.jobs) as pool:
-        worst = list(pool.map(worst_month, [(a.policy, a.firms, s, a.months, economy) for s in a.seeds]))
+        worst = list(pool.map(worst_month, runs, [econagent] * len(runs)))
     ok = sum(u <= LIMIT + 1e-9 for u in worst)
-    extra = f" {json.dumps(economy)}" if economy else ""
+    extra = "".join(f" {json.dumps(d)}" for d in (economy, econagent) if d)
     print(
         f"{a.policy}, {a.firms}{extra}: {' '.join(f'{u:.2f}' for u in worst)} - {ok} of {len(worst)} seeds <= 10 %"
     )

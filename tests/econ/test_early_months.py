@@ -34,3 +34,11 @@ def test_worst_month_reads_the_run_and_its_overrides() -> None:
     assert script.worst_month(("persona", "rule", 4, 3, {"burn_in": 0})) == max(
         row["unemployment"] for row in cold.history[1:]
     )
+
+
+def test_econagent_fields_reach_the_policy() -> None:
+    script = load()
+    plain = script.worst_month(("econagent", "rule", 4, 2, {}))
+    # min_work 1 with a huge buffer keeps every household looking for work: fewer idle on this seed
+    keen = script.worst_month(("econagent", "rule", 4, 2, {}), {"min_work": 1.0, "buffer_months": 1e6})
+    assert 0.0 <= keen < plain

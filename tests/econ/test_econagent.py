@@ -52,7 +52,7 @@ def test_the_model_decides_and_a_bad_answer_falls_back_to_the_rule() -> None:
         return None
 
     policy = EconAgentPolicy(client=LLMClient(OfflineBackend(rule=lazy)),
-                             econ=EconAgentConfig(max_change=1.0, min_work=0.0))  # fmt: skip
+                             econ=EconAgentConfig(max_change=1.0, min_work=0.0, consume_risk_slope=0.5))  # fmt: skip
     model, _, _ = run(policy, ticks=2)
     stats = policy.usage()["purposes"]["decision"]
     assert stats["outcomes"]["fallback"] > 0
@@ -62,7 +62,9 @@ def test_the_model_decides_and_a_bad_answer_falls_back_to_the_rule() -> None:
 
 
 def test_guardrails_round_adjust_and_limit() -> None:
-    cfg = EconAgentConfig()
+    cfg = EconAgentConfig(
+        consume_risk_slope=0.5
+    )  # the persona adjustment for a model that ignores the persona
     g = guard_propensities(0.013, 0.97, last_work=0.9, last_consumption=0.3, risk=0.3, baseline_risk=0.5,
                            wealth=100.0, potential_income=1000.0, cfg=cfg)  # fmt: skip
     assert g.consumption == 0.6 and g.work == 0.6  # persona cut, then inertia (0.3 from last)
@@ -73,6 +75,11 @@ def test_guardrails_round_adjust_and_limit() -> None:
     calm = guard_propensities(0.5, 0.4, last_work=0.5, last_consumption=0.4, risk=0.5, baseline_risk=0.5,
                               wealth=1e5, potential_income=1000.0, cfg=cfg)  # fmt: skip
     assert (calm.work, calm.consumption, calm.notes) == (0.5, 0.4, ())
+    plain = guard_propensities(0.6, 0.4, last_work=0.6, last_consumption=0.4, risk=0.2, baseline_risk=0.5,
+                               wealth=1e5, potential_income=1000.0, cfg=EconAgentConfig())  # fmt: skip
+    assert (
+        plain.consumption == 0.4 and plain.notes == ()
+    )  # by default the answer's persona is not counted twice
 
 
 def test_run_files_name_the_model(tmp_path: Path) -> None:
