@@ -29,17 +29,14 @@ def worst_month(
     """Highest unemployment in months 1..months of one run; `econagent`: `EconAgentConfig` fields for that policy."""
     from psychoagent.econ.cognitive.config import EconAgentConfig
     from psychoagent.econ.cognitive.econagent import EconAgentPolicy
-    from psychoagent.econ.config import EconomyConfig
     from psychoagent.econ.model import EconomyModel
-    from psychoagent.econ.scenario import deep_merge
+    from psychoagent.econ.scenario import Scenario
 
     name, firms, seed, months, economy = args
     policy: Any = (
         EconAgentPolicy(econ=EconAgentConfig(**econagent)) if name == "econagent" and econagent else name
     )
-    config = (
-        EconomyConfig.model_validate(deep_merge(EconomyConfig().model_dump(), economy)) if economy else None
-    )
+    config = Scenario(economy=economy).apply() if economy else None
     kwargs: dict[str, Any] = {"firms": firms} if firms != "rule" else {}
     model = EconomyModel(config, seed=seed, policy=policy, households=100, **kwargs)
     model.run(months)

@@ -62,9 +62,8 @@ def test_the_model_decides_and_a_bad_answer_falls_back_to_the_rule() -> None:
 
 
 def test_guardrails_round_adjust_and_limit() -> None:
-    cfg = EconAgentConfig(
-        consume_risk_slope=0.5
-    )  # the persona adjustment for a model that ignores the persona
+    # the persona adjustment, for a model that ignores the persona
+    cfg = EconAgentConfig(consume_risk_slope=0.5)
     g = guard_propensities(0.013, 0.97, last_work=0.9, last_consumption=0.3, risk=0.3, baseline_risk=0.5,
                            wealth=100.0, potential_income=1000.0, cfg=cfg)  # fmt: skip
     assert g.consumption == 0.6 and g.work == 0.6  # persona cut, then inertia (0.3 from last)
@@ -77,9 +76,8 @@ def test_guardrails_round_adjust_and_limit() -> None:
     assert (calm.work, calm.consumption, calm.notes) == (0.5, 0.4, ())
     plain = guard_propensities(0.6, 0.4, last_work=0.6, last_consumption=0.4, risk=0.2, baseline_risk=0.5,
                                wealth=1e5, potential_income=1000.0, cfg=EconAgentConfig())  # fmt: skip
-    assert (
-        plain.consumption == 0.4 and plain.notes == ()
-    )  # by default the answer's persona is not counted twice
+    # by default the answer's persona is not counted twice
+    assert plain.consumption == 0.4 and plain.notes == ()
 
 
 def test_run_files_name_the_model(tmp_path: Path) -> None:

@@ -52,9 +52,8 @@ def test_composite_rule_arithmetic() -> None:
     assert priced.save == 1.0
     buffered = CompositePolicy().decide(s, state(id=1))  # spends all but h / (1 + r) = 1 / 1.03 months of pay
     assert buffered.consume == pytest.approx(np.floor((9000.0 - 3000.0 / 1.03) / 9000.0 / 0.02) * 0.02)
-    assert (
-        CompositePolicy().decide(s, state(id=1, worked=False, last_income=0.0)).consume == 0.0
-    )  # no income at all: the buffer rule waits
+    # no income at all: the buffer rule waits
+    assert CompositePolicy().decide(s, state(id=1, worked=False, last_income=0.0)).consume == 0.0
     # out of work on benefits: the buffer rule spends on the income the household lives on (last month's net
     # income), not on none (EconAgent's rule had no benefits; with none, half the laid-off stopped spending)
     benefit = CompositePolicy().decide(s, state(id=1, worked=False, last_income=1500.0)).consume

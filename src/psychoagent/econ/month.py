@@ -39,9 +39,8 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
             f.labour_demand(members.size, per_worker, cfg.market)
         cap = model.levers.offer_cap.get(f.name, 1.0)
         f.offers = f.post_offers(members.size, cap)
-        if (
-            not first and cfg.market.max_layoff_rate < 1.0
-        ):  # labour hoarding: at most this share laid off a month
+        # labour hoarding: at most this share laid off a month
+        if not first and cfg.market.max_layoff_rate < 1.0:
             keep = (1.0 - cfg.market.max_layoff_rate) * int(held[members].sum())  # rounded at random: on
             kept = int(np.floor(keep + model.rng.random()))  # average the bound holds for a firm of any size
             f.offers = min(max(f.offers, kept), int(np.floor(cap * members.size + 0.5)))
