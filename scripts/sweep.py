@@ -4,6 +4,7 @@ per run and the per-condition counts the calibration bands ask for.
 
     python scripts/sweep.py --seeds 101-110 --jobs 16 --out sweep.csv
     python scripts/sweep.py --seeds 101-110 --jobs 16 --hike-only --out hike.csv
+    python scripts/sweep.py --seeds 21-30 --firms cognitive --no-hike --set firms.monthly_rule=false
 
 Bands (months 61-240): unemployment 3-8 %, inflation -1..+5 %, Phillips r <= -0.3, Okun r <= -0.5; every month of
 1-36 at or below 10 % unemployment; the government's balance never below -2 months of nominal GDP. The hike (+4
@@ -27,6 +28,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration_table import settled
+from market_facts import overrides
 
 from psychoagent.eval.experiment import seed_list
 from psychoagent.eval.macro import okun_law, phillips_curve
@@ -38,22 +40,34 @@ MONEY = ("money", "money_stock", "broad_money", "deposits")
 """History columns tried, in order, for the money stock (the first one present is used)."""
 
 
-def history(policy: str, firms: str, seed: int, months: int, scenario: str = "baseline") -> pd.DataFrame:
-    """The model's monthly rows for one run (months from 1)."""
+def history(
+    policy: str,
+    firms: str,
+    seed: int,
+    months: int,
+    scenario: str = "baseline",
+    economy: dict[str, Any] | None = None,
+) -> pd.DataFrame:
+    """The model's monthly rows for one run (months from 1); `economy`: config overrides on the scenario's."""
     from psychoagent.econ.model import EconomyModel
-    from psychoagent.econ.scenario import load_scenario
+    from psychoagent.econ.scenario import deep_merge, load_scenario
 
     kwargs: dict[str, Any] = {"firms": firms} if firms != "rule" else {}
-    m = EconomyModel(seed=seed, policy=policy, households=100, scenario=load_scenario(scenario), **kwargs)
+    scen = load_scenario(scenario)
+    if economy:
+        scen = scen.model_copy(update={"economy": deep_merge(scen.economy, economy)})
+    m = EconomyModel(seed=seed, policy=policy, households=100, scenario=scen, **kwargs)
     m.run(months)
     m.close()
     return pd.DataFrame(m.history[1:])
 
 
-def calibration_row(policy: str, firms: str, seed: int, months: int) -> dict[str, Any]:
+def calibration_row(
+    policy: str, firms: str, seed: int, months: int, economy: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """One baseline run's calibration numbers."""
     start = time.perf_counter()
-    h = history(policy, firms, seed, months)
+    h = history(policy, firms, seed, months, economy=economy)
     u, pi = settled(h)
     early = float(h.loc[h["tick"] <= 36, "unemployment"].max())
     row = {"policy": policy, "firms": firms, "seed": seed, "unemployment": u, "inflation": pi,
@@ -65,11 +79,13 @@ def calibration_row(policy: str, firms: str, seed: int, months: int) -> dict[str
     return row
 
 
-def hike_row(seed: int, months: int = HIKE_WINDOW[1]) -> dict[str, Any]:
+def hike_row(
+    seed: int, months: int = HIKE_WINDOW[1], economy: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The rate hike minus the baseline (persona, rule firms) on one seed over months 97-144."""
     base, hike = (
-        history("persona", "rule", seed, months),
-        history("persona", "rule", seed, months, "rate_hike"),
+        history("persona", "rule", seed, months, economy=economy),
+        history("persona", "rule", seed, months, "rate_hike", economy),
     )
     lo, hi = HIKE_WINDOW
     w_b, w_h = (base["tick"] >= lo) & (base["tick"] < hi), (hike["tick"] >= lo) & (hike["tick"] < hi)
@@ -111,13 +127,17 @@ def main() -> None:
     ap.add_argument("--hike-only", action="store_true", help="only the rate hike against its baseline")
     ap.add_argument("--no-hike", action="store_true", help="skip the rate hike")
     ap.add_argument("--out", type=Path, default=Path("sweep.csv"))
+    ap.add_argument(
+        "--set", action="append", default=[], help="economy override, e.g. firms.monthly_rule=false"
+    )
     args = ap.parse_args()
+    economy = overrides(args.set) or None
     seeds = seed_list(args.seeds)
     pd.set_option("display.width", 220)
     with ProcessPoolExecutor(args.jobs) as pool:
-        hikes = [] if args.no_hike else [pool.submit(hike_row, s) for s in seeds]
+        hikes = [] if args.no_hike else [pool.submit(hike_row, s, HIKE_WINDOW[1], economy) for s in seeds]
         calib = [] if args.hike_only else [
-            pool.submit(calibration_row, p, f, s, args.months)
+            pool.submit(calibration_row, p, f, s, args.months, economy)
             for p in args.policies.split(",") for f in args.firms.split(",") for s in seeds
         ]  # fmt: skip
         rows = []

@@ -156,6 +156,26 @@ def test_a_plant_takes_months_and_money_before_it_adds_capacity(monkeypatch: pyt
     assert online[0].payload["cost"] == pytest.approx(plant_cost) and plant_cost > 0
 
 
+def test_a_plant_started_in_the_burn_in_comes_online_on_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The firms' clock runs on when the model's restarts: a plant started in month 3 of the burn-in comes online
+    six months later, not in month 9 of the run (a steel plant of seed 12 stayed under construction for 60 months
+    and blocked every later expansion)."""
+    from psychoagent.econ.start import start_clock
+
+    _forced(monkeypatch, "tech", expand=0.1)
+    model = EconomyModel(OPENING, seed=2, households=30, firms="cognitive")
+    model.run(4)  # the plant is started at month 3's decision
+    board = model.firm_board
+    assert board is not None and board.states[2].plants
+    start_clock(model)
+    events = []
+    model.bus.subscribe("firm", events.append)
+    model.run(CFG.construction_months)
+    online = [e for e in events if e.type == "firm.expanded" and e.source == "firm:tech"]
+    assert online and online[0].tick == 3 + CFG.construction_months - 4  # month 5 of the new clock
+    assert online[0].payload["started"] == 3 - 4  # in the model's months: before month 0
+
+
 def test_firm_actions_are_events_and_households_perceive_them(monkeypatch: pytest.MonkeyPatch) -> None:
     _forced(monkeypatch, "steel", expand=0.1)
     model = EconomyModel(OPENING, seed=4, households=30, firms="cognitive", policy="cognitive")

@@ -82,6 +82,8 @@ def burn_in(model: EconomyModel, months: int) -> None:
 
 def start_clock(model: EconomyModel) -> None:
     """Make the current state tick 0: steps, history, records, counters and real GDP's base prices restart."""
+    if model.firm_board is not None:
+        model.firm_board.restart_clock(model.steps)
     model.steps = 0
     model.base_prices = np.array([f.market_price for f in model.firms])
     row = dict(model.metrics)

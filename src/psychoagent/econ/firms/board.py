@@ -1,6 +1,10 @@
 """Cognitive firms in the model: the monthly books and, each quarter, perceive -> brief -> decide -> guard ->
 act -> evolve for every firm, with every action published on the bus as a `firm.*` event.
 
+Firms keep their own clock: the model's month plus the months of the burn-in (`restart_clock`), so a plant
+started in the burn-in comes online six months later, not six months after month 0 of the new clock, and
+lessons fade by their age. Events and news name model months; a firm's memories and prompts count its own.
+
 The model calls four hooks: `cap_output` and `draw_input` in production, `month` after the demand-gap rule has
 moved prices and wages, and `news` when the month's news is published (last month's notable firm actions,
 so households read "steel producer expanded capacity: supply likely to rise"). Money a firm spends on plants,
@@ -22,7 +26,7 @@ from psychoagent.econ.firms.archetypes import firm_persona
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.firms.decision import FirmDecision, Perceived, heuristic_decision
 from psychoagent.econ.firms.events import FIRM_EVENTS
-from psychoagent.econ.firms.guard import Guarded, Limits, guard_decision
+from psychoagent.econ.firms.guard import Guarded, guard_decision, limits_for
 from psychoagent.econ.firms.lesson import recalled_lesson
 from psychoagent.econ.firms.state import FirmState, Month, Plant
 from psychoagent.econ.snapshot import NewsItem
@@ -55,6 +59,8 @@ class CognitiveFirms:
         self.client: Any = None
         self.spec = "offline"
         self.counts: dict[str, int] = {}
+        self.epoch = 0
+        """Months the model's clock was restarted by (the burn-in): a firm's own month is the model's + this."""
         self._news: list[NewsItem] = []
         hh = model.households
         hours = model.config.household.hours
@@ -85,6 +91,10 @@ class CognitiveFirms:
     def states(self) -> dict[int, FirmState]:
         """Each cognitive firm's state (its agent's `mind`) by sector index, in sector order."""
         return {f.index: f.mind for f in self.agents if f.mind is not None}
+
+    def restart_clock(self, months: int) -> None:
+        """The model's clock restarts at 0 after `months` months: the firms' own clock runs on."""
+        self.epoch += months
 
     def use_llm(self, spec: str | None) -> None:
         """Choose the model firms ask in `llm` mode ('offline', 'local', 'local:PATH', 'env' or a URL)."""
@@ -125,11 +135,13 @@ class CognitiveFirms:
     def month(self, t: int) -> None:
         """The month's books for every firm (upkeep, plant payments and completions, reviews); between decisions
         price and wage stay where the last decision set them, or follow the demand-gap rule (`monthly_rule`); the
-        rule lowers hiring below the firm's cap; every `decide_every` months, the decisions."""
-        self.agents.do(self._month_of, t)
+        rule lowers hiring below the firm's cap; every `decide_every` months, the decisions. `t` is the model's
+        month; everything below runs on the firms' own clock."""
+        own = t + self.epoch
+        self.agents.do(self._month_of, own)
         self._remember()  # a plant reviewed this month is recalled at this month's decision
         if t % self.cfg.decide_every == 0:
-            self.decide(t)
+            self.decide(own)
             self._remember()
 
     # -- the books -------------------------------------------------------------------------------------------
@@ -149,7 +161,7 @@ class CognitiveFirms:
 
     def _emit(self, t: int, kind: str, payload: dict[str, Any], s: FirmState) -> None:
         assert kind in FIRM_EVENTS, kind  # the catalogue lists every type firms publish
-        self.model.bus.emit(t, kind, payload, f"firm:{s.name}")
+        self.model.bus.emit(t - self.epoch, kind, payload, f"firm:{s.name}")
         self.counts[kind] = self.counts.get(kind, 0) + 1
 
     def _input_price(self, f: Firm) -> float:
@@ -184,7 +196,7 @@ class CognitiveFirms:
             p.review = t + self.cfg.review_months
             s.reviews.append(p)
             self._emit(t, EventType.FIRM_EXPANDED, {"capacity_before": before, "capacity_after": s.effective_capacity,
-                                            "added": p.capacity * s.productivity, "started": p.start,
+                                            "added": p.capacity * s.productivity, "started": p.start - self.epoch,
                                             "cost": p.cost}, s)  # fmt: skip
             self._headline(t, s, f"{label(s.name).capitalize()} expanded capacity by "
                                  f"{p.capacity / max(s.capacity - p.capacity, 1e-9):.0%}: supply likely to rise",
@@ -234,7 +246,9 @@ class CognitiveFirms:
     def _headline(self, t: int, s: FirmState, text: str, sentiment: float) -> None:
         # the topic is the traded instrument when the good is one (steel): the news then forms a price belief
         topic = s.name if s.name in self.model.markets.instruments else f"{s.name}_goods"
-        self._news.append(NewsItem(t, text, float(np.clip(sentiment, -1.0, 1.0)), topic, f"firm:{s.name}"))
+        self._news.append(
+            NewsItem(t - self.epoch, text, float(np.clip(sentiment, -1.0, 1.0)), topic, f"firm:{s.name}")
+        )
 
     # -- the quarterly loop ------------------------------------------------------------------------------------
     def perceive(self, t: int, f: Firm, s: FirmState) -> Perceived:
@@ -287,20 +301,8 @@ class CognitiveFirms:
         for (f, s), p, d, src in zip(firms, seen, decisions, sources, strict=True):
             s.persona = self.engine.tick(s.persona, dt=self.cfg.decide_every)  # traits drift back to baseline
             self._score(t, s)
-            guarded = guard_decision(d, self._limits(f, s, p), self.cfg)
+            guarded = guard_decision(d, limits_for(self.model, self.cfg, f, s, p), self.cfg)
             self._act(t, f, s, p, guarded, src)
-
-    def _limits(self, f: Firm, s: FirmState, p: Perceived) -> Limits:
-        m = self.model.config.market
-        avail, price, need = 0.0, 0.0, 0.0
-        if f.cfg.input_sector is not None:
-            supplier = self.model.firms[self.model.sector_names.index(f.cfg.input_sector)]
-            avail, price = max(supplier.inventory, 0.0), supplier.price
-            need = p.capacity * f.cfg.input_per_unit  # a month of input at full effective capacity
-        return Limits(price=f.price, unit_cost=s.unit_cost(), below_cost=s.below_cost, cash=f.cash,
-                      budget=p.budget, capacity=s.capacity, min_capacity=self.cfg.min_capacity * s.opening_capacity,
-                      plant_cost=self.cfg.plant_cost_months * f.price, reserve=m.reserve_months * s.mean("wage_bill"),
-                      price_floor=m.price_floor, input_available=avail, input_price=price, input_need=need)  # fmt: skip
 
     def _score(self, t: int, s: FirmState) -> None:
         """Last quarter's demand forecast against the demand that came: a small outcome for the persona."""
@@ -346,9 +348,9 @@ class CognitiveFirms:
                           s.mean("produced"), float(min(g.plant_cost / max(p.budget, g.plant_cost), 1.0)))  # fmt: skip
             s.plants.append(plant)
             self._emit(t, EventType.FIRM_EXPANSION_STARTED, {"capacity": plant.capacity * s.productivity, "cost": plant.cost,
-                                                     "ready": plant.ready, "share": d.expand}, s)  # fmt: skip
+                                                     "ready": plant.ready - self.epoch, "share": d.expand}, s)  # fmt: skip
             self._headline(t, s, f"{label(s.name).capitalize()} starts a new plant (+{d.expand:.0%} capacity by month "
-                                 f"{plant.ready}): supply likely to rise", -self.cfg.news_sentiment)  # fmt: skip
+                                 f"{plant.ready - self.epoch}): supply likely to rise", -self.cfg.news_sentiment)  # fmt: skip
         if d.close > 0:
             before = s.effective_capacity
             s.capacity *= 1.0 - d.close

@@ -36,10 +36,11 @@ class FirmsConfig(ConfigModel):
     """archetype of a firm not listed"""
     decide_every: Count = 3
     """months between decisions: firms plan by the quarter"""
-    monthly_rule: bool = False
+    monthly_rule: bool = True
     """between decisions price and wage follow EconAgent's monthly demand-gap rule (the rule firms'), above the
-    guardrail's price floor; False holds them at the last decision's. True: months 1-36 at or below 10 %
-    unemployment on 15 of 40 tuning runs (1 without), but Okun r <= -0.5 on fewer seeds (docs/results.md)"""
+    guardrail's price floor; False holds them at the last decision's. Months 1-36 at or below 10 % unemployment
+    on tuning seeds 21-30, off -> on: persona 2 -> 9, cognitive 1 -> 4, composite 9 -> 8, econagent 1 -> 7 of
+    10; Okun r <= -0.5 (persona) 6 -> 1: annual GDP then follows steel's output, not employment (docs/results.md)"""
     memory: bool = True
     """each firm keeps a Memory of its decisions and their outcomes"""
     capacity_headroom: float = Field(0.9, gt=0, le=2)
@@ -92,6 +93,11 @@ class FirmsConfig(ConfigModel):
     price_weight: NonNegative = 0.15
     """quarterly price change = this x the quarter's mean demand gap (less excess stock) plus the margin fix:
     the demand-gap rule's mean speed (0.10 x U(0, 1) x phi a month, EconAgent) over three months"""
+    wage_weight: NonNegative = 0.075
+    """quarterly wage change = this x the same pressure: half the price weight, EconAgent's ratio of wage to price
+    step (0.05 / 0.10). At 0.02 prices rose four times as fast as wages in a boom, real wages fell 5 % a year
+    and demand with them, and the slump that followed raised them back (months 1-36 of persona households, seeds
+    11-20: highest unemployment 0.23 on average at 0.02, 0.17 at 0.075, docs/results.md)"""
     margin_pull: Share = 0.5
     """a price below unit cost is raised by this share of the gap"""
     max_price_change: float = Field(0.15, gt=0, le=0.5)

@@ -137,7 +137,7 @@ def heuristic_decision(p: Perceived, persona: Persona, cfg: FirmsConfig) -> Firm
     pressure = p.market_gap - 0.1 * excess
     price = cfg.price_weight * pressure + cfg.margin_pull * max(-p.margin, 0.0) - 0.01 * (r - 0.5)
     price = float(np.clip(price, -cfg.max_price_change, cfg.max_price_change))
-    wage = float(np.clip(0.02 * pressure, -cfg.max_wage_change, cfg.max_wage_change))
+    wage = float(np.clip(cfg.wage_weight * pressure, -cfg.max_wage_change, cfg.max_wage_change))
     rnd = float(persona.allocation.rnd * cfg.rnd_scale) if p.cash > 0 else 0.0
     months = 0.0
     if p.input_gap is not None and p.input_gap < -cfg.cheap_input:

@@ -12,11 +12,17 @@ Rules (each refusal or trim carries a reason, published as `firm.guardrail_rejec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from psychoagent.econ.firms.config import FirmsConfig
-from psychoagent.econ.firms.decision import FirmDecision
+from psychoagent.econ.firms.decision import FirmDecision, Perceived
+from psychoagent.econ.firms.state import FirmState
+
+if TYPE_CHECKING:
+    from psychoagent.econ.contracts import Economy
+    from psychoagent.econ.firm import Firm
 
 
 @dataclass(frozen=True)
@@ -96,3 +102,17 @@ def guard_decision(d: FirmDecision, lim: Limits, cfg: FirmsConfig) -> Guarded:
         units = got
     approved = d.model_copy(update=upd) if upd else d
     return Guarded(approved, cost, rnd, units, notes)
+
+
+def limits_for(model: Economy, cfg: FirmsConfig, f: Firm, s: FirmState, p: Perceived) -> Limits:
+    """What firm `f` (state `s`, quarter `p`) can pay for and sell at this decision in `model`."""
+    m = model.config.market
+    avail, price, need = 0.0, 0.0, 0.0
+    if f.cfg.input_sector is not None:
+        supplier = model.firms[model.sector_names.index(f.cfg.input_sector)]
+        avail, price = max(supplier.inventory, 0.0), supplier.price
+        need = p.capacity * f.cfg.input_per_unit  # a month of input at full effective capacity
+    return Limits(price=f.price, unit_cost=s.unit_cost(), below_cost=s.below_cost, cash=f.cash,
+                  budget=p.budget, capacity=s.capacity, min_capacity=cfg.min_capacity * s.opening_capacity,
+                  plant_cost=cfg.plant_cost_months * f.price, reserve=m.reserve_months * s.mean("wage_bill"),
+                  price_floor=m.price_floor, input_available=avail, input_price=price, input_need=need)  # fmt: skip
