@@ -147,3 +147,26 @@ def test_a_swapped_decide_step_decides_for_the_households() -> None:
     ) == {"decision.WAIT"}
     assert seen["guardrail.rejected"] == seen["guardrail.adjusted"] == seen["guardrail.vetoed"] == 0
     assert seen["memory.formed"] > 0  # the other steps still run
+
+
+def test_time_passes_for_a_household_that_also_had_an_outcome() -> None:
+    """Every household's traits drift back toward their baseline on its decay months, whether or not a trade was
+    scored that month. When only the households without an outcome drifted, active traders' risk appetite fell
+    month after month (0.37 -> 0.09 over 240 months, seed 1001) and their spending with it."""
+    policy = CognitivePolicy()
+    bus = EventBus(keep=100_000)
+    model = EconomyModel(seed=3, policy=policy, households=20, bus=bus)
+    engine = policy.kit.engine
+    real, drifted = engine.tick_each, []
+    engine.tick_each = lambda personas, dt=1.0: (
+        drifted.append((model.tick, len(personas))) or real(personas, dt)
+    )  # type: ignore[method-assign]
+    model.run(24)
+    every = policy.kit.cognitive.decay_every
+    due = {t: sum((t + i) % every == 0 for i in policy.kit.minds()) for t in range(1, 25)}
+    assert dict(drifted) == {t: n for t, n in due.items() if n}
+    scored_when_due = {
+        (e.tick, e.source) for e in bus.history
+        if e.type == "persona.evolved" and (e.tick + int(e.source.split(":")[1])) % every == 0
+    }  # fmt: skip
+    assert scored_when_due  # the case the old rule skipped did happen

@@ -179,7 +179,9 @@ class CognitiveConfig(ConfigModel):
     max_expected: PositiveShare = 0.15
     """stated expectations are capped at +-15 % per horizon (no extrapolated manias)"""
     decay_every: Count = 6
-    """traits drift back toward their baseline in 6-tick steps when no outcome arrives"""
+    """traits drift back toward their baseline in 6-tick steps, also in a month an outcome arrives (skipping the
+    step then let the risk appetite of households that trade every month fall for 20 years: 0.37 -> 0.09 on
+    seed 1001)"""
     trend_weight: Share = 0.5
     """expectation = trend x (risk-tilted weight) + mean reversion x rest"""
     memory_weight: Share = 0.6

@@ -1,7 +1,7 @@
 """The last step of a household's month, after the markets: reflect. Fills become expectations to score and
-memories; expectations whose horizon has passed are scored against today's prices and evolve the persona (or
-traits drift back toward their baseline when nothing was scored); every `reflection.every` months a household
-abstracts its episodes into beliefs."""
+memories; expectations whose horizon has passed are scored against today's prices and evolve the persona, after
+every household's traits have drifted back toward their baseline on its decay months (time passes whether or not
+an outcome arrives); every `reflection.every` months a household abstracts its episodes into beliefs."""
 
 from __future__ import annotations
 
@@ -42,12 +42,15 @@ class Reflect:
         )
         events = {i: [OutcomeEvent(expected=e.expected, actual=actual, stake=e.stake, domain=e.instrument, time=t)
                       for e, actual in v] for i, v in scored.items() if v and evolve}  # fmt: skip
-        evolved = kit.engine.update_in_rounds({i: view.personas[i] for i in events}, events)
+        rested: dict[int, Persona] = {}
+        if evolve:  # time passes for every household, whether or not an outcome arrives this month
+            due = households.select(lambda a: a.rests(t)).get("index")
+            after = kit.engine.tick_each([view.personas[i] for i in due], dt=kit.cognitive.decay_every)
+            rested = dict(zip(due, after, strict=True))
+        updates.update(rested)
+        start = {i: rested.get(i, view.personas[i]) for i in events}
+        evolved = kit.engine.update_in_rounds(start, events)
         updates.update({i: steps[-1][0] for i, steps in evolved.items()})
-        if evolve:
-            resting = households.select(lambda a: not scored[a.index] and a.rests(t)).get("index")
-            rested = kit.engine.tick_each([view.personas[i] for i in resting], dt=kit.cognitive.decay_every)
-            updates.update(zip(resting, rested, strict=True))
         households.do(self.report, t, scored, evolved)
 
     def fills(self, t: int, i: int, agent: Any, submitted: list[tuple[ApprovedOrder, str]],
