@@ -164,7 +164,8 @@ def test_a_plant_started_in_the_burn_in_comes_online_on_time(monkeypatch: pytest
 
     _forced(monkeypatch, "tech", expand=0.1)
     model = EconomyModel(OPENING, seed=2, households=30, firms="cognitive")
-    model.run(4)  # the plant is started at month 3's decision
+    burn_in, started = 4, 3  # the plant is started at month 3's decision
+    model.run(burn_in)
     board = model.firm_board
     assert board is not None and board.states[2].plants
     start_clock(model)
@@ -172,8 +173,10 @@ def test_a_plant_started_in_the_burn_in_comes_online_on_time(monkeypatch: pytest
     model.bus.subscribe("firm", events.append)
     model.run(CFG.construction_months)
     online = [e for e in events if e.type == "firm.expanded" and e.source == "firm:tech"]
-    assert online and online[0].tick == 3 + CFG.construction_months - 4  # month 5 of the new clock
-    assert online[0].payload["started"] == 3 - 4  # in the model's months: before month 0
+    assert (
+        online and online[0].tick == started + CFG.construction_months - burn_in
+    )  # month 5 of the new clock
+    assert online[0].payload["started"] == started - burn_in  # in the model's months: before month 0
 
 
 def test_firm_actions_are_events_and_households_perceive_them(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from psychoagent.econ.firms.config import FirmsConfig
-from psychoagent.econ.firms.decision import FirmDecision, Perceived
-from psychoagent.econ.firms.state import FirmState
+from psychoagent.econ.firms.decision import FirmDecision
 
 if TYPE_CHECKING:
     from psychoagent.econ.contracts import Economy
     from psychoagent.econ.firm import Firm
+    from psychoagent.econ.firms.decision import Perceived
+    from psychoagent.econ.firms.state import FirmState
 
 
 @dataclass(frozen=True)
