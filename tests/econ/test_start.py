@@ -48,3 +48,32 @@ def test_a_quiet_economy_is_quiet_from_month_one(seed: int) -> None:
     model.run(36)
     u = np.array([row["unemployment"] for row in model.history[1:]])
     assert u.max() <= 0.10, u.round(2)  # without the burn-in it reached 0.21-0.46 by month 13
+
+
+def test_at_rest_needs_steady_prices_as_well_as_jobs() -> None:
+    from psychoagent.econ.start import at_rest
+
+    calm = [{"unemployment": 0.03, "inflation": 0.02}] * 8
+    boom = calm[:2] + [{"unemployment": 0.03, "inflation": 0.13}] * 6
+    assert at_rest(calm, 0.06, target=0.02, inflation=0.03)
+    assert not at_rest(boom, 0.06, target=0.02, inflation=0.03)
+    assert at_rest(boom, 0.06)  # unemployment alone would call the boom a rest
+
+
+def test_month_one_starts_at_a_rate_review_of_the_burn_ins_last_year(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy rate in force in month 1 is the Taylor rule applied to the burn-in's last twelve months, not a
+    rate a review set earlier in the burn-in (which held an 8.5 % rate through a run's first year)."""
+    from psychoagent.econ import start
+    from psychoagent.econ.rules import taylor_rate
+
+    seen: list[list[dict[str, float]]] = []
+    clock = start.start_clock
+    monkeypatch.setattr(start, "start_clock", lambda m: (seen.append(list(m.history)), clock(m)))
+    model = EconomyModel(EconomyConfig(burn_in=42, burn_in_max=42), seed=8, households=40)
+    history = seen[0]
+    assert (len(history) - 1) % 12  # the burn-in did not end on a review month of its own
+    last, before = history[-12:], history[-24:-12]
+    inflation = np.mean([r["price_level"] for r in last]) / np.mean([r["price_level"] for r in before]) - 1.0
+    rate = taylor_rate(float(inflation), float(np.mean([r["unemployment"] for r in last])), model.config.bank)
+    assert model.interest_rate == pytest.approx(max(rate, 0.0))  # 1.1 % set at month 36, 5.1 % by the review
+    assert model.history[0]["interest_rate"] == pytest.approx(model.interest_rate)

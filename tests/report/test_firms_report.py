@@ -13,7 +13,8 @@ from psychoagent.report.summary import run_summary
 
 
 def test_report_lists_the_firms_decisions(tmp_path: Path) -> None:
-    simulate(tmp_path, agents=20, ticks=24, seed=5, policy="persona", firms="cognitive")
+    # seed 13: a plant completed and plans refused in the first 24 months
+    simulate(tmp_path, agents=20, ticks=24, seed=13, policy="persona", firms="cognitive")
     run = RunData.open(tmp_path)
     story = run_summary(run, {})
     firms = story["Firms"]

@@ -326,6 +326,10 @@ class EconomyConfig(ConfigModel):
     """at rest: unemployment at or below this in each of the last six months (the natural rate 0.04 plus two
     points, about the monthly noise of a 100-household economy); a burn-in that ended mid-slump started the
     run at 14 % unemployment"""
+    rest_inflation: NonNegative = 0.03
+    """at rest also means 12-month inflation within this of the central bank's target in each of those months: a
+    burn-in of cognitive firms that ended in a boom (13 % inflation, seed 26) left an 8.5 % policy rate for the
+    run's first year, and unemployment rose to 21 % by month 11 (docs/results.md)"""
     news_threshold: NonNegative = 0.01
     """the statistics office reports a monthly move in prices or jobs beyond this"""
     household_events: bool = False

@@ -320,9 +320,14 @@ class EconomyModel(mesa.Model):
             self.firm_board.month(t)
 
     def _central_bank(self, t: int) -> None:
+        if t % self.config.bank.review_months == 0:
+            self.review_rate(t)
+
+    def review_rate(self, t: int | None = None) -> None:
+        """The central bank's review: the Taylor rate from the last `review_months` months against the ones
+        before, plus any rate shock in force (at tick `t`; the current tick when None)."""
+        t = self.tick if t is None else t
         bank = self.config.bank
-        if t % bank.review_months:
-            return
         n = bank.review_months
         months = self.history[-n:]
         prev = self.history[-2 * n : -n] if len(self.history) > 2 * n else self.history[:1]

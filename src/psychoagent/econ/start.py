@@ -5,9 +5,10 @@ share of 0.5, empty inventories) are not where the model rests: firms' end-of-mo
 bills and households' spending share near 0.4, so in the first year money drained from households to firms, demand
 fell short of output and unemployment rose to 20-45 % before the economy recovered. Instead of solving for the
 steady state of a model whose policies are arbitrary code, the model runs `EconomyConfig.burn_in` months with no
-shocks, no journal and no collected data, and on until unemployment has been low for six months
-(`rest_unemployment`, at most `burn_in_max` months), the common practice of agent-based macro models (Dosi et al. 2010 and
-Caiani et al. 2016 discard their first periods as a transient); month 1 of the run is the month after. Wages,
+shocks, no journal and no collected data, and on until unemployment has been low and 12-month inflation near the
+central bank's target for six months (`rest_unemployment`, `rest_inflation`, at most `burn_in_max` months), the
+common practice of agent-based macro models (Dosi et al. 2010 and Caiani et al. 2016 discard their first periods
+as a transient); month 1 of the run is the month after, and starts at a review of the policy rate. Wages,
 prices, inventories, firm cash, savings, employment, bond and share holdings all come out of the burn-in; only
 the clock and the records restart, and real GDP is valued at the prices of the burn-in's last month.
 
@@ -52,9 +53,16 @@ def burn_in_policy_is_own(model: EconomyModel) -> bool:
     return type(model.policy) in (PersonaHeuristicPolicy, CompositePolicy)
 
 
-def at_rest(history: list[dict[str, float]], rest: float, months: int = REST_MONTHS) -> bool:
-    """Whether unemployment was at or below `rest` in each of the last `months` months."""
-    return len(history) > months and all(row["unemployment"] <= rest for row in history[-months:])
+def at_rest(
+    history: list[dict[str, float]], rest: float, months: int = REST_MONTHS,
+    target: float = 0.0, inflation: float = float("inf"),
+) -> bool:  # fmt: skip
+    """Whether unemployment was at or below `rest`, and 12-month inflation within `inflation` of `target`, in
+    each of the last `months` months."""
+    recent = history[-months:]
+    return len(history) > months and all(
+        row["unemployment"] <= rest and abs(row["inflation"] - target) <= inflation for row in recent
+    )
 
 
 def burn_in(model: EconomyModel, months: int) -> None:
@@ -69,11 +77,17 @@ def burn_in(model: EconomyModel, months: int) -> None:
         model.policy = PersonaHeuristicPolicy(model.config.policy)
     model.config = model.config.model_copy(update={"record_agents": False})
     model.datacollector = _Uncollected()
-    rest = model.config.rest_unemployment
-    limit = max(months, model.config.burn_in_max)
+    cfg = model.config
+    rest = {
+        "rest": cfg.rest_unemployment,
+        "target": cfg.bank.inflation_target,
+        "inflation": cfg.rest_inflation,
+    }
+    limit = max(months, cfg.burn_in_max)
     try:
-        while model.tick < months or (model.tick < limit and not at_rest(model.history, rest)):
+        while model.tick < months or (model.tick < limit and not at_rest(model.history, **rest)):
             model.step()
+        model.review_rate()  # month 1 starts at a policy review: no rate left from an earlier phase of the burn-in
     finally:
         model.scenario, model.bus, model.policy = scenario, bus, policy
         model.config = model.config.model_copy(update={"record_agents": record})
@@ -88,7 +102,8 @@ def start_clock(model: EconomyModel) -> None:
     model.base_prices = np.array([f.market_price for f in model.firms])
     row = dict(model.metrics)
     row.update(tick=0, real_gdp=row["nominal_gdp"], gdp_growth=0.0, inflation=0.0, wage_inflation=0.0,
-               money_created=0.0, fallbacks=0.0, total_money=model.total_money())  # fmt: skip
+               money_created=0.0, fallbacks=0.0, total_money=model.total_money(),
+               interest_rate=model.interest_rate)  # fmt: skip
     model.metrics = row
     model.history = [dict(row)]
     model.money_created = 0.0
