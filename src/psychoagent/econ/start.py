@@ -78,14 +78,14 @@ def burn_in(model: EconomyModel, months: int) -> None:
     model.config = model.config.model_copy(update={"record_agents": False})
     model.datacollector = _Uncollected()
     cfg = model.config
-    rest = {
-        "rest": cfg.rest_unemployment,
-        "target": cfg.bank.inflation_target,
-        "inflation": cfg.rest_inflation,
-    }
     limit = max(months, cfg.burn_in_max)
+
+    def resting() -> bool:
+        return at_rest(model.history, cfg.rest_unemployment, target=cfg.bank.inflation_target,
+                       inflation=cfg.rest_inflation)  # fmt: skip
+
     try:
-        while model.tick < months or (model.tick < limit and not at_rest(model.history, **rest)):
+        while model.tick < months or (model.tick < limit and not resting()):
             model.step()
         model.review_rate()  # month 1 starts at a policy review: no rate left from an earlier phase of the burn-in
     finally:
