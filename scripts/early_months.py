@@ -4,6 +4,7 @@ policy and firm kind, with optional economy overrides; prints one line and the c
     python scripts/early_months.py composite rule 801-810
     python scripts/early_months.py persona cognitive 11-20 --set firms.monthly_rule=true --jobs 2
     python scripts/early_months.py econagent rule 11-20 --econagent consume_risk_slope=0.5
+    python scripts/early_months.py cognitive rule 21-30 --cognitive ablation.persona_evolution=false
 """
 
 from __future__ import annotations
@@ -24,18 +25,25 @@ LIMIT = 0.10
 
 
 def worst_month(
-    args: tuple[str, str, int, int, dict[str, Any]], econagent: dict[str, Any] | None = None
+    args: tuple[str, str, int, int, dict[str, Any]],
+    econagent: dict[str, Any] | None = None,
+    cognitive: dict[str, Any] | None = None,
 ) -> float:
-    """Highest unemployment in months 1..months of one run; `econagent`: `EconAgentConfig` fields for that policy."""
+    """Highest unemployment in months 1..months of one run; `econagent`: `EconAgentConfig` fields for that policy;
+    `cognitive`: the scenario's `cognitive` table (the cognitive households' loop) for the policies that have one."""
     from psychoagent.econ.cognitive.config import EconAgentConfig
     from psychoagent.econ.cognitive.econagent import EconAgentPolicy
     from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.policies import make_policy
     from psychoagent.econ.scenario import Scenario
 
     name, firms, seed, months, economy = args
     policy: Any = (
         EconAgentPolicy(econ=EconAgentConfig(**econagent)) if name == "econagent" and econagent else name
     )
+    if cognitive:
+        policy = make_policy(policy) if isinstance(policy, str) else policy
+        policy.configure(Scenario(cognitive=cognitive).settings())
     config = Scenario(economy=economy).apply() if economy else None
     kwargs: dict[str, Any] = {"firms": firms} if firms != "rule" else {}
     model = EconomyModel(config, seed=seed, policy=policy, households=100, **kwargs)
@@ -57,13 +65,16 @@ def main() -> None:
     ap.add_argument(
         "--econagent", action="append", default=[], help="EconAgentConfig field, e.g. max_change=0.2"
     )
+    ap.add_argument(
+        "--cognitive", action="append", default=[], help="cognitive-loop override, e.g. ablation.memory=false"
+    )
     a = ap.parse_args()
-    economy, econagent = overrides(a.set), overrides(a.econagent)
+    economy, econagent, cognitive = overrides(a.set), overrides(a.econagent), overrides(a.cognitive)
     runs = [(a.policy, a.firms, s, a.months, economy) for s in a.seeds]
     with ProcessPoolExecutor(a.jobs) as pool:
-        worst = list(pool.map(worst_month, runs, [econagent] * len(runs)))
+        worst = list(pool.map(worst_month, runs, [econagent] * len(runs), [cognitive] * len(runs)))
     ok = sum(u <= LIMIT + 1e-9 for u in worst)
-    extra = "".join(f" {json.dumps(d)}" for d in (economy, econagent) if d)
+    extra = "".join(f" {json.dumps(d)}" for d in (economy, econagent, cognitive) if d)
     print(
         f"{a.policy}, {a.firms}{extra}: {' '.join(f'{u:.2f}' for u in worst)} - {ok} of {len(worst)} seeds <= 10 %"
     )
