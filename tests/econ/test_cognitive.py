@@ -170,3 +170,21 @@ def test_time_passes_for_a_household_that_also_had_an_outcome() -> None:
         if e.type == "persona.evolved" and (e.tick + int(e.source.split(":")[1])) % every == 0
     }  # fmt: skip
     assert scored_when_due  # the case the old rule skipped did happen
+
+
+def test_a_sale_is_scored_but_moves_no_trait() -> None:
+    """The price's move after a sale leaves the seller's wealth untouched: by default (`sale_weight = 0`) its
+    scored outcome moves no trait, while a bought position's outcome does; at weight 1 sales move traits too."""
+
+    def scored(weight: float) -> list[Event]:
+        _, events = run(CognitivePolicy(cognitive=CognitiveConfig(sale_weight=weight)), ticks=14, seed=5)
+        return [e for e in events if e.type == "persona.evolved" and e.payload.get("side") in ("BUY", "SELL")]
+
+    default = scored(0.0)
+    sales = [e for e in default if e.payload["side"] == "SELL"]
+    buys = [e for e in default if e.payload["side"] == "BUY"]
+    assert sales and buys
+    assert all(e.payload["impact"] == 0 for e in sales)
+    assert any(e.payload["impact"] != 0 for e in buys)
+    full = [e for e in scored(1.0) if e.payload["side"] == "SELL"]
+    assert any(e.payload["impact"] != 0 for e in full)

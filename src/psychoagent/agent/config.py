@@ -178,6 +178,12 @@ class CognitiveConfig(ConfigModel):
     """ticks after which a decision's expectation is scored"""
     max_expected: PositiveShare = 0.15
     """stated expectations are capped at +-15 % per horizon (no extrapolated manias)"""
+    sale_weight: Share = 0.0
+    """share of a sale's stake its scored outcome weighs in the persona update. 0: a sale is scored (memory,
+    beliefs, the learning rate's miss streak) but moves no other trait, since the price's later move leaves the
+    seller's wealth untouched: it is a forgone gain or an avoided loss, and risk taking follows the returns one
+    lives through (Malmendier & Nagel 2011). At 1 a sale before a rally counted as a loss, with loss aversion: on
+    seed 28 the rebound after a sell-off moved mean risk preference 0.43 -> 0.21 in three months"""
     decay_every: Count = 6
     """traits drift back toward their baseline in 6-tick steps, also in a month an outcome arrives (skipping the
     step then let the risk appetite of households that trade every month fall for 20 years: 0.37 -> 0.09 on

@@ -40,7 +40,9 @@ class Reflect:
         scored = dict(
             zip(households.get("index"), households.map(lambda a: a.mind.score(t, prices)), strict=True)
         )
-        events = {i: [OutcomeEvent(expected=e.expected, actual=actual, stake=e.stake, domain=e.instrument, time=t)
+        sale = kit.cognitive.sale_weight
+        events = {i: [OutcomeEvent(expected=e.expected, actual=actual, domain=e.instrument, time=t,
+                                   stake=e.stake * (sale if e.side == "SELL" else 1.0))
                       for e, actual in v] for i, v in scored.items() if v and evolve}  # fmt: skip
         rested: dict[int, Persona] = {}
         if evolve:  # time passes for every household, whether or not an outcome arrives this month
@@ -88,7 +90,7 @@ class Reflect:
         kit, i = self.kit, a.index
         for (e, actual), (_, why) in zip(scored[i], evolved.get(i, []), strict=False):
             kit.emit(t, EventType.PERSONA_EVOLVED, {"expected": e.expected, "actual": actual, "stake": e.stake,
-                     "instrument": e.instrument, "major": why.major, "impact": why.impact,
+                     "instrument": e.instrument, "side": e.side, "major": why.major, "impact": why.impact,
                      "deltas": why.deltas, "explanation": why.text()}, f"household:{i}")  # fmt: skip
         if a.reflects(t):
             for text in a.mind.reflect(t):
