@@ -53,6 +53,16 @@ def test_decisions_vary_with_persona() -> None:
     assert ceo.expected_growth > cautious.expected_growth
 
 
+def test_wages_follow_the_labour_gap_and_prices_the_demand_gap() -> None:
+    persona = firm_persona("established manufacturer")
+    scarce = heuristic_decision(seen(market_gap=-0.2, labour_gap=0.2), persona, CFG)
+    assert scarce.price_change < 0 < scarce.wage_change  # goods unsold, jobs unfilled
+    idle = heuristic_decision(seen(market_gap=0.2, labour_gap=-0.2), persona, CFG)
+    assert idle.wage_change < 0 < idle.price_change
+    goods = CFG.model_copy(update={"wage_labour_weight": 0.0})
+    assert heuristic_decision(seen(market_gap=0.2, labour_gap=-0.2), persona, goods).wage_change > 0
+
+
 def test_decisions_vary_with_state() -> None:
     persona = firm_persona("established manufacturer")
     boom = heuristic_decision(seen(demand_ratio=1.3, market_gap=0.3), persona, CFG)

@@ -12,6 +12,7 @@ from psychoagent.econ.config import EconomyConfig, MarketConfig, SectorConfig
 from psychoagent.econ.households import sector_attachment
 from psychoagent.econ.model import EconomyModel
 from psychoagent.econ.policies import IntentBatch, VectorPolicy
+from psychoagent.econ.rules import labour_gap
 
 
 def test_sector_sizes_follow_the_labour_shares_by_largest_remainder() -> None:
@@ -91,6 +92,31 @@ def test_turned_away_applicants_count_as_spare_supply_in_the_price_gap() -> None
     hours = model.config.household.hours
     f = firms[0]
     assert f.spare_output(hours) == pytest.approx(f.turned_away * hours * f.cfg.productivity)
+
+
+def test_wages_answer_to_the_labour_gap_and_prices_to_the_goods_gap() -> None:
+    assert labour_gap(10, 8, 0.04) == pytest.approx(0.24)  # two jobs unfilled: workers are scarce
+    assert labour_gap(96, 100, 0.04) == pytest.approx(0.0)  # 4 % turned away: the natural rate, wages hold
+    assert labour_gap(80, 100, 0.04) == pytest.approx(-0.16)
+    mcfg = MarketConfig(wage_labour_weight=1.0)
+    f = _firm()
+    f.phi, f.labour_phi = 0.3, -0.16  # goods short, applicants turned away
+    price, wage = f.adjust(mcfg, 1.0, 1.0)
+    assert price > f.price and wage < f.wage
+    f.phi, f.labour_phi = -0.3, 0.2  # goods unsold, jobs unfilled
+    price, wage = f.adjust(mcfg, 1.0, 1.0)
+    assert price < f.price and wage > f.wage
+    goods = MarketConfig(wage_labour_weight=0.0)  # EconAgent: the wage follows the goods gap
+    assert f.adjust(goods, 1.0, 1.0)[1] < f.wage
+
+
+def test_a_firm_turning_applicants_away_records_a_negative_labour_gap() -> None:
+    model = EconomyModel(seed=3, households=40, policy=Fixed(1.0, 0.05))
+    model.run(6)  # weak demand: firms ration jobs, and their wages fall
+    firms = [f for f in model.firms if f.turned_away > 0]
+    assert firms and all(f.labour_phi < 0 for f in firms)
+    most = max(firms, key=lambda f: f.turned_away)
+    assert most.wage < model.history[0][f"wage_{most.name}"]
 
 
 def test_last_months_workers_keep_their_jobs_and_newcomers_find_at_the_job_finding_rate() -> None:

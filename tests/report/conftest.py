@@ -32,4 +32,4 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def cognitive_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """12 cognitive households over 30 months with a demand shock in month 13: memories and persona updates."""
-    return shocked_run(tmp_path_factory, "cognitive", agents=12, ticks=30, seed=6, policy="cognitive")
+    return shocked_run(tmp_path_factory, "cognitive", agents=12, ticks=30, seed=5, policy="cognitive")

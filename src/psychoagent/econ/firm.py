@@ -42,6 +42,8 @@ class Firm(mesa.Agent):
         self.wage_bill = 0.0
         self.turned_away = 0
         """Applicants not hired this month."""
+        self.labour_phi = 0.0
+        """This month's labour gap (`rules.labour_gap`): what the wage answers to."""
         self.expected_demand = -1.0
         """Units the firm expects to be asked for next month (adaptive; negative until the first month)."""
         self.unit_cost = 0.0
@@ -89,7 +91,9 @@ class Firm(mesa.Agent):
         floor = (1.0 + mcfg.cost_markup) * self.unit_cost
         if mcfg.cost_floor and self.cash < -credit_line and price < floor:  # at most one price step a month
             price = min(floor, self.price * (1.0 + mcfg.price_step))
-        wage = adjust(self.wage, self.phi, mcfg.wage_step, mcfg.wage_floor, u_wage)
+        w = mcfg.wage_labour_weight
+        wage_phi = (1.0 - w) * self.phi + w * self.labour_phi
+        wage = adjust(self.wage, wage_phi, mcfg.wage_step, mcfg.wage_floor, u_wage)
         if mcfg.hiring == "gap":
             self.offer_rate = float(
                 np.clip(self.offer_rate + mcfg.hiring_step * self.phi, mcfg.min_offer_rate, 1.0)

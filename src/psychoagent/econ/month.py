@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from psychoagent.econ.intents import IntentBatch
-from psychoagent.econ.rules import clear_goods, progressive_tax, unemployment_insurance
+from psychoagent.econ.rules import clear_goods, labour_gap, progressive_tax, unemployment_insurance
 from psychoagent.events import EventType
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
         hired = queue[: f.offers]
         worked[hired] = True
         f.turned_away = int(queue.size - hired.size)
+        f.labour_phi = labour_gap(f.offers, int(applicants.size), cfg.market.wage_neutral_gap)
         labour.append({"sector": f.name, "offers": f.offers, "applicants": int(applicants.size),
                        "hired": int(hired.size)})  # fmt: skip
     model.bus.emit(t, EventType.LABOUR_MATCHED, {"sectors": labour}, "model")

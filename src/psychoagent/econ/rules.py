@@ -94,6 +94,12 @@ def taylor_rate(inflation: float, unemployment: float, cfg: BankConfig) -> float
     return max(float(r), 0.0) if np.isfinite(r) else cfg.natural_rate + cfg.inflation_target
 
 
+def labour_gap(offers: int, applicants: int, neutral: float) -> float:
+    """A firm's labour gap: (jobs offered - applicants) / the larger, plus `neutral`, in [-1 + neutral, 1 +
+    neutral]. Unfilled jobs raise it (workers are scarce); applicants turned away beyond `neutral` lower it."""
+    return (offers - applicants) / max(offers, applicants, 1) + neutral
+
+
 def floor_step(x: FloatArray, step: float) -> FloatArray:
     """x rounded down to a multiple of `step` inside [0, 1] (EconAgent's composite: min(max(c // 0.02, 0), 50))."""
     return np.asarray(

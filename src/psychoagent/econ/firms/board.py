@@ -177,7 +177,7 @@ class CognitiveFirms:
         interest = self.model.bank.month_cost(f.index)  # an overdraft's interest is a cost of producing
         cost = (f.wage_bill + inputs + upkeep + interest) / f.produced if f.produced > 0 else float("nan")
         s.months.append(Month(t, f.demand, f.produced, f.sold, f.inventory, f.market_price, cost,
-                              f.sold * f.market_price, f.wage_bill, s.effective_capacity, f.phi))  # fmt: skip
+                              f.sold * f.market_price, f.wage_bill, s.effective_capacity, f.phi, f.labour_phi))  # fmt: skip
 
     def _build(self, t: int, f: Firm, s: FirmState) -> None:
         """Pay plant installments, bring finished plants online, judge plants whose review is due."""
@@ -280,7 +280,7 @@ class CognitiveFirms:
             margin=f.price / cost - 1.0 if np.isfinite(cost) and cost > 0 else 0.0,
             below_cost_quarters=s.below_cost, idle_quarters=s.idle, interest_rate=self.model.interest_rate,
             input_gap=gap,
-            lesson=lesson, lessons=n,
+            lesson=lesson, lessons=n, labour_gap=s.mean("labour_phi") if s.months else 0.0,
         )  # fmt: skip
 
     def decide(self, t: int) -> None:

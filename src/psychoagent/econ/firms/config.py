@@ -98,6 +98,9 @@ class FirmsConfig(ConfigModel):
     step (0.05 / 0.10). At 0.02 prices rose four times as fast as wages in a boom, real wages fell 5 % a year
     and demand with them, and the slump that followed raised them back (months 1-36 of persona households, seeds
     11-20: highest unemployment 0.23 on average at 0.02, 0.17 at 0.075, docs/results.md)"""
+    wage_labour_weight: Share = 1.0
+    """share of that pressure taken from the quarter's labour gap instead (`MarketConfig.wage_labour_weight`:
+    wages answer to how hard workers are to find, prices to the goods market)"""
     margin_pull: Share = 0.5
     """a price below unit cost is raised by this share of the gap"""
     max_price_change: float = Field(0.15, gt=0, le=0.5)

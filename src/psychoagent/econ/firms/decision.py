@@ -77,12 +77,15 @@ class Perceived:
     input_gap: float | None
     lesson: float
     lessons: int
+    labour_gap: float = 0.0
+    """Mean labour gap of the quarter (`rules.labour_gap`): what wages answer to."""
 
     def text(self) -> str:
         """The observation in words (memory and prompts)."""
         parts = [
             f"demand {self.demand_ratio:.2f} x capacity ({self.demand_growth:+.1%} on the quarter before)",
             f"demand gap {self.market_gap:+.2f}",
+            f"labour gap {self.labour_gap:+.2f}",
             f"utilisation {self.utilisation:.0%}",
             f"the whole workforce could make {self.labour:.2f} x capacity",
             f"stock {self.inventory_months:.1f} months of sales",
@@ -137,7 +140,9 @@ def heuristic_decision(p: Perceived, persona: Persona, cfg: FirmsConfig) -> Firm
     pressure = p.market_gap - 0.1 * excess
     price = cfg.price_weight * pressure + cfg.margin_pull * max(-p.margin, 0.0) - 0.01 * (r - 0.5)
     price = float(np.clip(price, -cfg.max_price_change, cfg.max_price_change))
-    wage = float(np.clip(cfg.wage_weight * pressure, -cfg.max_wage_change, cfg.max_wage_change))
+    w = cfg.wage_labour_weight
+    wage = cfg.wage_weight * ((1.0 - w) * pressure + w * p.labour_gap)
+    wage = float(np.clip(wage, -cfg.max_wage_change, cfg.max_wage_change))
     rnd = float(persona.allocation.rnd * cfg.rnd_scale) if p.cash > 0 else 0.0
     months = 0.0
     if p.input_gap is not None and p.input_gap < -cfg.cheap_input:

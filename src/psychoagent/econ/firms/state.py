@@ -69,6 +69,8 @@ class Month:
     """Effective capacity (capacity x productivity)."""
     phi: float = 0.0
     """Demand gap of the price rule: (demand - stock) / max(demand, stock), in [-1, 1]."""
+    labour_phi: float = 0.0
+    """Labour gap of the wage rule (`rules.labour_gap`): unfilled jobs raise it, applicants turned away lower it."""
 
 
 @dataclass
