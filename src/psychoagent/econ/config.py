@@ -102,16 +102,12 @@ class MarketConfig(ConfigModel):
     wage_step: NonNegative = 0.05
     """wage *= 1 + U(0, wage_step * phi) (EconAgent)"""
     wage_labour_weight: Share = 1.0
-    """share of the wage's phi taken from the firm's labour gap (`rules.labour_gap`), the rest from the goods
-    gap: wages answer to how hard workers are to find (Phillips 1958; the wage curve, Blanchflower & Oswald
-    1994; firms raise wages on unfilled vacancies, Lengnick 2013; Caiani et al. 2016), prices to the goods
-    market. With the goods gap alone (0, EconAgent) every supply shortfall raised wages with unemployment.
-    Tuning seeds 21-30, seeds of 10 with Phillips r <= -0.3 / Okun r <= -0.5, 0 -> 1: composite households
-    with rule firms 1/3 -> 7/8, cognitive firms with persona households 8/2 -> 10/6 (docs/results.md)"""
+    """share of the wage's phi from the firm's labour gap (`rules.labour_gap`), the rest from the goods gap (0:
+    EconAgent): wages answer to how hard workers are to find (Phillips 1958; Blanchflower & Oswald 1994;
+    Lengnick 2013; Caiani et al. 2016). Held out on 1501-1510, 0 -> 1, seeds in band summed over the eight
+    conditions: Okun 37 -> 60, Phillips 65 -> 71 of 80; composite households with rule firms lost both"""
     wage_neutral_gap: Share = 0.04
-    """the labour gap is 0 when this share of a firm's applicants is turned away: wages hold at the bank's
-    natural unemployment (4 %, EconAgent's u_n), as Caiani et al. 2016's wages hold at a threshold
-    unemployment"""
+    """the labour gap is 0 when this share of applicants is turned away: the bank's natural unemployment"""
     price_step: NonNegative = 0.10
     """price *= 1 + U(0, price_step * phi) (EconAgent)"""
     price_floor: Positive = 1.0

@@ -9,7 +9,7 @@ import mesa
 import numpy as np
 
 from psychoagent.econ.config import MarketConfig, SectorConfig
-from psychoagent.econ.rules import adjust
+from psychoagent.econ.rules import adjust, wage_gap
 from psychoagent.persona import Persona
 
 if TYPE_CHECKING:
@@ -91,9 +91,8 @@ class Firm(mesa.Agent):
         floor = (1.0 + mcfg.cost_markup) * self.unit_cost
         if mcfg.cost_floor and self.cash < -credit_line and price < floor:  # at most one price step a month
             price = min(floor, self.price * (1.0 + mcfg.price_step))
-        w = mcfg.wage_labour_weight
-        wage_phi = (1.0 - w) * self.phi + w * self.labour_phi
-        wage = adjust(self.wage, wage_phi, mcfg.wage_step, mcfg.wage_floor, u_wage)
+        gap = wage_gap(self.phi, self.labour_phi, mcfg.wage_labour_weight)
+        wage = adjust(self.wage, gap, mcfg.wage_step, mcfg.wage_floor, u_wage)
         if mcfg.hiring == "gap":
             self.offer_rate = float(
                 np.clip(self.offer_rate + mcfg.hiring_step * self.phi, mcfg.min_offer_rate, 1.0)

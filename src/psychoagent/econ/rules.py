@@ -100,6 +100,11 @@ def labour_gap(offers: int, applicants: int, neutral: float) -> float:
     return (offers - applicants) / max(offers, applicants, 1) + neutral
 
 
+def wage_gap(goods: float, labour: float, labour_weight: float) -> float:
+    """What a wage answers to: the labour gap at `labour_weight`, the goods gap for the rest (0: EconAgent)."""
+    return (1.0 - labour_weight) * goods + labour_weight * labour
+
+
 def floor_step(x: FloatArray, step: float) -> FloatArray:
     """x rounded down to a multiple of `step` inside [0, 1] (EconAgent's composite: min(max(c // 0.02, 0), 50))."""
     return np.asarray(

@@ -13,6 +13,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from psychoagent.econ.firms.config import FirmsConfig
+from psychoagent.econ.rules import wage_gap
 from psychoagent.llm.offline import register_schema_rule
 from psychoagent.llm.schema import CRITICAL
 from psychoagent.persona import Persona
@@ -140,8 +141,7 @@ def heuristic_decision(p: Perceived, persona: Persona, cfg: FirmsConfig) -> Firm
     pressure = p.market_gap - 0.1 * excess
     price = cfg.price_weight * pressure + cfg.margin_pull * max(-p.margin, 0.0) - 0.01 * (r - 0.5)
     price = float(np.clip(price, -cfg.max_price_change, cfg.max_price_change))
-    w = cfg.wage_labour_weight
-    wage = cfg.wage_weight * ((1.0 - w) * pressure + w * p.labour_gap)
+    wage = cfg.wage_weight * wage_gap(pressure, p.labour_gap, cfg.wage_labour_weight)
     wage = float(np.clip(wage, -cfg.max_wage_change, cfg.max_wage_change))
     rnd = float(persona.allocation.rnd * cfg.rnd_scale) if p.cash > 0 else 0.0
     months = 0.0
