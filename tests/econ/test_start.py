@@ -77,3 +77,19 @@ def test_month_one_starts_at_a_rate_review_of_the_burn_ins_last_year(monkeypatch
     rate = taylor_rate(float(inflation), float(np.mean([r["unemployment"] for r in last])), model.config.bank)
     assert model.interest_rate == pytest.approx(max(rate, 0.0))  # 1.1 % set at month 36, 5.1 % by the review
     assert model.history[0]["interest_rate"] == pytest.approx(model.interest_rate)
+
+
+def test_a_quarterly_review_reads_annual_inflation_and_the_quarters_unemployment() -> None:
+    """A rule reviewed every 3 months still reads inflation over a year against the year before (read over
+    the quarter, 1 % a month would look like 3 % a year) and the unemployment of the last quarter."""
+    from psychoagent.econ.rules import taylor_rate
+
+    cfg = EconomyConfig.model_validate({"burn_in": 0, "bank": {"review_months": 3}})
+    model = EconomyModel(cfg, seed=2, households=20)
+    model.history = [
+        {**model.history[0], "price_level": 1.01**t, "unemployment": 0.10 if t > 21 else 0.02} for t in range(25)
+    ]
+    model.review_rate(24)
+    year = np.mean([1.01**t for t in range(13, 25)]) / np.mean([1.01**t for t in range(1, 13)]) - 1.0
+    assert year == pytest.approx(0.1268, abs=1e-3)
+    assert model.rule_rate == pytest.approx(taylor_rate(float(year), 0.10, cfg.bank))

@@ -168,7 +168,11 @@ class BankConfig(ConfigModel):
     initial_rate: NonNegative = 0.03
     """rate in force before the first decision: r at target"""
     review_months: Count = 12
-    """the rule is applied yearly (EconAgent)"""
+    """the rule is applied yearly (EconAgent); it reads the unemployment of the months since the last review"""
+    inflation_months: Count = 12
+    """the rule's inflation: the mean price level of the last this-many months against the this-many before, so
+    a quarterly or monthly review still reads annual inflation (read over the review period, a quarterly rule
+    took a quarter's inflation for a year's and all but ignored it)"""
     interest_months: Count = 12
     """deposit interest credited yearly (EconAgent)"""
     interest: Literal["created", "paid"] = "paid"

@@ -324,18 +324,18 @@ class EconomyModel(mesa.Model):
             self.review_rate(t)
 
     def review_rate(self, t: int | None = None) -> None:
-        """The central bank's review: the Taylor rate from the last `review_months` months against the ones
-        before, plus any rate shock in force (at tick `t`; the current tick when None)."""
+        """The central bank's review: the Taylor rate from annual inflation (`inflation_months`) and the
+        unemployment since the last review, plus any rate shock in force (at tick `t`; the current tick when None)."""
         t = self.tick if t is None else t
         bank = self.config.bank
-        n = bank.review_months
-        months = self.history[-n:]
-        prev = self.history[-2 * n : -n] if len(self.history) > 2 * n else self.history[:1]
+        n, k = bank.review_months, bank.inflation_months
+        months = self.history[-k:]
+        prev = self.history[-2 * k : -k] if len(self.history) > 2 * k else self.history[:1]
         inflation = float(
             np.mean([m["price_level"] for m in months]) / np.mean([m["price_level"] for m in prev])
         )
         inflation -= 1.0
-        unemployment = float(np.mean([m["unemployment"] for m in months]))
+        unemployment = float(np.mean([m["unemployment"] for m in self.history[-n:]]))
         target = self.levers.inflation_target
         rule = bank if target is None else bank.model_copy(update={"inflation_target": target})
         self.rule_rate = taylor_rate(inflation, unemployment, rule)
