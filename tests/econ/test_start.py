@@ -87,7 +87,8 @@ def test_a_quarterly_review_reads_annual_inflation_and_the_quarters_unemployment
     cfg = EconomyConfig.model_validate({"burn_in": 0, "bank": {"review_months": 3}})
     model = EconomyModel(cfg, seed=2, households=20)
     model.history = [
-        {**model.history[0], "price_level": 1.01**t, "unemployment": 0.10 if t > 21 else 0.02} for t in range(25)
+        {**model.history[0], "price_level": 1.01**t, "unemployment": 0.10 if t > 21 else 0.02}
+        for t in range(25)
     ]
     model.review_rate(24)
     year = np.mean([1.01**t for t in range(13, 25)]) / np.mean([1.01**t for t in range(1, 13)]) - 1.0
