@@ -47,6 +47,7 @@ def history(
     months: int,
     scenario: str = "baseline",
     economy: dict[str, Any] | None = None,
+    households: int = 100,
 ) -> pd.DataFrame:
     """The model's monthly rows for one run (months from 1); `economy`: config overrides on the scenario's."""
     from psychoagent.econ.model import EconomyModel
@@ -56,7 +57,7 @@ def history(
     scen = load_scenario(scenario)
     if economy:
         scen = scen.model_copy(update={"economy": deep_merge(scen.economy, economy)})
-    m = EconomyModel(seed=seed, policy=policy, households=100, scenario=scen, **kwargs)
+    m = EconomyModel(seed=seed, policy=policy, households=households, scenario=scen, **kwargs)
     m.run(months)
     m.close()
     return pd.DataFrame(m.history[1:])
