@@ -218,9 +218,14 @@ class BillWindow(Protocol):
 
 
 class FirmBoard(Protocol):
-    """Cognitive firms in production: output under their plants' capacity, input drawn from their own stock."""
+    """Cognitive firms in production: output under their plants' capacity and R&D, researchers hired with their R&D
+    budget, input drawn from their own stock."""
 
     def cap_output(self, f: Firm, potential: float) -> float: ...
+
+    def productivity(self, f: Firm) -> float: ...
+
+    def research_jobs(self, f: Firm, seekers: int, pay: float) -> int: ...
 
     def draw_input(self, f: Firm, need: float) -> float: ...
 

@@ -30,12 +30,15 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
     held = np.ones(hh.n, dtype=bool) if first else hh.worked  # the economy starts with everyone in a job
     found = held | (model.rng.random(hh.n) < cfg.market.job_finding_rate)
     worked = np.zeros(hh.n, dtype=bool)
+    research = np.zeros(hh.n, dtype=bool)  # researchers: paid from R&D budgets, they make nothing this month
     labour = []
     for f in model.firms:
         members = np.flatnonzero(hh.sector == f.index)
         applicants = members[willing[members]]
         if cfg.market.hiring == "demand":
             per_worker = cfg.household.hours * f.cfg.productivity * model.levers.productivity.get(f.name, 1.0)
+            if model.firm_board is not None:  # what a worker makes after the firm's R&D
+                per_worker *= model.firm_board.productivity(f)
             f.labour_demand(members.size, per_worker, cfg.market)
         cap = model.levers.offer_cap.get(f.name, 1.0)
         f.offers = f.post_offers(members.size, cap)
@@ -46,12 +49,19 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
             f.offers = min(max(f.offers, kept), int(np.floor(cap * members.size + 0.5)))
         queue = model.rng.permutation(applicants)
         queue = np.concatenate([queue[held[queue]], queue[~held[queue] & found[queue]]])
-        hired = queue[: f.offers]
+        hired, seekers = queue[: f.offers], queue[f.offers :]
+        n_r = 0
+        if model.firm_board is not None and seekers.size:
+            head_pay = cfg.household.hours * f.wage * float(hh.skill[seekers].mean())
+            n_r = model.firm_board.research_jobs(f, int(seekers.size), head_pay)
+            research[seekers[:n_r]] = True
+            hired = queue[: f.offers + n_r]
         worked[hired] = True
         f.turned_away = int(queue.size - hired.size)
-        f.labour_phi = labour_gap(f.offers, int(applicants.size), cfg.market.wage_neutral_gap)
+        jobs = max(f.offers, int(hired.size))  # researchers are jobs too
+        f.labour_phi = labour_gap(jobs, int(applicants.size), cfg.market.wage_neutral_gap)
         labour.append({"sector": f.name, "offers": f.offers, "applicants": int(applicants.size),
-                       "hired": int(hired.size)})  # fmt: skip
+                       "hired": int(hired.size), "researchers": n_r})  # fmt: skip
     model.bus.emit(t, EventType.LABOUR_MATCHED, {"sectors": labour}, "model")
     hh.worked = worked
     wages = np.array([f.wage for f in model.firms])
@@ -61,7 +71,7 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
         mask = worked & (hh.sector == k)
         f.wage_bill = float(pay[mask].sum())
         f.cash -= f.wage_bill
-        hours = cfg.household.hours * int(mask.sum())
+        hours = cfg.household.hours * int((mask & ~research).sum())
         potential = hours * f.cfg.productivity * model.levers.productivity.get(f.name, 1.0)
         if model.firm_board is not None:
             potential = model.firm_board.cap_output(f, potential)

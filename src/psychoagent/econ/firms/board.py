@@ -109,6 +109,20 @@ class CognitiveFirms:
         s = self.states[f.index]
         return min(potential * s.productivity, s.effective_capacity)
 
+    def productivity(self, f: Firm) -> float:
+        """The factor R&D has raised the firm's output per worker by (1 without R&D)."""
+        return float(self.states[f.index].productivity)
+
+    def research_jobs(self, f: Firm, seekers: int, pay: float) -> int:
+        """Researchers the firm hires this month from `seekers` job seekers it has no production job for, at
+        `pay` a head: about a third of its R&D budget a month (a quarter's spend over the quarter)."""
+        s = self.states[f.index]
+        if not self.cfg.rnd_jobs or s.rnd_budget <= 0 or seekers <= 0 or pay <= 0:
+            return 0
+        n = int(min(seekers, np.floor(min(s.rnd_budget, s.rnd_budget / 3.0 + pay) / pay)))
+        s.rnd_budget = max(s.rnd_budget - n * pay, 0.0)
+        return n
+
     def draw_input(self, f: Firm, need: float) -> float:
         """Units of input taken from the firm's own stock (bought ahead) for this month's production."""
         s = self.states[f.index]
@@ -382,8 +396,11 @@ class CognitiveFirms:
         """R&D (raises productivity) and input bought ahead from the supplier's stock."""
         if g.rnd_spend > 0:
             revenue = max(s.mean("revenue"), 1e-9)
-            f.cash -= g.rnd_spend
-            self._pay_households(g.rnd_spend)
+            if self.cfg.rnd_jobs:  # paid month by month as researchers' wages (`research_jobs`)
+                s.rnd_budget += g.rnd_spend
+            else:
+                f.cash -= g.rnd_spend
+                self._pay_households(g.rnd_spend)
             s.productivity = min(
                 s.productivity + self.cfg.rnd_gain * g.rnd_spend / revenue, self.cfg.max_productivity
             )

@@ -109,6 +109,11 @@ class FirmsConfig(ConfigModel):
     """largest wage change in one decision"""
     rnd_scale: Share = 0.3
     """R&D spend = allocation.rnd x this x cash above the reserve"""
+    rnd_jobs: bool = True
+    """R&D spend pays researchers: job seekers of the firm's sector it has no production job for, at its wage,
+    about a third of the budget a month (R&D expenditure hires R&D workers, Dosi et al. 2010). False: an equal
+    lump sum to every household, as before; with it R&D drove a three-year cycle (persona households, seeds
+    11-20: 36-month windows at or under 10 % unemployment 0.21 of them, 0.54 with researchers; docs/results.md)"""
     rnd_gain: NonNegative = 0.02
     """productivity (and effective capacity) rises by this per month of revenue spent on R&D"""
     max_productivity: float = Field(1.3, ge=1)

@@ -91,6 +91,8 @@ class FirmState:
     """Its memory of decisions, plants and their outcomes (None when `FirmsConfig.memory` is off)."""
     productivity: float = 1.0
     """R&D productivity factor (1 at the start, at most `max_productivity`)."""
+    rnd_budget: float = 0.0
+    """R&D money decided but not yet paid as researchers' wages (`FirmsConfig.rnd_jobs`)."""
     input_stock: float = 0.0
     """Units of input bought ahead from the supplier, drawn before buying more."""
     below_cost: int = 0
