@@ -13,7 +13,6 @@ first say the cycle itself is (docs/results.md, "How large the cycles are").
 
 from __future__ import annotations
 
-import argparse
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -24,13 +23,12 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from market_facts import overrides, seeds_arg
+from early_months import LIMIT, condition_parser
+from market_facts import overrides
 from sweep import history
 
 from psychoagent.eval.macro import okun_law, phillips_curve
 
-LIMIT = 0.10
-"""Acceptance: unemployment at or below 10 % in every month of 1-36."""
 WINDOW = 36
 STARTS = (1, 61, 121, 181)
 """First months of the 36-month windows reported one by one."""
@@ -57,14 +55,8 @@ def cycle_row(args: tuple[str, str, int, int, int, dict[str, Any]]) -> dict[str,
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("policy")
-    ap.add_argument("firms", choices=("rule", "cognitive"))
-    ap.add_argument("seeds", type=seeds_arg)
-    ap.add_argument("--months", type=int, default=240)
+    ap = condition_parser(__doc__, 240)
     ap.add_argument("--households", type=int, default=100)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="economy config override")
     args = ap.parse_args()
     economy = overrides(args.set)
     tasks = [(args.policy, args.firms, s, args.months, args.households, economy) for s in args.seeds]

@@ -52,16 +52,22 @@ def worst_month(
     return max(float(row["unemployment"]) for row in model.history[1:])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def condition_parser(doc: str, months: int) -> argparse.ArgumentParser:
+    """Arguments of a script run per condition: policy, firm kind, seeds, --months, --jobs and --set overrides."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("policy")
     ap.add_argument("firms", choices=("rule", "cognitive"))
     ap.add_argument("seeds", type=seeds_arg)
-    ap.add_argument("--months", type=int, default=36)
+    ap.add_argument("--months", type=int, default=months)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument(
         "--set", action="append", default=[], help="economy override, e.g. firms.monthly_rule=true"
     )
+    return ap
+
+
+def main() -> None:
+    ap = condition_parser(__doc__, 36)
     ap.add_argument(
         "--econagent", action="append", default=[], help="EconAgentConfig field, e.g. max_change=0.2"
     )
