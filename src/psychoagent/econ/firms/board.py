@@ -114,21 +114,12 @@ class CognitiveFirms:
         return float(self.states[f.index].productivity)
 
     def research_jobs(self, f: Firm, seekers: int, pay: float) -> int:
-        """Researchers the firm hires this month from `seekers` job seekers it has no production job for, at
-        `pay` a head: about a third of its R&D budget a month (a quarter's spend over the quarter)."""
-        s = self.states[f.index]
-        if not self.cfg.rnd_jobs or s.rnd_budget <= 0 or seekers <= 0 or pay <= 0:
-            return 0
-        n = int(min(seekers, np.floor(min(s.rnd_budget, s.rnd_budget / 3.0 + pay) / pay)))
-        s.rnd_budget = max(s.rnd_budget - n * pay, 0.0)
-        return n
+        """Researchers the firm hires this month from `seekers` job seekers it has no production job for."""
+        return self.states[f.index].pay_researchers(seekers, pay) if self.cfg.rnd_jobs else 0
 
     def draw_input(self, f: Firm, need: float) -> float:
         """Units of input taken from the firm's own stock (bought ahead) for this month's production."""
-        s = self.states[f.index]
-        took = min(need, s.input_stock)
-        s.input_stock -= took
-        return took
+        return self.states[f.index].take_input(need)
 
     def news(self, t: int) -> list[NewsItem]:
         """Notable firm actions since the last news, as news items of tick `t`."""
@@ -137,14 +128,7 @@ class CognitiveFirms:
 
     def columns(self) -> dict[str, float]:
         """Per-firm rows for macro.csv: effective capacity, capacity under construction, unit cost, productivity."""
-        out: dict[str, float] = {}
-        for s in self.states.values():
-            cost = s.unit_cost()
-            out[f"capacity_{s.name}"] = s.effective_capacity
-            out[f"building_{s.name}"] = s.building
-            out[f"unit_cost_{s.name}"] = cost if np.isfinite(cost) else 0.0
-            out[f"productivity_{s.name}"] = s.productivity
-        return out
+        return {k: v for s in self.states.values() for k, v in s.columns().items()}
 
     def month(self, t: int) -> None:
         """The month's books for every firm (upkeep, plant payments and completions, reviews); between decisions

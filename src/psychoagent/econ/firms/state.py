@@ -149,3 +149,25 @@ class FirmState:
         rows = list(self.months)[-months:]
         made = sum(m.produced for m in rows)
         return float(sum(m.unit_cost * m.produced for m in rows) / made) if made > 0 else float("nan")
+
+    def pay_researchers(self, seekers: int, pay: float) -> int:
+        """Researchers hired from `seekers` at `pay` a head with about a third of the R&D budget (a quarter's
+        spend over the quarter, at least one head when the budget pays it); the budget falls by their pay."""
+        if self.rnd_budget <= 0 or seekers <= 0 or pay <= 0:
+            return 0
+        n = int(min(seekers, np.floor(min(self.rnd_budget, self.rnd_budget / 3.0 + pay) / pay)))
+        self.rnd_budget = max(self.rnd_budget - n * pay, 0.0)
+        return n
+
+    def take_input(self, need: float) -> float:
+        """Units of input taken from the stock bought ahead, at most `need`."""
+        took = min(need, self.input_stock)
+        self.input_stock -= took
+        return took
+
+    def columns(self) -> dict[str, float]:
+        """This firm's macro columns: effective capacity, capacity under construction, unit cost, productivity."""
+        cost = self.unit_cost()
+        return {f"capacity_{self.name}": self.effective_capacity, f"building_{self.name}": self.building,
+                f"unit_cost_{self.name}": cost if np.isfinite(cost) else 0.0,
+                f"productivity_{self.name}": self.productivity}  # fmt: skip
