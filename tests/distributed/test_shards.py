@@ -29,10 +29,10 @@ from tests.distributed.runfiles import different_files
         "seed",
     ),  # seeds whose 10 months close deals across the shards in every partition
     [
-        ({}, 3, 7),
-        ({"memory_backend": "private"}, 2, 7),
+        ({}, 3, 6),
+        ({"memory_backend": "private"}, 2, 6),
         ({"share": 0.5, "decide_every": 2}, 4, 6),
-        ({"trace_decisions": 7}, 3, 7),
+        ({"trace_decisions": 7}, 3, 6),
     ],
 )
 def test_sharded_run_writes_the_files_of_one_process(

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from psychoagent.econ.orders import Order, Receipt
     from psychoagent.econ.shocks import Levers
     from psychoagent.econ.snapshot import Snapshot
+    from psychoagent.econ.streams import Streams
 
 __all__ = [
     "Binds", "Closes", "Configurable", "Economy", "Enrols", "Exchange", "Filled", "FirmBoard", "Learner", "Lender",
@@ -258,6 +259,9 @@ class Economy(Protocol):
 
     @property
     def rng(self) -> np.random.Generator: ...
+
+    @property
+    def streams(self) -> Streams: ...  # each part of the month draws from its own generator
 
     @property
     def bus(self) -> EventBus: ...

@@ -1,6 +1,6 @@
 """The economy as a Mesa 3 model: households, sector firms, labour and goods markets, bank, government, news.
 
-One tick is one month. Order within a tick (all randomness from `model.rng`):
+One tick is one month. Order within a tick (all randomness from `model.rng`, a stream per part: econ/streams.py):
 shocks and news -> snapshot -> policy decides (one batch) -> labour market -> production (inputs bought) ->
 wages, dividends, deposit interest -> taxes, lump sums, unemployment insurance -> goods market (rationing) ->
 saving -> asset markets -> bills bought or sold at the bank -> interest accrues on overdrafts -> prices, wages and hiring by the demand gap -> central bank review ->
@@ -42,6 +42,7 @@ from psychoagent.econ.scenario import Scenario
 from psychoagent.econ.shocks import Levers
 from psychoagent.econ.snapshot import NewsItem, PublicAction, Snapshot
 from psychoagent.econ.start import burn_in
+from psychoagent.econ.streams import Streams
 from psychoagent.events import EventType
 from psychoagent.persona import Persona
 
@@ -108,6 +109,8 @@ class EconomyModel(mesa.Model):
         ]
         """Household i's Mesa agent: a `CognitiveHousehold` (with its mind) for each household the policy enrols."""
         self.personas = tuple(personas)
+        self.streams = Streams.spawn(self.rng)
+        """The month's parts draw from their own generators (common random numbers across runs of one seed)."""
         hh = self.households
         for f in self.firms:
             mask = hh.sector == f.index
@@ -302,7 +305,7 @@ class EconomyModel(mesa.Model):
         return IntentBatch(arrays[0], consume, arrays[2])
 
     def _adjust_firms(self, t: int) -> None:
-        draws = self.rng.random((len(self.firms), 2))
+        draws = self.streams.firms.random((len(self.firms), 2))
         for f in self.firms:
             stock = f.inventory + f.sold + f.spare_output(self.config.household.hours)
             f.phi = 0.0 if f.demand == 0 and stock == 0 else (f.demand - stock) / max(f.demand, stock)

@@ -1,7 +1,8 @@
 """The central steps of a month, after the households' intents are known: the labour market and production
 (inputs bought along the supply chain), incomes (wages, dividends, deposit interest from the bank, bond coupons) with taxes and
 lump-sum transfers, and the goods market with random-order rationing and saving. Each is a function of the
-model (as `Economy`); `EconomyModel.step` calls them in this order, all randomness from `model.rng`."""
+model (as `Economy`); `EconomyModel.step` calls them in this order, all randomness from the model's streams
+(`model.streams`, econ/streams.py)."""
 
 from __future__ import annotations
 
@@ -24,11 +25,14 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
     for f in model.firms:
         f.demand = f.sold = f.produced = 0.0
         f.market_price = f.price
-    willing = model.rng.random(hh.n) < intents.work
+    rng = model.streams.labour  # a fixed number of draws a month, whatever the state
+    willing = rng.random(hh.n) < intents.work
     # frictions: last month's workers keep their jobs first; a newcomer reaches an open job with probability f
     first = t == 1 and not hh.worked.any()  # month 1 after a burn-in is not the economy's first month
     held = np.ones(hh.n, dtype=bool) if first else hh.worked  # the economy starts with everyone in a job
-    found = held | (model.rng.random(hh.n) < cfg.market.job_finding_rate)
+    found = held | (rng.random(hh.n) < cfg.market.job_finding_rate)
+    place = rng.random(hh.n)  # each applicant's place in a firm's queue
+    coins = rng.random(len(model.firms))  # rounds the labour-hoarding bound
     worked = np.zeros(hh.n, dtype=bool)
     research = np.zeros(hh.n, dtype=bool)  # researchers: paid from R&D budgets, they make nothing this month
     labour = []
@@ -45,9 +49,9 @@ def labour_and_production(model: Economy, intents: IntentBatch, t: int) -> dict[
         # labour hoarding: at most this share laid off a month
         if not first and cfg.market.max_layoff_rate < 1.0:
             keep = (1.0 - cfg.market.max_layoff_rate) * int(held[members].sum())  # rounded at random: on
-            kept = int(np.floor(keep + model.rng.random()))  # average the bound holds for a firm of any size
+            kept = int(np.floor(keep + coins[f.index]))  # average the bound holds for a firm of any size
             f.offers = min(max(f.offers, kept), int(np.floor(cap * members.size + 0.5)))
-        queue = model.rng.permutation(applicants)
+        queue = applicants[np.argsort(place[applicants], kind="stable")]
         queue = np.concatenate([queue[held[queue]], queue[~held[queue] & found[queue]]])
         hired, seekers = queue[: f.offers], queue[f.offers :]
         n_r = 0
@@ -161,7 +165,7 @@ def goods_market(model: Economy, intents: IntentBatch, t: int) -> np.ndarray:
         if share <= 0:
             continue
         demand = budget * share / f.price
-        c = clear_goods(demand, f.inventory, model.rng)
+        c = clear_goods(demand, f.inventory, model.streams.goods)
         f.demand += c.demand
         f.inventory -= c.sold
         f.sold += c.sold
