@@ -258,10 +258,7 @@ class Economy(Protocol):
     def config(self) -> EconomyConfig: ...
 
     @property
-    def rng(self) -> np.random.Generator: ...
-
-    @property
-    def streams(self) -> Streams: ...  # each part of the month draws from its own generator
+    def streams(self) -> Streams: ...  # a generator per part of the month (parts never draw from `model.rng`)
 
     @property
     def bus(self) -> EventBus: ...

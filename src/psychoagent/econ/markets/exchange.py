@@ -297,8 +297,9 @@ class Markets:
                     cash[q.ticket.order.agent_id] -= q.remaining * q.ticket.limit * (1.0 + fee)
                 for q in qa:
                     units[q.ticket.order.agent_id, k] -= q.remaining
-        news = self.model.streams.markets.standard_normal((2, k_all))
-        arrivals, shared, private = s.step_information(self.model.streams.markets)
+        rng = self.model.streams.markets
+        news = rng.standard_normal((2, k_all))
+        arrivals, shared, private = s.step_information(rng)
         sig = Signals(price=s.price.copy(), fundamental=s.value.copy(), trend=s.trend.copy(),
                       attention=s.attention_all(), flow=s.flow.copy(), chartist_share=s.chartist.copy(),
                       weight=self._weights(), news_value=news[0], news_trend=news[1], arrivals=arrivals,
@@ -307,7 +308,7 @@ class Markets:
             cash=cash, units=units, wealth=wealth, unit_cap=np.array([caps[i] for i in self._ids])
         )
         orders = investor_orders(sig, hh.traits, hh.allocation[:, 2], hold, self.cfg.investors, self.cfg.fee_rate,
-                                 self.model.streams.markets, allowed=~self.self_directed)  # fmt: skip
+                                 rng, allowed=~self.self_directed)  # fmt: skip
         net = 0.0
         for k, inst in enumerate(self._ids):
             net += self._auction(t, r, k, inst, live[k], orders[k])
