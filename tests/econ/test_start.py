@@ -94,3 +94,32 @@ def test_a_quarterly_review_reads_annual_inflation_and_the_quarters_unemployment
     year = np.mean([1.01**t for t in range(13, 25)]) / np.mean([1.01**t for t in range(1, 13)]) - 1.0
     assert year == pytest.approx(0.1268, abs=1e-3)
     assert model.rule_rate == pytest.approx(taylor_rate(float(year), 0.10, cfg.bank))
+
+
+def test_inflation_in_the_first_year_reads_twelve_months_back_into_the_burn_in() -> None:
+    """Month t < 12's inflation is against month t - 12 of the burn-in, and the review at month 12 reads the run's
+    first year against the burn-in's last (with no past it read months 1-12 against month 0: half a year's)."""
+    from psychoagent.econ.rules import taylor_rate
+
+    model = EconomyModel(EconomyConfig(burn_in=30, burn_in_max=30), seed=4, households=30)
+    past = model.prehistory
+    assert len(past) == 24 and past[-1]["tick"] != 0  # the burn-in's months before tick 0
+    assert model.history[0]["inflation"] != 0.0  # tick 0 keeps the burn-in's own 12-month inflation
+    model.run(12)
+    for t in (1, 5, 11):
+        row = model.history[t]
+        assert row["inflation"] == pytest.approx(row["price_level"] / past[t - 12]["price_level"] - 1.0)
+    year = [r["price_level"] for r in model.history[1:13]]
+    before = [r["price_level"] for r in past[-11:] + model.history[:1]]
+    inflation = float(np.mean(year) / np.mean(before) - 1.0)
+    unemployment = float(np.mean([r["unemployment"] for r in model.history[1:13]]))
+    assert model.rule_rate == pytest.approx(taylor_rate(inflation, unemployment, model.config.bank))
+
+
+def test_without_a_burn_in_inflation_reads_back_to_tick_zero() -> None:
+    model = EconomyModel(EconomyConfig(burn_in=0), seed=4, households=20)
+    assert model.prehistory == [] and model.history[0]["inflation"] == 0.0
+    model.run(3)
+    assert model.history[3]["inflation"] == pytest.approx(
+        model.history[3]["price_level"] / model.history[0]["price_level"] - 1.0
+    )

@@ -303,6 +303,9 @@ class Economy(Protocol):
     def history(self) -> list[dict[str, float]]: ...
 
     @property
+    def prehistory(self) -> list[dict[str, float]]: ...
+
+    @property
     def agent_table(self) -> list[tuple[object, ...]]: ...
 
     @property

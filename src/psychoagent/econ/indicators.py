@@ -18,7 +18,8 @@ class Indicators:
     """Computes the indicator dict of a tick: price level (CPI), inflation, wages, GDP, unemployment, Gini, ...
 
     price_level is the budget-share-weighted price of the final goods households buy at this tick's prices;
-    inflation and wage_inflation are 12-month changes (in the first year: change since tick 0); unemployment
+    inflation and wage_inflation are 12-month changes (in the first year: against the burn-in's months, or since
+    tick 0 without a burn-in); unemployment
     is the share of households that did not work this month (EconAgent's definition); real GDP values final
     output at tick-0 prices.
     """
@@ -76,7 +77,8 @@ class Indicators:
         hh = m.households
         p_level = self.price_level()
         wage = self.mean_wage()
-        ref = hist[t - 12] if t >= 12 else hist[0]
+        past = m.prehistory
+        ref = hist[t - 12] if t >= 12 else past[t - 12] if len(past) >= 12 - t else hist[0]
         final = m.basket > 0
         output = np.array([f.produced for f in m.firms])
         prices = np.array([f.market_price for f in m.firms])

@@ -132,6 +132,8 @@ class EconomyModel(mesa.Model):
         self.metrics: dict[str, float] = self.indicators.initial()
         self.history: list[dict[str, float]] = [dict(self.metrics)]
         """The indicator rows of every month so far (tick 0 first)."""
+        self.prehistory: list[dict[str, float]] = []
+        """The burn-in's last months before tick 0 (econ/start.py): what 12-month inflation reads back to."""
         self._news: tuple[NewsItem, ...] = ()
         self._snapshot: Snapshot | None = None
         self.agent_table: list[tuple[object, ...]] = []
@@ -332,8 +334,9 @@ class EconomyModel(mesa.Model):
         t = self.tick if t is None else t
         bank = self.config.bank
         n, k = bank.review_months, bank.inflation_months
-        months = self.history[-k:]
-        prev = self.history[-2 * k : -k] if len(self.history) > 2 * k else self.history[:1]
+        past = self.prehistory + self.history
+        months = past[-k:]
+        prev = past[-2 * k : -k] if len(past) > 2 * k else past[:1]
         inflation = float(
             np.mean([m["price_level"] for m in months]) / np.mean([m["price_level"] for m in prev])
         )

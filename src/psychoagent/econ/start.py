@@ -10,7 +10,8 @@ central bank's target for six months (`rest_unemployment`, `rest_inflation`, at 
 common practice of agent-based macro models (Dosi et al. 2010 and Caiani et al. 2016 discard their first periods
 as a transient); month 1 of the run is the month after, and starts at a review of the policy rate. Wages,
 prices, inventories, firm cash, savings, employment, bond and share holdings all come out of the burn-in; only
-the clock and the records restart, and real GDP is valued at the prices of the burn-in's last month.
+the clock and the records restart, and real GDP is valued at the prices of the burn-in's last month. The
+burn-in's last two years stay as the run's past (`prehistory`), so inflation reads 12 months back from month 1.
 
 The built-in rule policies (persona, composite) burn in as themselves. Households whose policy keeps minds
 (cognitive, llm, econagent) burn in under the persona rule, which their own work and spending rules extend, and so
@@ -38,6 +39,12 @@ here would close an import circle)."""
 
 REST_MONTHS = 6
 """Months of low unemployment that make the economy at rest: half a year, longer than a month's noise."""
+
+
+PAST_MONTHS = 12
+"""The burn-in's last two years of this many months stay readable after the clock restarts: month t < 12's
+12-month inflation is read against month t - 12 of the burn-in, and the review at month 12 reads a year's prices
+against the year before (with no past, it read months 1-12 against month 0, about half a year's inflation)."""
 
 
 class _Uncollected:
@@ -98,10 +105,11 @@ def start_clock(model: EconomyModel) -> None:
     """Make the current state tick 0: steps, history, records, counters and real GDP's base prices restart."""
     if model.firm_board is not None:
         model.firm_board.restart_clock(model.steps)
+    model.prehistory = [dict(row) for row in model.history[-2 * PAST_MONTHS - 1 : -1]]
     model.steps = 0
     model.base_prices = np.array([f.market_price for f in model.firms])
     row = dict(model.metrics)
-    row.update(tick=0, real_gdp=row["nominal_gdp"], gdp_growth=0.0, inflation=0.0, wage_inflation=0.0,
+    row.update(tick=0, real_gdp=row["nominal_gdp"], gdp_growth=0.0,
                money_created=0.0, fallbacks=0.0, total_money=model.total_money(),
                interest_rate=model.interest_rate)  # fmt: skip
     model.metrics = row
