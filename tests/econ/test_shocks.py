@@ -197,9 +197,48 @@ def test_a_rate_floor_holds_while_the_deviation_is_held() -> None:
 
 def test_repeated_crash_hits_twice_six_years_apart() -> None:
     s = load_scenario("repeated_crash")
-    demand = {t: Levers.fold(s.shocks, t).demand_factor for t in range(1, s.ticks + 1)}
-    crash = {t for t, f in demand.items() if f < 1.0}
-    assert crash == set(range(73, 85)) | set(range(145, 157))  # 12 months each, 72 months apart
-    assert {demand[t] for t in crash} == {0.7}
-    starts = sorted({sh.start for sh in s.shocks})
-    assert starts == [73, 145] and all(sh.duration == 12 for sh in s.shocks)
+    levers = {t: Levers.fold(s.shocks, t) for t in range(1, s.ticks + 1)}
+    assert {t for t, lev in levers.items() if lev.stock_gap < 1.0} == {73, 145}  # 72 months apart
+    assert {levers[t].stock_gap for t in (73, 145)} == {0.6}
+    slump = {t for t, lev in levers.items() if lev.demand_factor < 1.0}
+    assert slump == set(range(73, 85)) | set(range(145, 157))  # spending falls for 12 months each time
+    valued = [levers[t].stock_value for t in range(73, 98)]
+    assert (
+        valued[0] == 0.6 and valued[-1] == 1.0 and valued == sorted(valued)
+    )  # the discount fades in 24 months
+    assert sorted({sh.start for sh in s.shocks}) == [73, 145]
+
+
+def test_a_market_crash_opens_stocks_at_its_gap_and_only_stocks() -> None:
+    """The crash month's session opens every stock at the gap (the move traders read as that month's first
+    return); steel and the bond open where they were."""
+    from psychoagent.econ.model import EconomyModel
+
+    crash = scenario(shocks=[{"kind": "market_crash", "start": 4, "duration": 6, "factor": 0.5}])
+    model = EconomyModel(seed=2, households=30, scenario=crash)
+    model.run(3)
+    m = model.markets
+    stocks = list(m.firm_col.values())
+    before = m.state.price.copy()
+    opened: list[np.ndarray] = []
+    auction = m.state.after_auction
+
+    def first(k: int, price: float, volume: float, bids: float, asks: float) -> float:
+        if len(opened) < len(stocks):
+            opened.append(np.array([k, price]))
+        return auction(k, price, volume, bids, asks)
+
+    m.state.after_auction = first  # type: ignore[method-assign]
+    model.run(1)
+    assert [int(k) for k, _ in opened] == stocks
+    assert np.allclose([p for _, p in opened], before[stocks] * 0.5)
+    others = [k for k in range(len(before)) if k not in stocks]
+    assert all(m.state.value[k] > 0 for k in others)
+
+
+def test_a_market_crash_out_of_range_is_refused() -> None:
+    import pydantic
+
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(pydantic.ValidationError, match="factor"):
+            scenario(shocks=[{"kind": "market_crash", "start": 4, "factor": bad}])

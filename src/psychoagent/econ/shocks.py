@@ -190,8 +190,34 @@ class RateShock(_Shock):
         )
 
 
+class MarketCrash(_Shock):
+    """A stock market crash: every stock opens month `start` at `factor` x its last price (19 October 1987: -23 % in
+    a day), and traders value stocks at `factor` x their usual value, back to 1 over `duration` months (a risk
+    premium that jumps and fades). How far prices fall and how fast they recover is the households' trading."""
+
+    kind: Literal["market_crash"] = "market_crash"
+    factor: float = Field(
+        0.6, gt=0, lt=1, description="every stock's price is multiplied by this at the open"
+    )
+
+    def gap(self, tick: int) -> float:
+        """The price gap at the open of `tick` (only the first month's)."""
+        return self.factor if tick == self.start else 1.0
+
+    def haircut(self, tick: int) -> float:
+        """Traders' valuation of stocks over its usual level: `factor` in the crash month, back to 1 linearly over
+        `duration` months (a risk premium that rises at once and fades)."""
+        if not self.active(tick) or self.duration == 0:
+            return 1.0
+        return self.factor + (1.0 - self.factor) * (tick - self.start) / self.duration
+
+    def _describe(self) -> tuple[str, float, str]:
+        return f"Stock markets crash ({self.factor - 1.0:+.0%} at the open)", -0.9, "markets"
+
+
 Shock = Annotated[
-    PolicyChange | SupplyShock | DemandShock | Regulation | RateShock, Field(discriminator="kind")
+    PolicyChange | SupplyShock | DemandShock | Regulation | RateShock | MarketCrash,
+    Field(discriminator="kind"),
 ]
 
 
@@ -212,6 +238,10 @@ class Levers:
     """Their announced sum over this and the coming months, in rate x years (what the Euler term reads)."""
     rate_floor: float = 0.0
     """The policy rate's floor this tick: the highest floor of the rate shocks held now (0: zero lower bound)."""
+    stock_gap: float = 1.0
+    """Stock prices are multiplied by this at the open of this tick's session (a market crash starting now)."""
+    stock_value: float = 1.0
+    """Investors value stocks at this x their usual value (a market crash's risk premium, fading)."""
 
     @classmethod
     def fold(cls, shocks: list[Shock], tick: int, review_months: int = 12) -> Levers:
@@ -232,6 +262,9 @@ class Levers:
                 lev.offer_cap[s.sector] = min(lev.offer_cap.get(s.sector, 1.0), s.offer_cap)
             elif isinstance(s, DemandShock):
                 lev.demand_factor *= s.factor
+            elif isinstance(s, MarketCrash):
+                lev.stock_gap *= s.gap(tick)
+                lev.stock_value *= s.haircut(tick)
             elif isinstance(s, PolicyChange):
                 lev.tax_scale *= s.tax_scale
                 if s.tax_scale != 1.0:

@@ -32,8 +32,10 @@ NAN = float("nan")
 
 
 def adverse(shock: dict[str, Any]) -> bool:
-    """Whether a scenario shock hurts: demand or supply falls, the rate rises, taxes rise."""
+    """Whether a scenario shock hurts: demand or supply falls, the rate rises, taxes rise, stocks crash."""
     kind = shock.get("kind")
+    if kind == "market_crash":
+        return True
     if kind in ("demand_shock", "supply_shock"):
         return float(shock.get("factor", 1.0)) < 1.0
     if kind == "rate_shock":

@@ -39,6 +39,7 @@ from psychoagent.events import EventType
 if TYPE_CHECKING:
     from psychoagent.econ.contracts import Economy
     from psychoagent.econ.firm import Firm
+    from psychoagent.econ.shocks import Levers
 
 ASSET_COLUMNS = ("period", "tick", "round", "asset", "price", "volume", "return", "value",
                  "bid_quantity", "ask_quantity", "chartist_share", "yield")  # fmt: skip
@@ -194,6 +195,7 @@ class Markets:
             to_buy = {} if k is None else {k: self.cfg.steel_weight * held / float(self.state.price[k])}
             self.maker.open(self.units, self.state.price, hh.deposits, to_buy)
         self._div[:] = 0.0
+        self._crash(self.model.levers)
         book = [Resting(ticket, ticket.quantity) for ticket in self._recheck(t)]
         self.state.session_volume[:] = 0.0
         self.state.hear(sum(abs(item.sentiment) for item in self.model.snapshot().news))
@@ -213,6 +215,15 @@ class Markets:
         self._publish(t)
 
     # -- internals -----------------------------------------------------------------------------------------------
+
+    def _crash(self, levers: Levers) -> None:
+        """A market crash in force (econ/shocks.py): stocks open at the gap, read by traders as that move, and
+        are valued at the haircut."""
+        cols = list(self.firm_col.values())
+        if levers.stock_gap != 1.0:
+            for k in cols:
+                self.state.after_auction(k, float(self.state.price[k]) * levers.stock_gap, 0.0, 0.0, 0.0)
+        self.state.value[cols] *= levers.stock_value
 
     def _opening(self) -> np.ndarray:
         """Opening prices: stocks worth opening_invest_share of household wealth, split by firm wage bills."""
