@@ -10,14 +10,18 @@ from psychoagent.econ.run import simulate
 
 
 def shocked_run(
-    factory: pytest.TempPathFactory, name: str, *, agents: int, ticks: int, seed: int, policy: str
-) -> Path:
-    """A run folder of `policy` households under a scenario with a demand shock in month 13 (six months, x0.7)."""
+    factory: pytest.TempPathFactory, name: str, *, agents: int, ticks: int, seed: int, policy: str,
+    crash: bool = False,
+) -> Path:  # fmt: skip
+    """A run folder of `policy` households under a scenario with a demand shock in month 13 (six months, x0.7);
+    `crash`: stocks also crash in month 13 (x0.6, valued lower for six months), so holdings move and households
+    live through it."""
     from psychoagent.econ.scenario import Scenario
 
-    scen = Scenario.model_validate(
-        {"name": "tiny", "shocks": [{"kind": "demand_shock", "start": 13, "duration": 6, "factor": 0.7}]}
-    )
+    shocks: list[dict[str, object]] = [{"kind": "demand_shock", "start": 13, "duration": 6, "factor": 0.7}]
+    if crash:
+        shocks.append({"kind": "market_crash", "start": 13, "duration": 6, "factor": 0.6})
+    scen = Scenario.model_validate({"name": "tiny", "shocks": shocks})
     out = factory.mktemp(name)
     simulate(out, agents=agents, ticks=ticks, seed=seed, policy=policy, scenario=scen)
     return out
@@ -31,5 +35,8 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def cognitive_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """12 cognitive households over 30 months with a demand shock in month 13: memories and persona updates."""
-    return shocked_run(tmp_path_factory, "cognitive", agents=12, ticks=30, seed=5, policy="cognitive")
+    """12 cognitive households over 30 months with a demand shock and a stock market crash in month 13: memories,
+    lived months and persona updates."""
+    return shocked_run(
+        tmp_path_factory, "cognitive", agents=12, ticks=30, seed=5, policy="cognitive", crash=True
+    )
