@@ -58,11 +58,23 @@ def test_risky_share_change_after_a_crash(tmp_path: Path) -> None:
     assert metrics["experience.risky_share_change_after_crash"] == pytest.approx(-0.3)
 
 
+def test_fills_name_households_by_index_and_the_agents_table_by_id(tmp_path: Path) -> None:
+    """As the model writes them: agents-table ids 4 and 5 (after the firms'), fills by household index 0 and 1;
+    household 1 (id 5) holds half its wealth in stocks, household 0 (id 4, ten times richer) a tenth of it."""
+    fills = [(1, 0, "stock:tech", "BUY", 10.0, 10.0), (1, 1, "stock:tech", "BUY", 5.0, 10.0)]
+    run = RunData.open(_write(tmp_path / "r", [], {4: [1000.0] * MONTHS, 5: [100.0] * MONTHS},
+                              {"stock:tech": [10.0] * MONTHS}, fills))  # fmt: skip
+    share = risky_share(run)
+    assert share is not None
+    assert share.loc[10, 4] == pytest.approx(0.1) and share.loc[10, 5] == pytest.approx(0.5)
+
+
 def test_only_adverse_shocks_are_crashes(tmp_path: Path) -> None:
     shocks = [{"kind": "demand_shock", "start": 10, "factor": 1.2}, {"kind": "rate_shock", "start": 10, "delta": -0.01},
-              {"kind": "rate_shock", "start": 30, "delta": 0.03}, {"kind": "policy_change", "start": 40, "tax_scale": 1.5}]  # fmt: skip
+              {"kind": "rate_shock", "start": 30, "delta": 0.03}, {"kind": "policy_change", "start": 40, "tax_scale": 1.5},
+              {"kind": "market_crash", "start": 50, "factor": 0.6}]  # fmt: skip
     run = RunData.open(_write(tmp_path / "r", shocks, {1: [1.0] * MONTHS}, {"stock:a": [1.0] * MONTHS}, []))
-    assert crashes(run) == [(30, "rate_shock"), (40, "policy_change")]
+    assert crashes(run) == [(30, "rate_shock"), (40, "policy_change"), (50, "market_crash")]
 
 
 def test_second_like_shock_loss_over_the_first(tmp_path: Path) -> None:

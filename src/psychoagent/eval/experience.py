@@ -64,7 +64,9 @@ def month_prices(run: RunData) -> pd.DataFrame | None:
 
 
 def positions(run: RunData) -> dict[tuple[int, str], dict[int, float]]:
-    """(household, instrument) -> {month: quantity held at the month's end} from the fills (risky only)."""
+    """(household, instrument) -> {month: quantity held at the month's end} from the fills (risky only). Fills
+    name households by index, the agents table by id: households are keyed by their agents-table id."""
+    ids = {i: a for a, i in run.household_index().items()}
     held: dict[tuple[int, str], dict[int, float]] = defaultdict(dict)
     running: dict[tuple[int, str], float] = defaultdict(float)
     for e in run.events("market.order_filled"):
@@ -72,7 +74,7 @@ def positions(run: RunData) -> dict[tuple[int, str], dict[int, float]]:
         inst = str(p.get("instrument", ""))
         if inst in SAFE or "agent_id" not in p:
             continue
-        key = (int(p["agent_id"]), inst)
+        key = (ids.get(int(p["agent_id"]), int(p["agent_id"])), inst)
         running[key] += float(p.get("quantity", 0.0)) * (1.0 if p.get("side") == "BUY" else -1.0)
         held[key][int(e.get("tick", p.get("tick", 0)))] = running[key]
     return held
