@@ -18,7 +18,7 @@ from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.stylized import fact_checks
 from psychoagent.eval.tables import fmt
-from psychoagent.report import cognition_plots, firms, money_plots, run_plots
+from psychoagent.report import cognition_plots, experience_plots, firms, money_plots, run_plots
 from psychoagent.report.experiment_html import experiment_report
 from psychoagent.report.page import (
     Section,
@@ -86,6 +86,11 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
         ("personas", "How personas changed", lambda: image_html(
             lambda: run_plots.personas(run), "persona traits", "needs the agents table with persona traits",
             "Grey: median and 10-90 % band of all households; coloured: five sample households.")),
+        ("experience", "What the households lived through", lambda: image_html(
+            lambda: experience_plots.experience(run), "experience",
+            "needs months in which a household's holdings moved 10 % or more (cognitive households live them)",
+            "Mean change of the households' risk preference in the months after one in which their holdings lost "
+            "or gained 10 % or more, against the month before: the experience effect (Malmendier & Nagel 2011).")),
         ("assets", "Asset prices and returns", lambda: image_html(
             lambda: run_plots.assets(run), "assets", GROUPS["stylized"])),
         ("stylized", "Stylized facts of returns", lambda: _facts_table(result) + image_html(

@@ -15,6 +15,7 @@ import pandas as pd
 from psychoagent.eval.behaviour import TRAITS
 from psychoagent.eval.rundata import RunData
 from psychoagent.events import EventType
+from psychoagent.report import experience_plots
 from psychoagent.report.firms import summary as firms_summary
 
 TRAIT_NAMES = {
@@ -325,6 +326,7 @@ def run_summary(run: RunData, metrics: Mapping[str, Any]) -> dict[str, list[str]
         "Shocks and recovery": shocks(run, metrics),
         "Memory": memory(run),
         "Personas": personas(run),
+        "Experience": experience_plots.sentence(run),
         "Firms": firms_summary(run),
         "Decisions": [line] if (line := model_line(run)) else [],
     }
