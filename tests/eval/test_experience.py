@@ -53,20 +53,31 @@ def test_risky_share_change_after_a_crash(tmp_path: Path) -> None:
                               {1: [100.0] * MONTHS}, {"stock:tech": [10.0] * MONTHS, "bond": [1.0] * MONTHS}, fills))  # fmt: skip
     share = risky_share(run)
     assert share is not None
-    assert share.loc[10, 1] == pytest.approx(0.5) and share.loc[40, 1] == pytest.approx(0.2)
+    # wealth is money: risky 50 of 150 before, 20 of 120 after
+    assert share.loc[10, 1] == pytest.approx(1 / 3) and share.loc[40, 1] == pytest.approx(1 / 6)
     metrics = compute_metrics(run.path)["metrics"]
-    assert metrics["experience.risky_share_change_after_crash"] == pytest.approx(-0.3)
+    assert metrics["experience.risky_share_change_after_crash"] == pytest.approx(-1 / 6)
 
 
 def test_fills_name_households_by_index_and_the_agents_table_by_id(tmp_path: Path) -> None:
     """As the model writes them: agents-table ids 4 and 5 (after the firms'), fills by household index 0 and 1;
-    household 1 (id 5) holds half its wealth in stocks, household 0 (id 4, ten times richer) a tenth of it."""
+    household 1 (id 5) holds 50 in stocks beside 100 of money, household 0 (id 4) 100 beside 1000."""
     fills = [(1, 0, "stock:tech", "BUY", 10.0, 10.0), (1, 1, "stock:tech", "BUY", 5.0, 10.0)]
     run = RunData.open(_write(tmp_path / "r", [], {4: [1000.0] * MONTHS, 5: [100.0] * MONTHS},
                               {"stock:tech": [10.0] * MONTHS}, fills))  # fmt: skip
     share = risky_share(run)
     assert share is not None
-    assert share.loc[10, 4] == pytest.approx(0.1) and share.loc[10, 5] == pytest.approx(0.5)
+    assert share.loc[10, 4] == pytest.approx(100 / 1100) and share.loc[10, 5] == pytest.approx(50 / 150)
+
+
+def test_the_agents_tables_risky_value_counts_what_was_held_from_the_opening(tmp_path: Path) -> None:
+    """A run that records `risky_value` is read from it: the opening's holdings count though no fill bought them."""
+    folder = _write(tmp_path / "r", [], {4: [100.0] * MONTHS}, {"stock:tech": [10.0] * MONTHS}, [])
+    agents = pd.read_csv(folder / "agents.csv")
+    agents["risky_value"] = 25.0
+    agents.to_csv(folder / "agents.csv", index=False)
+    share = risky_share(RunData.open(folder))
+    assert share is not None and share.loc[10, 4] == pytest.approx(25 / 125)
 
 
 def test_only_adverse_shocks_are_crashes(tmp_path: Path) -> None:

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 
 AGENT_COLUMNS = (
     "sector", "persona", "wealth", "cash", "deposits", "income", "wage_income", "worked", "consumption",
-    "consume_share", "work_prob", *TRAIT_COLUMNS, *ALLOC_COLUMNS,
+    "consume_share", "work_prob", *TRAIT_COLUMNS, *ALLOC_COLUMNS, "risky_value",
 )  # fmt: skip
-"""Columns of agents.csv after `tick` and `agent_id` (money per month; traits from the household's persona)."""
+"""Columns of agents.csv after `tick` and `agent_id` (money per month; traits from the household's persona;
+`wealth` is money, cash and deposits, and `risky_value` the stocks and steel held, at the month's last prices)."""
 
 
 def agent_rows(model: Economy) -> list[tuple[Any, ...]]:
@@ -33,6 +34,7 @@ def agent_rows(model: Economy) -> list[tuple[Any, ...]]:
         hh.wealth.tolist(), hh.cash.tolist(), hh.deposits.tolist(), hh.income.tolist(), hh.wage_income.tolist(),
         hh.worked.astype(int).tolist(), hh.consumption.tolist(), hh.consume_share.tolist(), hh.work_prob.tolist(),
         *(hh.traits[:, j].tolist() for j in range(4)), *(hh.allocation[:, j].tolist() for j in range(4)),
+        model.markets.risky_values().tolist(),
     ]  # fmt: skip
     return list(zip(*cols, strict=True))
 

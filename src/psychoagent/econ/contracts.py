@@ -193,6 +193,8 @@ class Exchange(MarketAccess, Protocol):
 
     def bonds_outstanding(self) -> float: ...  # bond units held (the government's debt in bonds, at face)
 
+    def risky_values(self) -> np.ndarray: ...  # each household's stocks and steel at the last prices
+
     @property
     def maker(self) -> HoldsCash: ...  # the stocks' market maker: its cash is part of the money stock
 

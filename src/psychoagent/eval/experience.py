@@ -7,8 +7,9 @@
 - the disposition effect (Odean 1998): the share of gains realised minus the share of losses realised, over the
   months in which a household sold.
 
-Risky holdings are rebuilt from the households' fills (`market.order_filled`) and valued at each month's last
-traded price (the assets table); bonds are not risky.
+Risky holdings (stocks and steel; bonds are not risky) are the agents table's `risky_value`; older run folders
+without it rebuild them from the households' fills (`market.order_filled`), valued at each month's last traded
+price (the assets table).
 """
 
 from __future__ import annotations
@@ -81,19 +82,27 @@ def positions(run: RunData) -> dict[tuple[int, str], dict[int, float]]:
 
 
 def risky_share(run: RunData) -> pd.DataFrame | None:
-    """Month x household: the value of risky holdings over wealth, in [0, 1] (None without the files it needs)."""
-    prices, wcol = month_prices(run), run.wealth_column
-    if prices is None or wcol is None:
+    """Month x household: risky holdings over money plus risky holdings, in [0, 1] (None without the files it
+    needs). From the agents table's `risky_value` where the run has it (every holding, the opening's included);
+    in older run folders, rebuilt from the fills and valued at each month's last price (the opening's unseen)."""
+    wcol = run.wealth_column
+    if wcol is None:
         return None
     wealth = run.panel(wcol)
     assert wealth is not None
-    value = pd.DataFrame(0.0, index=wealth.index, columns=wealth.columns)
-    for (agent, inst), by_month in positions(run).items():
-        if agent not in value.columns or inst not in prices.columns:
-            continue
-        qty = pd.Series(by_month).reindex(value.index).ffill().fillna(0.0).clip(lower=0.0)
-        value[agent] += qty * prices[inst].reindex(value.index).ffill().fillna(0.0)
-    return (value / wealth.where(wealth > 0)).clip(0.0, 1.0)
+    value = run.panel("risky_value")
+    if value is None:
+        prices = month_prices(run)
+        if prices is None:
+            return None
+        value = pd.DataFrame(0.0, index=wealth.index, columns=wealth.columns)
+        for (agent, inst), by_month in positions(run).items():
+            if agent not in value.columns or inst not in prices.columns:
+                continue
+            qty = pd.Series(by_month).reindex(value.index).ffill().fillna(0.0).clip(lower=0.0)
+            value[agent] += qty * prices[inst].reindex(value.index).ffill().fillna(0.0)
+    total = wealth + value
+    return (value / total.where(total > 0)).clip(0.0, 1.0)
 
 
 def risky_share_change(run: RunData) -> float:

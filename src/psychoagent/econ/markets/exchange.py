@@ -114,6 +114,14 @@ class Markets:
         """Last price of every listed instrument."""
         return {inst: float(self.state.price[k]) for k, inst in enumerate(self._ids)}
 
+    def risky_values(self) -> np.ndarray:
+        """Each household's stocks and steel at the last prices (bonds are not risky): the agents table's
+        `risky_value`, what the experience metrics read."""
+        cols = [k for k, inst in enumerate(self._ids) if inst != BOND]
+        if not cols:
+            return np.zeros(self.model.households.n)
+        return np.asarray(self.units[:, cols] @ self.state.price[cols], dtype=float)
+
     def holdings(self, agent_id: int) -> dict[str, float]:
         """Units household `agent_id` holds of each listed instrument."""
         return dict(zip(self._ids, self.units[agent_id].tolist(), strict=True))
