@@ -15,7 +15,7 @@ def test_lived_months_and_the_risk_appetite_after_them(cognitive_run: Path) -> N
     lived = experience_plots.lived_months(run)
     assert len(lived) and set(lived["tick"]) >= {13}  # the crash month is lived
     assert set(lived["agent"]) <= set(run.panel("risk_preference").columns)  # keyed by the agents table's id
-    after = experience_plots.risk_after(run)
+    after = experience_plots.risk_after(run, lived)
     assert after["losses"][0] < 0 < after["gains"][0]  # a loss lowers risk appetite at once, a gain raises it
     line = " ".join(run_summary(run, {})["Experience"])
     assert f"In {len(lived):,} household-months" in line and "a year after a loss its risk appetite" in line

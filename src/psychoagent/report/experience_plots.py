@@ -33,10 +33,11 @@ def lived_months(run: RunData) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["tick", "agent", "actual"])
 
 
-def risk_after(run: RunData) -> dict[str, np.ndarray]:
-    """Mean change of risk preference h = 0..HORIZON months after a lived month against the month before, for
-    'losses' and 'gains' (NaN where no lived month has that many months after it); {} without lived months."""
-    lived, risk = lived_months(run), run.panel("risk_preference")
+def risk_after(run: RunData, lived: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Mean change of risk preference h = 0..HORIZON months after each of the `lived` months (`lived_months`)
+    against the month before, for 'losses' and 'gains' (NaN where no lived month has that many months after it);
+    {} without lived months."""
+    risk = run.panel("risk_preference")
     if lived.empty or risk is None:
         return {}
     out = {}
@@ -60,7 +61,8 @@ def risk_after(run: RunData) -> dict[str, np.ndarray]:
 @styled
 def experience(run: RunData) -> str | None:
     """Risk appetite in the three years after a lived loss and after a lived gain (None without lived months)."""
-    paths, lived = risk_after(run), lived_months(run)
+    lived = lived_months(run)
+    paths = risk_after(run, lived)
     if not paths:
         return None
     fig, axes = figure(1, 1, height=4.0)
@@ -91,7 +93,7 @@ def sentence(run: RunData) -> list[str]:
     if lived.empty:
         return ["No household's holdings moved 10 % in a month, so no month was lived through and experience "
                 "moved no persona."]  # fmt: skip
-    paths = risk_after(run)
+    paths = risk_after(run, lived)
     losses, gains = int((lived["actual"] < 0).sum()), int((lived["actual"] > 0).sum())
     parts = []
     for name, key in (("loss", "losses"), ("gain", "gains")):
