@@ -161,6 +161,26 @@ class LLMGroupingConfig(ConfigModel):
     """optimism beyond +-0.1 counts as optimistic / pessimistic, else neutral"""
 
 
+class InflationExpectationConfig(ConfigModel):
+    """How a household forms the inflation it expects from the years it lived through (econ/cognitive/inflation.py):
+    once a year since it joined it remembers the year's inflation and recalls the years it lived."""
+
+    enabled: bool = True
+    """form expectations (off: every household reads the published inflation, as rule households do)"""
+    experience_weight: Share = 0.67
+    """weight of the recalled years against the year just published; Malmendier & Nagel (2016) estimate the
+    weight of experience-based forecasts in survey expectations at about two thirds"""
+    recall_k: Count = 8
+    """memories recalled per expectation (only those of lived inflation count)"""
+    in_spending: bool = True
+    """the persona rule's buy-ahead term reads the household's own expectation instead of the published
+    inflation (off: expectations are formed and recorded, spending reads what everyone reads); on seeds
+    1701-1710 the calibration bands held either way (docs/results.md, "Inflation lived through")"""
+    error_floor: Positive = 0.2
+    """an inflation surprise is appraised relative to at least 20 points: a 2-point surprise draws attention
+    (arousal 2), a 10-point one alarms (arousal 3), with `OutcomeConfig`'s bands"""
+
+
 class CognitiveConfig(ConfigModel):
     """Everything the cognitive policy needs; `psychoagent simulate --policy cognitive` uses the defaults."""
 
@@ -189,6 +209,8 @@ class CognitiveConfig(ConfigModel):
     the persona update, times the month's arousal above routine; tuned on seeds 1-4 of a crash scenario: at 1 a
     crash's months drove mean risk preference from 0.34 to 0 within five months and the households' selling took
     stocks 93 % down; at 0.25 it fell to 0.14 and was back to 0.24 three years later"""
+    inflation: InflationExpectationConfig = Field(default_factory=InflationExpectationConfig)
+    """expected inflation from the lived years (Malmendier & Nagel 2016)"""
     decay_every: Count = 6
     """traits drift back toward their baseline in 6-tick steps, also in a month an outcome arrives (skipping the
     step then let the risk appetite of households that trade every month fall for 20 years: 0.37 -> 0.09 on

@@ -95,6 +95,10 @@ def simulate_command(
         check_sharding(policy, shards, backend, address or None)
         if firms in ("cognitive", "llm") and (shards > 1 or backend != "local"):
             raise ValueError(f"--firms {firms} runs in one process: leave out --shards and --backend")
+        if (shards > 1 or backend != "local") and any(s.kind == "cohort" for s in scen.shocks):
+            raise ValueError(
+                f"--scenario {scen.name}: cohorts run in one process: leave out --shards and --backend"
+            )
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)

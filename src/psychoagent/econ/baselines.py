@@ -111,7 +111,7 @@ class PersonaHeuristicPolicy(VectorPolicy):
     """Work, spending and saving propensities from the persona, adjusted toward targets at its learning rate.
 
     mood = optimism + news_weight x today's news sentiment. Spending target rises with allocation.consume,
-    mood and inflation above target, and falls with unemployment above its natural rate in proportion to risk
+    mood and inflation above target (the household's own expectation where the view carries one), and falls with unemployment above its natural rate in proportion to risk
     aversion (precautionary saving), and scales with the interest-rate channel (`rate_factor`: a rate above
     neutral defers spending, the consumption Euler equation); social households move toward the population's last spending share. Work
     rises with the shortfall of the savings buffer (larger for savers) and falls with mood. The share of the
@@ -128,11 +128,16 @@ class PersonaHeuristicPolicy(VectorPolicy):
         alloc_consume, alloc_save = view.allocation[:, 0], view.allocation[:, 1]
         mood = np.clip(view.optimism + c.news_weight * snapshot.news_sentiment, -1.0, 1.0)
         slack = max(snapshot.unemployment - snapshot.natural_unemployment, 0.0)
+        inflation = (
+            snapshot.inflation
+            if view.expected_inflation is None
+            else np.where(np.isnan(view.expected_inflation), snapshot.inflation, view.expected_inflation)
+        )
         target = (
             c.consume_base
             + c.consume_alloc * (alloc_consume - 0.4)
             + c.consume_optimism * mood
-            + c.consume_inflation * (snapshot.inflation - snapshot.inflation_target)
+            + c.consume_inflation * (inflation - snapshot.inflation_target)
             - c.consume_unemployment * (1.0 - view.risk_preference) * slack
         ) * rate_factor(snapshot, c)
         herd = view.social_tendency * c.social_weight

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
 AGENT_COLUMNS = (
     "sector", "persona", "wealth", "cash", "deposits", "income", "wage_income", "worked", "consumption",
     "consume_share", "work_prob", *TRAIT_COLUMNS, *ALLOC_COLUMNS, "risky_value",
+    "joined", "expected_inflation",
 )  # fmt: skip
 """Columns of agents.csv after `tick` and `agent_id` (money per month; traits from the household's persona;
-`wealth` is money, cash and deposits, and `risky_value` the stocks and steel held, at the month's last prices)."""
+`wealth` is money, cash and deposits, and `risky_value` the stocks and steel held, at the month's last prices;
+`joined` the month the household's present member joined, `expected_inflation` its expected inflation over the
+next 12 months, empty where it forms none)."""
 
 
 def agent_rows(model: Economy) -> list[tuple[Any, ...]]:
@@ -34,7 +37,7 @@ def agent_rows(model: Economy) -> list[tuple[Any, ...]]:
         hh.wealth.tolist(), hh.cash.tolist(), hh.deposits.tolist(), hh.income.tolist(), hh.wage_income.tolist(),
         hh.worked.astype(int).tolist(), hh.consumption.tolist(), hh.consume_share.tolist(), hh.work_prob.tolist(),
         *(hh.traits[:, j].tolist() for j in range(4)), *(hh.allocation[:, j].tolist() for j in range(4)),
-        model.markets.risky_values().tolist(),
+        model.markets.risky_values().tolist(), hh.joined.tolist(), hh.expected_inflation.tolist(),
     ]  # fmt: skip
     return list(zip(*cols, strict=True))
 

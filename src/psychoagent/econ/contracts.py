@@ -78,6 +78,22 @@ class Enrols(Protocol):
 
 
 @runtime_checkable
+class Expects(Protocol):
+    """A policy whose households form their own inflation expectations (`econ/cognitive/inflation.py`): after
+    each feedback, those formed in that month, by household index (the agents table's `expected_inflation`)."""
+
+    def expected_inflation(self) -> Mapping[int, float]: ...
+
+
+@runtime_checkable
+class Renews(Protocol):
+    """A policy with per-household minds: newcomers take the place of households (`econ.cohorts`), and their
+    minds start empty (no memories, beliefs, expectations or open trades)."""
+
+    def renew(self, households: Sequence[int], tick: int) -> None: ...
+
+
+@runtime_checkable
 class Configurable(Protocol):
     """A policy with cognitive households: it runs with the `cognitive`, `evolution` and `memory` parts of the
     run's settings (`cognitive`, `engine.config`, `memory_settings`), which `configure` replaces before the model

@@ -34,6 +34,10 @@ class HouseholdArrays:
     work_prob: FloatArray
     traits: FloatArray
     allocation: FloatArray
+    joined: NDArray[np.int64]
+    """Month the household's present member joined (0: from the start; a cohort's newcomers, its month)."""
+    expected_inflation: FloatArray
+    """Inflation over the next 12 months the household expects (NaN: it forms none, e.g. a rule household)."""
 
     @property
     def n(self) -> int:
@@ -102,5 +106,6 @@ def make_households(
         deposits=cfg.initial_wealth_months * potential, wage_income=np.zeros(n), income=np.zeros(n),
         worked=np.zeros(n, dtype=bool), consumption=np.zeros(n), consume_share=np.full(n, 0.5),
         work_prob=np.ones(n), traits=traits, allocation=alloc,
+        joined=np.zeros(n, dtype=np.int64), expected_inflation=np.full(n, np.nan),
     )  # fmt: skip
     return arrays, personas

@@ -82,6 +82,9 @@ class HouseholdView:
     """Persona budget shares, one row per household: consume, save, invest, R&D (each row sums to 1)."""
     personas: tuple[Persona, ...]
     """Each household's persona."""
+    expected_inflation: FloatArray | None = None
+    """Inflation each household expects over the next 12 months, NaN where it forms none; None: the rule reads the
+    published inflation for everyone (`econ/cognitive/inflation.py`)."""
 
     def __len__(self) -> int:
         return int(self.ids.size)

@@ -25,9 +25,10 @@ from psychoagent.agent.bus import EventBus
 from psychoagent.econ.agents import CognitiveFirm, CognitiveHousehold, Firm, Household
 from psychoagent.econ.bank import Bank
 from psychoagent.econ.bills import Bills
+from psychoagent.econ.cohorts import newcomers
 from psychoagent.econ.collect import agent_rows, make_collector
 from psychoagent.econ.config import EconomyConfig
-from psychoagent.econ.contracts import Binds, Enrols, Learner, Policy
+from psychoagent.econ.contracts import Binds, Enrols, Expects, Learner, Policy
 from psychoagent.econ.firms.board import CognitiveFirms
 from psychoagent.econ.firms.config import FirmsConfig
 from psychoagent.econ.households import TRAIT_COLUMNS, make_households
@@ -65,6 +66,8 @@ class EconomyModel(mesa.Model):
         firms: str | None = None,
     ) -> None:
         super().__init__(seed=seed)
+        self.run_seed = seed
+        """The seed the run was started with (the cohorts' draws read it)."""
         cfg = config or EconomyConfig()
         if scenario is not None:
             cfg = scenario.apply(cfg)
@@ -109,6 +112,8 @@ class EconomyModel(mesa.Model):
         ]
         """Household i's Mesa agent: a `CognitiveHousehold` (with its mind) for each household the policy enrols."""
         self.personas = tuple(personas)
+        self.first_personas = self.personas
+        """Each household's persona at the start (a cohort's newcomer starts again from it)."""
         self.streams = Streams.spawn(self.rng)
         """The month's parts draw from their own generators (common random numbers across runs of one seed)."""
         hh = self.households
@@ -214,7 +219,7 @@ class EconomyModel(mesa.Model):
             potential_income=cfg.household.hours * hh.skill * wages[hh.sector], last_income=ro(hh.income),
             worked=ro(hh.worked), consume_share=ro(hh.consume_share), risk_preference=ro(hh.traits[:, 0]),
             optimism=ro(hh.traits[:, 1]), learning_rate=ro(hh.traits[:, 2]), social_tendency=ro(hh.traits[:, 3]),
-            allocation=ro(hh.allocation), personas=self.personas,
+            allocation=ro(hh.allocation), personas=self.personas, expected_inflation=ro(hh.expected_inflation),
         )  # fmt: skip
 
     # -- the tick ----------------------------------------------------------------------------------------------
@@ -225,6 +230,7 @@ class EconomyModel(mesa.Model):
         shocks = self.scenario.shocks
         self.levers = Levers.fold(shocks, t, self.config.bank.review_months)
         self.interest_rate = max(self.rule_rate + self.levers.rate_gap, self.levers.rate_floor)
+        newcomers(self, t)
         self._snapshot = None
         self._publish_news(t)
         snap = self.snapshot()
@@ -252,6 +258,9 @@ class EconomyModel(mesa.Model):
                 wealth=self.households.wealth, metrics=dict(self.metrics),
             )  # fmt: skip
             self.set_personas(self.policy.feedback(outcomes, self.view()) or {})
+        if isinstance(self.policy, Expects):
+            for i, value in self.policy.expected_inflation().items():
+                self.households.expected_inflation[i] = value
         if self.config.record_agents:
             self.agent_table = agent_rows(self)
         self.datacollector.collect(self)

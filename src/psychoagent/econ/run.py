@@ -151,6 +151,9 @@ def simulate(
     if shards > 1 or backend == "ray":
         if firms in ("cognitive", "llm"):
             raise ValueError(f"firms={firms!r} runs in one process: use shards=1 and backend='local'")
+        if any(s.kind == "cohort" for s in scen.shocks):
+            raise ValueError(f"scenario {scen.name!r} has cohorts, which run in one process: use shards=1 and "
+                             "backend='local'")  # fmt: skip
         from psychoagent.econ.distributed.cluster import check_backend
         from psychoagent.econ.distributed.driver import sharded
 

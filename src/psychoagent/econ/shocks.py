@@ -215,8 +215,23 @@ class MarketCrash(_Shock):
         return f"Stock markets crash ({self.factor - 1.0:+.0%} at the open)", -0.9, "markets"
 
 
+class Cohort(_Shock):
+    """A new generation joins: at `start`, a `share` of the households (drawn from the run's seed) is replaced by
+    newcomers who keep the household's place, skills and wealth (an inheritance) but none of its memories, beliefs
+    or expectations, and start again from its first persona (cohorts with different lived experience,
+    Malmendier & Nagel 2016)."""
+
+    kind: Literal["cohort"] = "cohort"
+    share: float = Field(
+        0.25, gt=0, le=1, description="share of the households replaced by newcomers, in (0, 1]"
+    )
+
+    def _describe(self) -> tuple[str, float, str]:
+        return f"A new generation joins ({self.share:.0%} of households)", 0.1, "households"
+
+
 Shock = Annotated[
-    PolicyChange | SupplyShock | DemandShock | Regulation | RateShock | MarketCrash,
+    PolicyChange | SupplyShock | DemandShock | Regulation | RateShock | MarketCrash | Cohort,
     Field(discriminator="kind"),
 ]
 
@@ -242,6 +257,8 @@ class Levers:
     """Stock prices are multiplied by this at the open of this tick's session (a market crash starting now)."""
     stock_value: float = 1.0
     """Investors value stocks at this x their usual value (a market crash's risk premium, fading)."""
+    newcomers: float = 0.0
+    """Share of the households replaced by newcomers at the start of this tick (a cohort joining now)."""
 
     @classmethod
     def fold(cls, shocks: list[Shock], tick: int, review_months: int = 12) -> Levers:
@@ -262,6 +279,9 @@ class Levers:
                 lev.offer_cap[s.sector] = min(lev.offer_cap.get(s.sector, 1.0), s.offer_cap)
             elif isinstance(s, DemandShock):
                 lev.demand_factor *= s.factor
+            elif isinstance(s, Cohort):
+                if tick == s.start:
+                    lev.newcomers = 1.0 - (1.0 - lev.newcomers) * (1.0 - s.share)
             elif isinstance(s, MarketCrash):
                 lev.stock_gap *= s.gap(tick)
                 lev.stock_value *= s.haircut(tick)

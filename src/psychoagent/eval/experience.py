@@ -5,7 +5,9 @@
   difference-in-differences;
 - the loss in the second of two like shocks relative to the first (an agent that remembers loses less);
 - the disposition effect (Odean 1998): the share of gains realised minus the share of losses realised, over the
-  months in which a household sold.
+  months in which a household sold;
+- inflation expectations against the inflation each cohort lived through (Malmendier & Nagel 2016;
+  `lived_inflation`).
 
 Risky holdings (stocks and steel; bonds are not risky) are the agents table's `risky_value`; older run folders
 without it rebuild them from the households' fills (`market.order_filled`), valued at each month's last traded
@@ -21,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from psychoagent.eval.lived_inflation import lived_inflation_metrics
 from psychoagent.eval.rundata import RunData
 
 BEFORE, AFTER_FROM, AFTER_TO = 12, 12, 36
@@ -211,4 +214,5 @@ def experience_metrics(run: RunData) -> dict[str, float]:
         "experience.risky_share_change_after_crash": risky_share_change(run),
         "experience.second_shock_loss_ratio": second_loss_ratio(run),
         "experience.disposition": disposition(run),
+        **lived_inflation_metrics(run),
     }

@@ -77,6 +77,8 @@ TERMS: dict[str, Term] = {
     "stylized.kurtosis_agg20": Term("fat tails, 20-period returns", "excess kurtosis of returns summed over 20 periods", "excess kurtosis", -2.0),
     "experience.risky_share_change_after_crash": Term("risky share after a crash", "mean share of wealth in risky assets in months 12-35 after an adverse shock minus the year before (Malmendier & Nagel 2011: negative)", "share points", *CORR),
     "experience.second_shock_loss_ratio": Term("second shock's loss against the first", "fall of mean real wealth after the second of two like shocks over the fall after the first (below 1: lost less the second time)", "ratio", *NONNEG),
+    "experience.inflation_experience_slope": Term("expectations on lived inflation", "slope of households' expected inflation on the mean inflation they lived through since joining, across households within a month (Malmendier & Nagel 2016: positive; 0 when all read the published figure)", "points per point", -math.inf, math.inf),
+    "experience.inflation_cohort_gap": Term("earliest against latest cohort", "mean expected inflation of the earliest cohort minus the latest, over the months both expect", "share points", -math.inf, math.inf),
     "experience.disposition": Term("disposition effect", "share of gains realised minus share of losses realised in months with a sale (Odean 1998: positive)", "difference of shares", *CORR),
     "stylized.kurtosis_change": Term("tails thin out over longer periods", "kurtosis of 20-period minus 1-period returns; real markets: negative (aggregational Gaussianity)", "excess kurtosis"),
     "stylized.volume_abs_return_corr": Term("volume follows volatility", "correlation of trading volume with |log return|", "r", *CORR),

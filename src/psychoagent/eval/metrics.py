@@ -112,7 +112,8 @@ NEEDS: dict[str, tuple[str, str]] = {
     "stylized": ("assets", "traded asset prices in the assets table"), "welfare": ("agents", "wealth in the agents table"),
     "cognition": ("events", "memory.formed / persona.evolved / guardrail.* events"),
     "macro": ("macro", "at least 3 full years for the annual correlations"),
-    "experience": ("events", "an adverse shock with a year before it and three after, trades, or two like shocks"),
+    "experience": ("events", "an adverse shock with a year before it and three after, trades, two like shocks, or "
+                   "households that expect inflation"),
 }  # fmt: skip
 """Per metric group: the run table it reads and what else it needs; `why_missing` says which one is lacking."""
 GROUPS = {group: f"needs {what}" for group, (_, what) in NEEDS.items()}

@@ -51,3 +51,5 @@ class Month:
     negotiators: list[int] = field(default_factory=list)
     outcomes: Outcomes | None = None
     updates: dict[int, Persona] = field(default_factory=dict)
+    expected: dict[int, float] = field(default_factory=dict)
+    """Expected inflation of the households that formed one this month (on the anniversary of their joining)."""

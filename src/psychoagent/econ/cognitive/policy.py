@@ -15,6 +15,7 @@ the steps reach them through the model's AgentSet (`select`, `do`, `map`, in ind
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,14 @@ def household_loop(
                  "guard": Guard(kit), "act": Act(kit), "reflect": reflect or Reflect(kit)})  # fmt: skip
 
 
+def spending_view(view: HouseholdView, cfg: CognitiveConfig) -> HouseholdView:
+    """The view the persona rule sets spending from: the households' own expected inflation in its buy-ahead
+    term when `inflation.in_spending`, else the published inflation for everyone."""
+    if cfg.inflation.in_spending or view.expected_inflation is None:
+        return view
+    return replace(view, expected_inflation=None)
+
+
 def draw_households(
     rng: np.random.Generator, share: float, n: int
 ) -> tuple[np.random.Generator, np.ndarray, int, int]:
@@ -76,6 +85,8 @@ class CognitivePolicy(KitSettings):
         )
         self.loop = household_loop(self.kit, decide, reflect)
         self.model: Any = None
+        self.expected: dict[int, float] = {}
+        """Expected inflation the households formed in the last reflection (`Expects`)."""
 
     # -- the households (Enrols, Binds) ----------------------------------------------------------------------
     def enrol(self, rng: np.random.Generator, personas: Sequence[Persona]) -> dict[int, tuple[HouseholdMind, np.random.Generator]]:  # fmt: skip
@@ -95,17 +106,8 @@ class CognitivePolicy(KitSettings):
 
             embedder = get_embedder("hash")
         shared = embedder is not None and cfg.memory_backend == "population"
-        out: dict[int, tuple[HouseholdMind, np.random.Generator]] = {}
-        for i in map(int, chosen):
-            mem = None
-            if embedder is not None and not shared:
-                from psychoagent.memory import Memory
-                from psychoagent.memory.config import MemoryConfig
-
-                mem = Memory(path=None, namespace=f"household:{i}", embedder=embedder, appraiser=None,
-                             config=MemoryConfig(recall=kit.memory_settings.recall),
-                             affect_config=kit.memory_settings.affect)  # fmt: skip
-            out[i] = HouseholdMind(i, personas[i], mem, cfg, population=shared), household_generator(base, i)
+        out = {i: (self._mind(i, personas[i], embedder, shared), household_generator(base, i))
+               for i in map(int, chosen)}  # fmt: skip
         if shared:
             assert embedder is not None
             kit.population = PopulationMind(list(out), embedder, cfg, kit.memory_settings, mind_seed,
@@ -125,7 +127,7 @@ class CognitivePolicy(KitSettings):
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
         """The persona rule's intents; with cognitive households, the loop's steps up to `act` (whose decide
         step may replace the intents)."""
-        intents = self.rule.decide_batch(snapshot, view)
+        intents = self.rule.decide_batch(snapshot, spending_view(view, self.kit.cognitive))
         if self.model is None or not len(self.kit.households()):
             return intents
         month = self.loop.run(Month(snapshot.tick, snapshot, view, intents), *BEFORE_MARKETS)
@@ -136,4 +138,34 @@ class CognitivePolicy(KitSettings):
         """The reflect step on the month's outcomes; returns the evolved personas."""
         if self.model is None:
             return None
-        return self.loop.run(Month(outcomes.tick, None, view, outcomes=outcomes), "reflect").updates
+        month = self.loop.run(Month(outcomes.tick, None, view, outcomes=outcomes), "reflect")
+        self.expected = month.expected
+        return month.updates
+
+    def expected_inflation(self) -> Mapping[int, float]:
+        """Expected inflation formed in the last reflection, by household (`Expects`)."""
+        return self.expected
+
+    def renew(self, households: Sequence[int], tick: int) -> None:
+        """Newcomers take the place of these households (`Renews`): each thinking one gets an empty mind (its rows
+        of the population memory cleared), its own generator kept."""
+        population, chosen = self.kit.population, set(households)
+        for agent in self.kit.households().select(lambda a: a.index in chosen):
+            memory = agent.mind.memory
+            embedder = memory.embedder if memory is not None else population.embedder if population else None
+            if population is not None:
+                population.forget(agent.index)
+            agent.mind = self._mind(agent.index, agent.persona, embedder, population is not None, joined=tick)
+
+    def _mind(self, i: int, persona: Persona, embedder: Any, shared: bool, joined: int = 0) -> HouseholdMind:
+        """Household i's mind: rows of the population memory (`shared`), its own in-memory `Memory` (an
+        embedder, not shared) or none (memory ablated)."""
+        kit, mem = self.kit, None
+        if embedder is not None and not shared:
+            from psychoagent.memory import Memory
+            from psychoagent.memory.config import MemoryConfig
+
+            mem = Memory(path=None, namespace=f"household:{i}", embedder=embedder, appraiser=None,
+                         config=MemoryConfig(recall=kit.memory_settings.recall),
+                         affect_config=kit.memory_settings.affect)  # fmt: skip
+        return HouseholdMind(i, persona, mem, kit.cognitive, population=shared, joined=joined)

@@ -134,6 +134,11 @@ class PopulationMind:
             self.mood[slots] = moods
         return out
 
+    def forget(self, household: int) -> None:
+        """A newcomer takes household's place: its memories and mood are gone."""
+        self.memory.forget_agent(household)
+        self.mood[self.memory.slot[household]] = (0, 1, 0)
+
     # -- reading ---------------------------------------------------------------------------------------------
     def recall(self, tick: int, asks: Sequence[tuple[int, str, int, Persona]]) -> list[list[tuple[Recalled, float, dict[str, float]]]]:  # fmt: skip
         """Recall for every (household, query, k, persona) in one vectorised run per distinct k (a batch's pool

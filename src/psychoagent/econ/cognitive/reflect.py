@@ -1,5 +1,6 @@
 """The last step of a household's month, after the markets: reflect. Fills become expectations to score and
-memories; a month in which the household's holdings moved enough to draw attention is lived (a memory, and a
+memories; on each anniversary of its joining a household expects inflation from the years it lived
+(`inflation`); a month in which the household's holdings moved enough to draw attention is lived (a memory, and a
 persona update weighed by its arousal); expectations whose horizon has passed are scored against today's prices
 and evolve the persona, after every household's traits have drifted back toward their baseline on its decay
 months (time passes whether or not an outcome arrives); every `reflection.every` months a household abstracts its
@@ -13,6 +14,7 @@ from typing import Any
 from psychoagent.affect.config import OutcomeConfig
 from psychoagent.affect.outcome import appraise_outcome
 from psychoagent.econ.agents import CognitiveHousehold
+from psychoagent.econ.cognitive.inflation import InflationExpectations
 from psychoagent.econ.cognitive.kit import Kit
 from psychoagent.econ.cognitive.month import Month
 from psychoagent.econ.intents import HouseholdView
@@ -31,11 +33,13 @@ class Reflect:
         self.kit = kit
         self.last: dict[str, float] = {}
         """Last month's prices: a month's return on the holdings is read against them."""
+        self.inflation = InflationExpectations(kit)
 
     def __call__(self, month: Month) -> None:
         kit, t, view = self.kit, month.tick, month.view
         assert kit.host is not None, "a policy reflects only once it is bound to a model"
-        prices = kit.prices(kit.host.snapshot())
+        snapshot = kit.host.snapshot()
+        prices = kit.prices(snapshot)
         updates = month.updates
         minds = kit.minds() if kit.submitted else {}
         for i, submitted in sorted(kit.submitted.items()):
@@ -51,6 +55,10 @@ class Reflect:
                                    stake=e.stake * (sale if e.side == "SELL" else 1.0))
                       for e, actual in v] for i, v in scored.items() if v and evolve}  # fmt: skip
         lived = self.lived(t, prices, view, minds or kit.minds()) if evolve else {}
+        every = minds or kit.minds()
+        self.inflation(t, snapshot.inflation, every, view.personas)
+        month.expected = {i: m.expected_inflation for i, m in every.items()
+                          if m.expected_inflation is not None and (t - m.joined) % 12 == 0}  # fmt: skip
         for i, event in lived.items():
             events.setdefault(i, []).append(event)
         rested: dict[int, Persona] = {}

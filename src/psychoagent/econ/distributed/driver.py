@@ -22,7 +22,7 @@ from psychoagent.econ.baselines import PersonaHeuristicPolicy, alone
 from psychoagent.econ.cognitive.act import Act
 from psychoagent.econ.cognitive.kit import Kit, KitSettings
 from psychoagent.econ.cognitive.month import Month
-from psychoagent.econ.cognitive.policy import CognitivePolicy, draw_households
+from psychoagent.econ.cognitive.policy import CognitivePolicy, draw_households, spending_view
 from psychoagent.econ.contracts import Shards
 from psychoagent.econ.distributed.backends import LocalShards, RayShards, ShardSpec
 from psychoagent.econ.distributed.messages import (
@@ -103,6 +103,7 @@ class ShardedCognitivePolicy(KitSettings):
         self.rule = PersonaHeuristicPolicy(self.cfg)
         self.kit = Kit(base.cognitive, base.engine, base.memory_settings)
         self.act = Act(self.kit)
+        self.expected: dict[int, float] = {}
         self.model: Any = None
         self.n_shards, self.backend, self.address = shards, backend, address
         self.shards: Shards | None = None
@@ -149,7 +150,7 @@ class ShardedCognitivePolicy(KitSettings):
         return self.decide_batch(snapshot, alone(snapshot, state))[0]
 
     def decide_batch(self, snapshot: Snapshot, view: HouseholdView) -> IntentBatch:
-        intents = self.rule.decide_batch(snapshot, view)
+        intents = self.rule.decide_batch(snapshot, spending_view(view, self.kit.cognitive))
         if self.model is None or not self.remote:
             return intents
         t, kit = snapshot.tick, self.kit
@@ -191,10 +192,16 @@ class ShardedCognitivePolicy(KitSettings):
         replies = cast(list[FeedbackReply], self._call(t, "feedback", reqs))
         self._relay([r.events for r in replies])
         updates: dict[int, Persona] = {}
+        self.expected = {}
         for r in replies:
             self._merge(r.counts, r.logs)
             updates.update(r.personas)
+            self.expected.update(r.expected)
         return dict(sorted(updates.items()))
+
+    def expected_inflation(self) -> Mapping[int, float]:
+        """Expected inflation the shards' households formed in the last month (`Expects`)."""
+        return self.expected
 
     # -- plumbing --------------------------------------------------------------------------------------------
     def _market(self, part: np.ndarray, view: HouseholdView) -> Market:

@@ -100,6 +100,8 @@ class FeedbackReply:
     events: list[Event]
     counts: dict[str, int]
     logs: list[tuple[int, str, str]] = field(default_factory=list)
+    expected: dict[int, float] = field(default_factory=dict)
+    """Expected inflation the shard's households formed this month."""
 
 
 def nbytes(obj: Any) -> int:

@@ -211,7 +211,7 @@ class HouseholdShard:
                 lambda h: setattr(h, "persona", updates[h.index])
             )
             events = self.model.bus.take()
-        return msg.FeedbackReply(updates, events, self._counts(), logs)
+        return msg.FeedbackReply(updates, events, self._counts(), logs, dict(pol.expected_inflation()))
 
     def stats(self, _: object = None) -> dict[str, float]:
         """Households held and the peak resident memory of this shard's process (MB), for capacity planning."""

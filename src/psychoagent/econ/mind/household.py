@@ -38,8 +38,12 @@ class HouseholdMind(CognitiveAgent):
     """Memory, market beliefs, working memory, open expectations and guardrail history of one household."""
 
     def __init__(self, index: int, persona: Persona, memory: Memory | None, cfg: CognitiveConfig,
-                 population: bool = False) -> None:  # fmt: skip
+                 population: bool = False, joined: int = 0) -> None:  # fmt: skip
         self.baseline_risk = persona.risk_preference
+        self.joined = joined
+        """Month this household's member joined the economy (its lived years count from here)."""
+        self.expected_inflation: float | None = None
+        """Inflation it expects over the next 12 months (None until its first year is lived)."""
         self.semantic = SemanticMemory(memory, keep_graph=population)
         self.expectations: list[Expectation] = []
         self.high_risk: deque[bool] = deque(maxlen=8)

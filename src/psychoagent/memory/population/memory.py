@@ -252,6 +252,16 @@ class PopulationMemory:
         c["kind_of"][slots, pos] = KINDS.index(kind_of) if kind_of in KINDS else 0
         self.count += 1
 
+    def forget_agent(self, agent: int) -> None:
+        """Agent `agent` starts again with no memories: its row is emptied (a newcomer in its place)."""
+        s = self.slot[int(agent)]
+        for name, (_, empty) in COLUMNS.items():
+            self.cols[name][s] = empty
+        self.count[s] = 0
+        self.own_count[s] = 0
+        if self.recent_negative is not None:
+            self.recent_negative[s] = np.nan
+
     def supersede(self, old_text: str, new_text: str, tick: int) -> int:
         """Every agent's copy of a public memory becomes invalid from `tick` (replaced by `new_text`)."""
         old, new = self.table.id_of.get(old_text), self.table.id_of.get(new_text)
