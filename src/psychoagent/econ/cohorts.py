@@ -12,14 +12,14 @@ import numpy as np
 from psychoagent.econ.contracts import Renews
 
 if TYPE_CHECKING:
-    from psychoagent.econ.model import EconomyModel
+    from psychoagent.econ.contracts import Economy
 
 COHORT_STREAM = 0x0C0487
 """Entropy word of the newcomers' draw: a generator of its own (the run's seed, this word, the month), so a cohort
 scenario draws nothing from the streams every run shares."""
 
 
-def newcomers(model: EconomyModel, tick: int) -> list[int]:
+def newcomers(model: Economy, tick: int) -> list[int]:
     """Replace `model.levers.newcomers` of the households at `tick` (drawn from their own generator); returns
     their indices, in order (none when no cohort joins now)."""
     share = model.levers.newcomers

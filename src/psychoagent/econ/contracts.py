@@ -291,6 +291,17 @@ class Economy(Protocol):
     def personas(self) -> tuple[Persona, ...]: ...
 
     @property
+    def first_personas(self) -> tuple[Persona, ...]: ...  # each household's persona at the start
+
+    @property
+    def run_seed(self) -> int: ...
+
+    @property
+    def policy(self) -> Policy: ...
+
+    def set_personas(self, updates: Mapping[int, Persona]) -> None: ...
+
+    @property
     def firms(self) -> list[Firm]: ...
 
     @property
