@@ -18,7 +18,14 @@ from psychoagent.eval.metrics import GROUPS, write_metrics
 from psychoagent.eval.rundata import RunData
 from psychoagent.eval.stylized import fact_checks
 from psychoagent.eval.tables import fmt
-from psychoagent.report import cognition_plots, experience_plots, firms, money_plots, run_plots
+from psychoagent.report import (
+    cognition_plots,
+    expectation_plots,
+    experience_plots,
+    firms,
+    money_plots,
+    run_plots,
+)
 from psychoagent.report.experiment_html import experiment_report
 from psychoagent.report.page import (
     Section,
@@ -91,6 +98,11 @@ def run_report(path: str | Path, progress: Callable[[str], None] | None = None) 
             "needs months in which a household's holdings moved 10 % or more (cognitive households live them)",
             "Mean change of the households' risk preference in the months after one in which their holdings lost "
             "or gained 10 % or more, against the month before: the experience effect (Malmendier & Nagel 2011).")),
+        ("expectations", "Inflation the households expect", lambda: image_html(
+            lambda: expectation_plots.expectations(run), "expected inflation",
+            "needs households that expect inflation (cognitive households, from their first year)",
+            "Once a year each household blends the years of inflation it recalls with the year just published; "
+            "cohorts that lived through different years expect differently (Malmendier & Nagel 2016).")),
         ("assets", "Asset prices and returns", lambda: image_html(
             lambda: run_plots.assets(run), "assets", GROUPS["stylized"])),
         ("stylized", "Stylized facts of returns", lambda: _facts_table(result) + image_html(

@@ -15,7 +15,7 @@ import pandas as pd
 from psychoagent.eval.behaviour import TRAITS
 from psychoagent.eval.rundata import RunData
 from psychoagent.events import EventType
-from psychoagent.report import experience_plots
+from psychoagent.report import expectation_plots, experience_plots
 from psychoagent.report.firms import summary as firms_summary
 
 TRAIT_NAMES = {
@@ -327,6 +327,7 @@ def run_summary(run: RunData, metrics: Mapping[str, Any]) -> dict[str, list[str]
         "Memory": memory(run),
         "Personas": personas(run),
         "Experience": experience_plots.sentence(run),
+        "Expectations": expectation_plots.sentence(run),
         "Firms": firms_summary(run),
         "Decisions": [line] if (line := model_line(run)) else [],
     }
