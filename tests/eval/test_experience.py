@@ -107,6 +107,26 @@ def test_second_like_shock_loss_over_the_first(tmp_path: Path) -> None:
     assert math.isnan(second_loss_ratio(one))
 
 
+def test_a_crash_loses_in_the_risky_holdings(tmp_path: Path) -> None:
+    # money stays at 100; stocks worth 100 fall to 50 in the first crash (month 10) and to 75 in the second (40)
+    risky = [100.0] * MONTHS
+    for t in range(9, 15):
+        risky[t] = 50.0
+    for t in range(39, 45):
+        risky[t] = 75.0
+    shocks = [
+        {"kind": "market_crash", "start": 10, "factor": 0.6},
+        {"kind": "market_crash", "start": 40, "factor": 0.6},
+    ]
+    folder = _write(tmp_path / "r", shocks, {1: [100.0] * MONTHS}, {"stock:a": [1.0] * MONTHS}, [])
+    agents = pd.read_csv(folder / "agents.csv")
+    agents["risky_value"] = risky
+    agents.to_csv(folder / "agents.csv", index=False)
+    run = RunData.open(folder)
+    assert [round(loss, 6) for _, loss in shock_losses(run)] == [0.25, 0.125]  # of 200 in all
+    assert second_loss_ratio(run) == pytest.approx(0.5)
+
+
 def test_disposition_effect_counts_realised_and_paper_gains_and_losses(tmp_path: Path) -> None:
     # month 1: buy A and B at 10; month 5: A at 12 (gain), B at 8 (loss); the household sells A only
     prices = {"stock:a": [10.0] * 4 + [12.0] * (MONTHS - 4), "stock:b": [10.0] * 4 + [8.0] * (MONTHS - 4)}

@@ -3,7 +3,8 @@
 - risky share after a crash against before (Malmendier & Nagel 2011: households that live through a stock-market
   crash take less risk for years afterwards); the experiment's paired difference against an ablation is the
   difference-in-differences;
-- the loss in the second of two like shocks relative to the first (an agent that remembers loses less);
+- the loss in the second of two like shocks relative to the first (an agent that remembers loses less), in real
+  wealth with the risky holdings at market prices;
 - the disposition effect (Odean 1998): the share of gains realised minus the share of losses realised, over the
   months in which a household sold;
 - inflation expectations against the inflation each cohort lived through (Malmendier & Nagel 2016;
@@ -127,12 +128,17 @@ def risky_share_change(run: RunData) -> float:
 
 
 def shock_losses(run: RunData) -> list[tuple[str, float]]:
-    """(kind, loss) per crash: 1 - the lowest mean real wealth within 24 months of the start over the 6 months before."""
+    """(kind, loss) per crash: 1 - the lowest mean real wealth within 24 months of the start over the 6 months before.
+    Wealth counts the risky holdings at market prices where the run records them (`risky_value`): a market crash
+    takes its loss there, not in money."""
     wcol = run.wealth_column
     if wcol is None or "price_level" not in run.macro.columns:
         return []
     wealth = run.panel(wcol)
     assert wealth is not None
+    risky = run.panel("risky_value")
+    if risky is not None:
+        wealth = wealth.add(risky.reindex_like(wealth).fillna(0.0))
     price = run.macro.set_index("tick")["price_level"].reindex(wealth.index)
     real = wealth.mean(axis=1) / price
     out = []
