@@ -25,6 +25,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("inputs")
     (d / "bad.toml").write_text('households = "many"\n')
     (d / "unknown.toml").write_text("name = 'x'\nbogus_field = 3\n")
+    (d / "cohort.yaml").write_text("name: x\nshocks:\n  - kind: cohort\n    start: 3\n    share: 0\n")
     (d / "notadb.db").write_text("hello, I am text\n")
     with sqlite3.connect(d / "other.db") as conn:
         conn.execute("CREATE TABLE people (name TEXT)")
@@ -49,6 +50,9 @@ CASES = [
     ("scenario-unknown-field", [*SIM, "--scenario", "{d}/unknown.toml", "--out", "{d}/o"], "bogus_field"),
     ("scenario-missing-file", [*SIM, "--scenario", "{d}/missing.toml", "--out", "{d}/o"], "no such file"),
     ("scenario-unknown-name", [*SIM, "--scenario", "atlantis", "--out", "{d}/o"], "baseline"),
+    ("cohorts-sharded", [*SIM, "--scenario", "inflation_cohorts", "--shards", "2", "--out", "{d}/o"],
+     "cohorts run in one process"),
+    ("cohort-share-zero", [*SIM, "--scenario", "{d}/cohort.yaml", "--out", "{d}/o"], "share"),
     ("seed-negative", [*SIM, "--seed", "-1", "--out", "{d}/o"], "--seed"),
     ("agents-too-many", ["simulate", "--agents", "1000000000", "--out", "{d}/o"], "--agents"),
     ("out-is-a-file", [*SIM, "--out", "{d}/afile"], "is a file"),
