@@ -65,6 +65,12 @@ def test_thinking_households_expect_inflation_and_newcomers_start_empty() -> Non
     assert np.isnan(hh.expected_inflation[newcomers]).all()
     minds = model.policy.kit.minds()  # type: ignore[attr-defined]
     assert all(minds[i].joined == 13 and minds[i].expected_inflation is None for i in newcomers)
+    founders = [i for i in range(12) if i not in newcomers]
+    published, weight = model.snapshot().inflation, model.policy.kit.cognitive.inflation.experience_weight  # type: ignore[attr-defined]
+    for i in founders:  # between anniversaries the published part follows the news every month
+        assert hh.expected_inflation[i] == pytest.approx(
+            blend(published, minds[i].recalled_inflation, weight)
+        )
     slots = [population.memory.slot[i] for i in newcomers]
     assert (population.memory.count[slots] < founders_memories[slots]).all()  # only month 13's memories
     model.run(12)

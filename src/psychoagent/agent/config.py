@@ -168,16 +168,15 @@ class InflationExpectationConfig(ConfigModel):
     enabled: bool = True
     """form expectations (off: every household reads the published inflation, as rule households do)"""
     experience_weight: Share = 0.67
-    """weight of the recalled years against the year just published; Malmendier & Nagel (2016) estimate the
+    """weight of the recalled years against the inflation just published (read every month); Malmendier & Nagel (2016) estimate the
     weight of experience-based forecasts in survey expectations at about two thirds"""
     recall_k: Count = 8
     """memories recalled per expectation (only those of lived inflation count)"""
-    in_spending: bool = False
+    in_spending: bool = True
     """the persona rule's buy-ahead term reads the household's own expectation instead of the published
-    inflation (off: expectations are formed and recorded, spending reads what everyone reads). Off by default: on
-    seeds 1701-1710 the calibration bands held either way, but an expectation revised once a year is up to a year
-    stale, and on seeds 1701-1706 the runs' highest unemployment had a median of 18 % with it against 11 % without
-    (docs/results.md, "Inflation lived through")"""
+    inflation (off: expectations are formed and recorded, spending reads what everyone reads). With the published
+    part read monthly the swings of single runs stay those without it (seeds 1701-1706); an expectation revised
+    only yearly widened them (docs/results.md, "Inflation lived through")"""
     error_floor: Positive = 0.2
     """an inflation surprise is appraised relative to at least 20 points: a 2-point surprise draws attention
     (arousal 2), a 10-point one alarms (arousal 3), with `OutcomeConfig`'s bands"""

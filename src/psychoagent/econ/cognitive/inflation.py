@@ -1,8 +1,9 @@
 """Expected inflation from the years a household lived through (Malmendier & Nagel 2016, "Learning from Inflation
 Experiences"): once a year since it joined, a household recalls the years of inflation it remembers, weighs them
 by how well they come to mind (the recall's score: relevance, recency and, with affect, the mood that brings a
-painful year back), blends them with the year just published, and remembers this year in turn, appraised as a
-surprise against what it expected. A household without memory reads the published inflation, as a rule
+painful year back), and remembers this year in turn, appraised as a surprise against what it expected. Every
+month after its first year it blends those recalled years with the inflation just published (the news is read
+monthly, memory revised yearly: an expectation revised only yearly was up to a year stale). A household without memory reads the published inflation, as a rule
 household does; cohorts that lived through different years expect differently only through what they remember."""
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ def blend(published: float, recalled: float | None, weight: float) -> float:
 
 
 class InflationExpectations:
-    """On each anniversary of its joining, every household with memory recalls, expects and remembers the year;
-    the others expect the published inflation."""
+    """On each anniversary of its joining, every household with memory recalls and remembers the year; every month
+    after the first anniversary, each household blends what it recalled with the published inflation (without
+    memory, the published inflation alone)."""
 
     def __init__(self, kit: Kit) -> None:
         self.kit = kit
@@ -57,6 +59,9 @@ class InflationExpectations:
         if not cfg.enabled:
             return
         due = {i: m for i, m in minds.items() if t > m.joined and (t - m.joined) % 12 == 0}
+        for i, m in minds.items():  # the published part follows the news every month
+            if i not in due and m.expected_inflation is not None:
+                m.expected_inflation = blend(published, m.recalled_inflation, cfg.experience_weight)
         if not due:
             return
         remembering = {i: m for i, m in due.items() if m.remembers}
@@ -64,7 +69,8 @@ class InflationExpectations:
         appraisal = OutcomeConfig(error_floor=cfg.error_floor)
         for i, mind in due.items():
             before = mind.expected_inflation
-            mind.expected_inflation = blend(published, recalled.get(i), cfg.experience_weight)
+            mind.recalled_inflation = recalled.get(i)
+            mind.expected_inflation = blend(published, mind.recalled_inflation, cfg.experience_weight)
             if i not in remembering:
                 continue
             expected = published if before is None else before

@@ -52,4 +52,4 @@ class Month:
     outcomes: Outcomes | None = None
     updates: dict[int, Persona] = field(default_factory=dict)
     expected: dict[int, float] = field(default_factory=dict)
-    """Expected inflation of the households that formed one this month (on the anniversary of their joining)."""
+    """Expected inflation of the households that hold one this month (from the first anniversary of joining)."""

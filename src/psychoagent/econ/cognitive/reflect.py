@@ -57,8 +57,9 @@ class Reflect:
         lived = self.lived(t, prices, view, minds or kit.minds()) if evolve else {}
         every = minds or kit.minds()
         self.inflation(t, snapshot.inflation, every, view.personas)
-        month.expected = {i: m.expected_inflation for i, m in every.items()
-                          if m.expected_inflation is not None and (t - m.joined) % 12 == 0}  # fmt: skip
+        month.expected = {
+            i: m.expected_inflation for i, m in every.items() if m.expected_inflation is not None
+        }
         for i, event in lived.items():
             events.setdefault(i, []).append(event)
         rested: dict[int, Persona] = {}

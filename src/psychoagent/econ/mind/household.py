@@ -44,6 +44,8 @@ class HouseholdMind(CognitiveAgent):
         """Month this household's member joined the economy (its lived years count from here)."""
         self.expected_inflation: float | None = None
         """Inflation it expects over the next 12 months (None until its first year is lived)."""
+        self.recalled_inflation: float | None = None
+        """The recalled years' part of that expectation, revised on each anniversary (None: nothing recalled)."""
         self.semantic = SemanticMemory(memory, keep_graph=population)
         self.expectations: list[Expectation] = []
         self.high_risk: deque[bool] = deque(maxlen=8)
