@@ -51,7 +51,7 @@ CASES = [
     ("scenario-missing-file", [*SIM, "--scenario", "{d}/missing.toml", "--out", "{d}/o"], "no such file"),
     ("scenario-unknown-name", [*SIM, "--scenario", "atlantis", "--out", "{d}/o"], "baseline"),
     ("cohorts-sharded", [*SIM, "--scenario", "inflation_cohorts", "--shards", "2", "--out", "{d}/o"],
-     "cohorts run in one process"),
+     "which run in one process"),
     ("cohort-share-zero", [*SIM, "--scenario", "{d}/cohort.yaml", "--out", "{d}/o"], "share"),
     ("seed-negative", [*SIM, "--seed", "-1", "--out", "{d}/o"], "--seed"),
     ("agents-too-many", ["simulate", "--agents", "1000000000", "--out", "{d}/o"], "--agents"),

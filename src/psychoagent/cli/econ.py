@@ -76,7 +76,7 @@ def simulate_command(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from psychoagent.econ.run import check_llm, check_out, check_size, simulate, uses_llm
+    from psychoagent.econ.run import check_cohorts, check_llm, check_out, check_size, simulate, uses_llm
     from psychoagent.llm.base import LLMError
 
     common.set_llm_timeout(llm_timeout)
@@ -95,10 +95,7 @@ def simulate_command(
         check_sharding(policy, shards, backend, address or None)
         if firms in ("cognitive", "llm") and (shards > 1 or backend != "local"):
             raise ValueError(f"--firms {firms} runs in one process: leave out --shards and --backend")
-        if (shards > 1 or backend != "local") and any(s.kind == "cohort" for s in scen.shocks):
-            raise ValueError(
-                f"--scenario {scen.name}: cohorts run in one process: leave out --shards and --backend"
-            )
+        check_cohorts(scen, shards, backend)
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)

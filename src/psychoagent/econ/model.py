@@ -258,9 +258,8 @@ class EconomyModel(mesa.Model):
                 wealth=self.households.wealth, metrics=dict(self.metrics),
             )  # fmt: skip
             self.set_personas(self.policy.feedback(outcomes, self.view()) or {})
-        if isinstance(self.policy, Expects):
-            for i, value in self.policy.expected_inflation().items():
-                self.households.expected_inflation[i] = value
+        if isinstance(self.policy, Expects) and (expected := self.policy.expected_inflation()):
+            self.households.expected_inflation[list(expected)] = list(expected.values())
         if self.config.record_agents:
             self.agent_table = agent_rows(self)
         self.datacollector.collect(self)

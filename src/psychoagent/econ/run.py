@@ -46,6 +46,13 @@ def check_size(agents: int, ticks: int, seed: int, limits: RunLimits = LIMITS) -
         raise ValueError(f"--seed must be 0 or more (a numpy seed), got {seed}")
 
 
+def check_cohorts(scenario: Scenario, shards: int, backend: str) -> None:
+    """ValueError when a scenario with cohorts would run in shards: newcomers' minds are renewed in one process."""
+    if (shards > 1 or backend != "local") and any(s.kind == "cohort" for s in scenario.shocks):
+        raise ValueError(f"scenario {scenario.name!r} has cohorts, which run in one process: leave out --shards "
+                         "and --backend (shards=1, backend='local')")  # fmt: skip
+
+
 def check_out(out: str | Path, overwrite: bool) -> Path:
     """The run folder, checked: a file is refused; a folder that holds anything is refused unless `overwrite`
     (then its run files are removed by `simulate`, other files stay)."""
@@ -151,9 +158,7 @@ def simulate(
     if shards > 1 or backend == "ray":
         if firms in ("cognitive", "llm"):
             raise ValueError(f"firms={firms!r} runs in one process: use shards=1 and backend='local'")
-        if any(s.kind == "cohort" for s in scen.shocks):
-            raise ValueError(f"scenario {scen.name!r} has cohorts, which run in one process: use shards=1 and "
-                             "backend='local'")  # fmt: skip
+        check_cohorts(scen, shards, backend)
         from psychoagent.econ.distributed.cluster import check_backend
         from psychoagent.econ.distributed.driver import sharded
 

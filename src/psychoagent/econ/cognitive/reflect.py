@@ -54,8 +54,8 @@ class Reflect:
         events = {i: [OutcomeEvent(expected=e.expected, actual=actual, domain=e.instrument, time=t,
                                    stake=e.stake * (sale if e.side == "SELL" else 1.0))
                       for e, actual in v] for i, v in scored.items() if v and evolve}  # fmt: skip
-        lived = self.lived(t, prices, view, minds or kit.minds()) if evolve else {}
         every = minds or kit.minds()
+        lived = self.lived(t, prices, view, every) if evolve else {}
         self.inflation(t, snapshot.inflation, every, view.personas)
         month.expected = {
             i: m.expected_inflation for i, m in every.items() if m.expected_inflation is not None
