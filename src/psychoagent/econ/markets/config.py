@@ -21,8 +21,10 @@ class InvestorConfig(ConfigModel):
     """activity x (recent |r| / long-run |r|)^this: big moves draw traders in"""
     horizon: Positive = 20.0
     """rounds ahead an expectation is about (one month)"""
-    reversion_rounds: Positive = 200.0
-    """value traders expect the gap to value to close at 1/this per round"""
+    reversion_rounds: Positive = 300.0
+    """value traders expect the gap to value to close at 1/this per round. With the value level anchored
+    (`TradingConfig.value_anchor`), 200 made the smaller stocks revert (monthly ACF -0.17 and -0.10 on seeds
+    1-8) and 400 let the market trend again (+0.09, one seed +0.48); 300: -0.04 to -0.06 per stock"""
     trend_span: float = Field(2.0, ge=1)
     """EWMA span (rounds) of the return trend chartists read"""
     extrapolation: NonNegative = 0.005
@@ -179,6 +181,14 @@ class TradingConfig(ConfigModel):
     """shares outstanding per firm = this x households (float held by households)"""
     opening_invest_share: float = Field(0.3, gt=0, lt=1)
     """stocks open at this share of household wealth (cash + deposits + stocks)"""
+    value_anchor: bool = True
+    """the stocks' values add up to households' money x the market's long-run ratio to it (markets/state.py).
+    False: to the market's own price sum, as before: nothing anchored the level of the whole market, and in
+    2 of 8 tuning seeds (1-8, cognitive households) it rose 10-40 times in a few years on thin volume while
+    optimistic households' traits saturated, then fell back (stocks' monthly ACF +0.25, the market's +0.29)"""
+    value_halflife: Positive = 60.0
+    """months: half-life of the market-to-money ratio the value level reads: long against a run-up of a year or
+    two, short against 20 years (at 60 and reversion_rounds 300: the market's monthly ACF -0.03 on seeds 1-8, range -0.17 to +0.05)"""
     dividend_halflife: Positive = 24.0
     """months: half-life of the dividend average the fundamental value reads"""
     value_floor: PositiveShare = 0.05

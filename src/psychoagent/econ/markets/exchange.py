@@ -196,7 +196,8 @@ class Markets:
         self._fills = {}
         steel = self._steel_firm()
         producer = steel.price if steel is not None else None
-        self.state.update_values(self._div, producer, self._opening, self.col.get(STEEL))
+        money = float(np.maximum(self.model.households.wealth, 0.0).sum()) / self.shares
+        self.state.update_values(self._div, producer, self._opening, self.col.get(STEEL), money)
         if not self.maker.opened:
             hh, k = self.model.households, self.col.get(STEEL)
             held = float((np.clip(hh.allocation[:, 2], 0, 1) * np.maximum(hh.wealth, 0.0)).sum())

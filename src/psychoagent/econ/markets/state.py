@@ -32,6 +32,8 @@ class MarketState:
         self.price = np.ones(k)
         self.value = np.ones(k)
         self.dividend = np.zeros(k)
+        self.ratio: float | None = None
+        """log of the stock market's long-run average ratio to households' money (the value level reads it)"""
         v0 = icfg.initial_volatility
         self.abs_fast = np.full(k, v0)
         self.abs_slow = np.full(k, v0)
@@ -49,14 +51,16 @@ class MarketState:
         producer_price: float | None,
         opening: Callable[[], np.ndarray],
         steel_col: int | None,
+        money: float | None = None,
     ) -> None:
         """Fold this month's dividends into each firm's smoothed share of all dividends and recompute values.
 
-        Stocks (relative dividend discount): value_f = (sum_j P_j) x share_f, where share_f is an EWMA (half-life
-        dividend_halflife months) of firm f's share of the month's dividends, starting at the opening split so
-        the market opens at value; floored at value_floor x the mean price. Shares, not levels, are smoothed so
-        that a first large payout cannot swamp a tiny starting average. The level of the whole market is left to
-        households' portfolio balance, whose cash is what can buy it. Steel: the steel firm's posted price
+        Stocks: value_f = L x share_f, where share_f is an EWMA (half-life dividend_halflife months) of firm f's
+        share of the month's dividends, starting at the opening split so the market opens at value; floored at
+        value_floor x the mean price. Shares, not levels, are smoothed so that a first large payout cannot swamp a
+        tiny starting average. The level L is `money` (households' money per share) x the long-run average ratio
+        of the market to it (`level` below), or with `value_anchor` off the market's own price sum, which left
+        the level of the whole market to no value trader at all. Steel: the steel firm's posted price
         (replacement cost); it sets steel's reference price at the first session, and at every session with
         `steel_reset` (else the market keeps last month's price).
         """
@@ -71,12 +75,27 @@ class MarketState:
             self.dividend[cols] += alpha * (d / d.sum() - self.dividend[cols])
         if cols.size:
             p = self.price[cols]
-            self.value[cols] = np.maximum(p.sum() * self.dividend[cols], self.cfg.value_floor * p.mean())
+            total = (
+                p.sum() if money is None or not self.cfg.value_anchor else self.level(float(p.sum()), money)
+            )
+            self.value[cols] = np.maximum(total * self.dividend[cols], self.cfg.value_floor * p.mean())
         if steel_col is not None and producer_price is not None:
             self.value[steel_col] = producer_price
             if self.cfg.steel_reset or not self.opened_steel:
                 self.price[steel_col] = producer_price
             self.opened_steel = True
+
+    def level(self, market: float, money: float) -> float:
+        """The stocks' value level: `money` x the EWMA (half-life value_halflife months) of the market's ratio to
+        money, which starts at the opening's. Valuation ratios revert to their long-run mean (Campbell & Shiller
+        1988), so a run-up that money does not back is read as a gap, while the level of rest is found, not set."""
+        now = np.log(max(market, 1e-12) / max(money, 1e-12))
+        if self.ratio is None:
+            a = self.cfg.opening_invest_share
+            self.ratio = float(np.log(a / (1.0 - a)))
+        else:
+            self.ratio += (1.0 - 0.5 ** (1.0 / self.cfg.value_halflife)) * (float(now) - self.ratio)
+        return float(np.exp(self.ratio)) * money
 
     def attention_all(self) -> np.ndarray:
         """Recent over long-run mean |return| per instrument, clipped to attention_range."""
