@@ -6,8 +6,8 @@ Brock & Hommes 1998, Lux & Marchesi 1999, Franke & Westerhoff 2012; orders as in
     e_i = tau x [(1 - w_i) ln(V / P) / tau_F  +  w_i x chi x m]  +  herding x s_i x flow  +  optimism x o_i
           + I^a x [(1 - w_i) x noise_value x xi_value  +  w_i x noise_trend x xi_trend]  +  I^b x noise_private x eps_i
 
-- V the fundamental value (relative dividend discount for stocks, the producer's price for steel), P the last
-  price, m the EWMA of recent returns, flow last round's public net order flow (buy - sell) / (buy + sell);
+- V the fundamental value (stocks: a level anchored to households' money, split by dividends, markets/state.py;
+  steel: the producer's price), P the last price, m the EWMA of recent returns, flow last round's public net order flow (buy - sell) / (buy + sell);
 - trend weight w_i = clip(2 n_c x (trend_base + trend_risk x risk_i + trend_learning x learning_i), 0, 1):
   risk takers and fast learners (whose beliefs are least stable) follow trends, cautious and slow learners
   trade on value; n_c in [0, 1] is the market's chartist share, moved by discrete choice (markets/state.py):

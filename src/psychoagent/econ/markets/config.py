@@ -188,7 +188,8 @@ class TradingConfig(ConfigModel):
     optimistic households' traits saturated, then fell back (stocks' monthly ACF +0.25, the market's +0.29)"""
     value_halflife: Positive = 60.0
     """months: half-life of the market-to-money ratio the value level reads: long against a run-up of a year or
-    two, short against 20 years (at 60 and reversion_rounds 300: the market's monthly ACF -0.03 on seeds 1-8, range -0.17 to +0.05)"""
+    two, short against 20 years (at 60 and reversion_rounds 300: the market's monthly ACF -0.03 on seeds 1-8,
+    range -0.17 to +0.05)"""
     dividend_halflife: Positive = 24.0
     """months: half-life of the dividend average the fundamental value reads"""
     value_floor: PositiveShare = 0.05
@@ -214,3 +215,9 @@ class TradingConfig(ConfigModel):
     information: InformationConfig = Field(default_factory=InformationConfig)
     bonds: BondConfig = Field(default_factory=BondConfig)
     maker: MakerConfig = Field(default_factory=MakerConfig)
+
+    @property
+    def opening_ratio(self) -> float:
+        """Stocks over households' money at the opening: a / (1 - a), a = opening_invest_share."""
+        a = self.opening_invest_share
+        return a / (1.0 - a)

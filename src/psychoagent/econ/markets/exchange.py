@@ -237,8 +237,7 @@ class Markets:
     def _opening(self) -> np.ndarray:
         """Opening prices: stocks worth opening_invest_share of household wealth, split by firm wage bills."""
         hh = self.model.households
-        a = self.cfg.opening_invest_share
-        total = a / (1.0 - a) * float(np.maximum(hh.wealth, 0.0).sum())
+        total = self.cfg.opening_ratio * float(np.maximum(hh.wealth, 0.0).sum())
         prices = np.ones(len(self._ids))
         if self.firm_col:
             size = np.array([max(self.model.firms[i].wage_bill, 1.0) for i in self.firm_col])

@@ -51,7 +51,7 @@ class MarketState:
         producer_price: float | None,
         opening: Callable[[], np.ndarray],
         steel_col: int | None,
-        money: float | None = None,
+        money: float,
     ) -> None:
         """Fold this month's dividends into each firm's smoothed share of all dividends and recompute values.
 
@@ -75,9 +75,7 @@ class MarketState:
             self.dividend[cols] += alpha * (d / d.sum() - self.dividend[cols])
         if cols.size:
             p = self.price[cols]
-            total = (
-                p.sum() if money is None or not self.cfg.value_anchor else self.level(float(p.sum()), money)
-            )
+            total = self.level(float(p.sum()), money) if self.cfg.value_anchor else p.sum()
             self.value[cols] = np.maximum(total * self.dividend[cols], self.cfg.value_floor * p.mean())
         if steel_col is not None and producer_price is not None:
             self.value[steel_col] = producer_price
@@ -89,12 +87,11 @@ class MarketState:
         """The stocks' value level: `money` x the EWMA (half-life value_halflife months) of the market's ratio to
         money, which starts at the opening's. Valuation ratios revert to their long-run mean (Campbell & Shiller
         1988), so a run-up that money does not back is read as a gap, while the level of rest is found, not set."""
-        now = np.log(max(market, 1e-12) / max(money, 1e-12))
+        now = float(np.log(max(market, 1e-12) / max(money, 1e-12)))
         if self.ratio is None:
-            a = self.cfg.opening_invest_share
-            self.ratio = float(np.log(a / (1.0 - a)))
+            self.ratio = float(np.log(self.cfg.opening_ratio))
         else:
-            self.ratio += (1.0 - 0.5 ** (1.0 / self.cfg.value_halflife)) * (float(now) - self.ratio)
+            self.ratio += (1.0 - 0.5 ** (1.0 / self.cfg.value_halflife)) * (now - self.ratio)
         return float(np.exp(self.ratio)) * money
 
     def attention_all(self) -> np.ndarray:
