@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from psychoagent.econ.config import EconomyConfig
+from psychoagent.econ.investors import OrderArrays
 from psychoagent.econ.markets import ASSET_COLUMNS, TradingConfig
 from psychoagent.econ.markets.config import MakerConfig
 from psychoagent.econ.markets.maker import MarketMaker
@@ -30,6 +31,22 @@ def test_opening_takes_shares_and_capital_from_households_without_making_any() -
     assert units[:, 1].sum() == 100.0 and mm.units[1] == 0.0  # only the columns it makes a market in
     assert deposits.sum() + mm.cash == pytest.approx(1000.0)
     assert mm.cash == pytest.approx(10.0 * 10.0)  # capital x its inventory's value
+
+
+def test_steel_is_bought_once_from_the_producers_stock_with_cash_households_subscribe() -> None:
+    mm = MarketMaker(MakerConfig(inventory_share=0.1, capital=1.0), 2, [0, 1])
+    units, deposits = np.full((10, 2), 10.0), np.full(10, 100.0)
+    units[:, 1] = 0.0  # households hold no steel
+    mm.open(units, np.array([10.0, 2.0]), deposits)
+    assert mm.target[1] == 0.0 and mm.cash == pytest.approx(100.0)
+    assert mm.stock_up(1, 400.0, 0.0, 2.0, deposits) == 0.0  # the producer has none: wait
+    bought = mm.stock_up(1, 400.0, 25.0, 2.0, deposits)
+    assert bought == pytest.approx(25.0)  # 10 % of 400 is 40, but the stock holds 25
+    assert mm.units[1] == mm.target[1] == pytest.approx(25.0)
+    # households paid the steel (50) and capital as large (50); the 50 for the steel went to the producer
+    assert deposits.sum() == pytest.approx(1000.0 - 100.0 - 100.0)
+    assert mm.cash == pytest.approx(150.0) and mm.capital == pytest.approx(150.0)
+    assert mm.stock_up(1, 400.0, 25.0, 2.0, deposits) == 0.0  # once
 
 
 def test_quotes_both_sides_around_the_price_and_leans_against_inventory() -> None:
@@ -80,23 +97,25 @@ def test_inventory_band_stops_the_quote_that_would_leave_it() -> None:
     assert mm.quotes(0, 10.0, 0.0, 0.0, 0.0)[0].agent.size == 0
 
 
-def small(seed: int, maker_on: bool) -> EconomyModel:
-    cfg = EconomyConfig(trading=TradingConfig(rounds=10, maker=MakerConfig(enabled=maker_on)))
+def small(seed: int, maker_on: bool, steel: bool = True) -> EconomyModel:
+    cfg = EconomyConfig(trading=TradingConfig(rounds=10, maker=MakerConfig(enabled=maker_on, steel=steel)))
     return EconomyModel(cfg, seed=seed, households=40)
 
 
 def test_in_the_economy_inventory_stays_in_band_money_is_kept_and_more_auctions_trade() -> None:
     traded = {}
-    for on in (False, True):
+    for on, steel in ((False, False), (True, False), (True, True)):  # the steel maker's books are checked too
         shares = []
         for seed in (1, 2):
-            model = small(seed, on)
+            model = small(seed, on, steel)
             mm, markets = model.markets.maker, model.markets
             start = model.total_money() - model.money_created
             band = mm.cfg.band
             for _ in range(8):
                 model.step()
-                for k in mm.cols:  # steel is bought from an empty stock, so only its top is a bound
+                for (
+                    k
+                ) in mm.cols:  # steel is bought from the producer's stock: its bottom is 0 when it had none
                     low = (1 - band) * mm.target[k] if k in markets.firm_col.values() else 0.0
                     assert low - 1e-9 <= mm.units[k] <= (1 + band) * mm.target[k] + 1e-9
                 for k in markets.firm_col.values():
@@ -106,5 +125,26 @@ def test_in_the_economy_inventory_stays_in_band_money_is_kept_and_more_auctions_
             df = pd.DataFrame(markets.records, columns=list(ASSET_COLUMNS))
             stocks = df[df["asset"].str.startswith("stock:")]
             shares.append(float((stocks["volume"] > 0).mean()))
-        traded[on] = float(np.mean(shares))
-    assert traded[True] > traded[False] + 0.05, traded
+        traded[on, steel] = float(np.mean(shares))
+    assert traded[True, False] > traded[False, False] + 0.05, traded  # the stocks' maker, alone
+
+
+@pytest.mark.parametrize("steel", [False, True])
+def test_a_steel_maker_sells_when_the_steel_firm_has_no_stock_to_sell(steel: bool) -> None:
+    """The steel firm's dealer sells only from its stock; a household's bid above the last price then trades only
+    with the maker's inventory."""
+    model = small(1, True, steel)
+    model.step()  # the first session opens the maker: its steel target is set
+    markets, mm = model.markets, model.markets.maker
+    k = markets.col["steel"]
+    firm = markets._steel_firm()
+    assert firm is not None
+    firm.inventory = 0.0
+    mm.units[k] = mm.target[k]
+    assert bool(mm.target[k] > 0) == steel
+    price, held = float(markets.state.price[k]), float(mm.units[k])
+    bid = OrderArrays(np.array([0]), np.array([1.0]), np.array([price * 1.05]))
+    markets._auction(model.tick, 0, k, "steel", ([], []), (bid, OrderArrays.empty()))
+    volume = markets.records[-1][ASSET_COLUMNS.index("volume")]
+    assert bool(volume > 0) == steel
+    assert mm.units[k] == pytest.approx(held - volume)

@@ -5,8 +5,8 @@ Ownership: shares outstanding per firm = shares_per_household x households, all 
 float follows the macro core's equity weights (by skill), so dividends are unchanged until households trade.
 Steel is held by households and by the steel firm, which acts as dealer (quotes both sides around a centre its
 posted price pulls the last price toward, `dealer_anchor`); a designated market maker (markets/maker.py) holds
-part of each stock's float and cash and quotes both sides of every stock auction; units change hands only in
-auctions, so shares and steel are conserved. Money moves between buyers, sellers
+part of each stock's float, steel it bought from the steel firm, and cash, and quotes both sides of every stock
+and steel auction; units change hands only in auctions, so shares and steel are conserved. Money moves between buyers, sellers
 and the dealer; fees (fee_rate per side) are pooled and returned as an equal lump sum to households at the end
 of the session with the maker's payout, so total money is conserved and the cost still falls on those who trade.
 
@@ -15,7 +15,8 @@ surprise into each instrument's information intensity (markets/state.py), then r
 position caps are computed, agents' resting orders are trimmed to their cash and holdings, the intensity
 advances, investors decide once for all instruments, then each instrument is auctioned in a fixed order (steel,
 then the stocks in firm order, then the bond). An auction without a cross moves the reference price to the best
-bid above (or best ask below) the last price.
+bid above (or best ask below) the last price; in steel, the maker's quotes alone do not move it (its steel comes
+only from the producer, and where nobody sold, its bid rose with its inventory gap round after round).
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ from psychoagent.econ.markets.bonds import Treasury
 from psychoagent.econ.markets.clearing import call_auction, quote_price
 from psychoagent.econ.markets.intake import Book, Resting, Ticket, check, live_orders, parse
 from psychoagent.econ.markets.maker import MAKER, MarketMaker
+from psychoagent.econ.markets.notices import publish_session, report_fill
 from psychoagent.econ.markets.settlement import book_side, dealer_quotes, settle_households
 from psychoagent.econ.markets.state import MarketState
-from psychoagent.econ.orders import BOND, STEEL, Fill, Order, Quote, Receipt, Rejection, Side, firm_of, stock
+from psychoagent.econ.orders import BOND, STEEL, Fill, Order, Quote, Receipt, Rejection, Side, stock
 from psychoagent.events import EventType
 
 if TYPE_CHECKING:
@@ -199,10 +201,9 @@ class Markets:
         money = float(np.maximum(self.model.households.wealth, 0.0).sum()) / self.shares
         self.state.update_values(self._div, producer, self._opening, self.col.get(STEEL), money)
         if not self.maker.opened:
-            hh, k = self.model.households, self.col.get(STEEL)
-            held = float((np.clip(hh.allocation[:, 2], 0, 1) * np.maximum(hh.wealth, 0.0)).sum())
-            to_buy = {} if k is None else {k: self.cfg.steel_weight * held / float(self.state.price[k])}
-            self.maker.open(self.units, self.state.price, hh.deposits, to_buy)
+            self.maker.open(self.units, self.state.price, self.model.households.deposits)
+        if steel is not None:
+            self._stock_maker(steel)
         self._div[:] = 0.0
         self._crash(self.model.levers)
         book = [Resting(ticket, ticket.quantity) for ticket in self._recheck(t)]
@@ -217,11 +218,12 @@ class Markets:
         self._rebate(self.fees - fees0 + self.maker.pay_out())
         last = self.cfg.rounds - 1
         for rest in (rest for rest in book if rest.remaining > 1e-12):  # what is left expires
-            self._report(t, last, rest, 0.0, float(self.state.price[self.col[rest.ticket.order.instrument]]))
+            price = float(self.state.price[self.col[rest.ticket.order.instrument]])
+            report_fill(self.model.bus, self._fills, self.cfg.fee_rate, t, last, rest, 0.0, price)
         if steel is not None:
             steel.sold += dealer_net
             steel.demand += max(dealer_net, 0.0)
-        self._publish(t)
+        publish_session(self.model.bus, self.state, self.records, self._ids, self.cfg.rounds, t)
 
     # -- internals -----------------------------------------------------------------------------------------------
 
@@ -245,6 +247,20 @@ class Markets:
         if BOND in self.col:
             prices[self.col[BOND]] = self.cfg.bonds.face
         return prices
+
+    def _stock_maker(self, steel: Firm) -> None:
+        """The maker buys its steel from the steel firm's stock once the firm has some (`MarketMaker.stock_up`)."""
+        hh, k = self.model.households, self.col[STEEL]
+        if k not in self.maker.cols or self.maker.target[k] > 0:
+            return
+        held = float((np.clip(hh.allocation[:, 2], 0, 1) * np.maximum(hh.wealth, 0.0)).sum())
+        price = float(self.state.price[k])
+        bought = self.maker.stock_up(
+            k, self.cfg.steel_weight * held / price, steel.inventory, price, hh.deposits
+        )
+        if bought > 0:
+            steel.inventory -= bought
+            steel.cash += bought * price
 
     def bonds_outstanding(self) -> float:  # bond units households hold (what the treasury reads)
         return 0.0 if BOND not in self.col else float(self.units[:, self.col[BOND]].sum())
@@ -349,6 +365,8 @@ class Markets:
         dealer_net, price = 0.0, res.price
         if res.traded:
             dealer_net = self._settle(k, res.price, b_own, res.bid_fill, a_own, res.ask_fill)
+        elif inst == STEEL:  # the maker's quotes alone do not move steel (module docstring)
+            price = quote_price(b_px[b_own != MAKER], a_px[a_own != MAKER], res.price)
         else:
             price = quote_price(b_px, a_px, res.price)
         others = (b_own != MAKER, a_own != MAKER)  # the flow investors and the maker read is everyone else's
@@ -361,7 +379,7 @@ class Markets:
             for rest, q in zip(rests, fills.tolist(), strict=False):
                 if q > 0:
                     rest.remaining = max(rest.remaining - q, 0.0)
-                    self._report(t, r, rest, q, res.price)
+                    report_fill(self.model.bus, self._fills, self.cfg.fee_rate, t, r, rest, q, res.price)
         return dealer_net
 
     def _weights(self) -> np.ndarray:
@@ -416,29 +434,3 @@ class Markets:
         hh = self.model.households
         if pool:
             hh.cash += pool / hh.n
-
-    def _report(self, t: int, r: int, rest: Resting, quantity: float, price: float) -> None:
-        """A fill (quantity > 0) or the expiry of what is left at the session's end (quantity 0)."""
-        ticket, o = rest.ticket, rest.ticket.order
-        fill = Fill(order_id=ticket.order_id, agent_id=o.agent_id, instrument=o.instrument, side=o.side,
-                    quantity=quantity, price=price, fee=quantity * price * self.cfg.fee_rate, tick=t, round=r,
-                    requested=ticket.quantity)  # fmt: skip
-        self._fills.setdefault(o.agent_id, []).append(fill)
-        payload = dict(fill.__dict__)  # its fields in order, as validated: the JSON dump without building one
-        payload["side"] = fill.side.value
-        if quantity > 0:
-            self.model.bus.emit(t, EventType.ORDER_FILLED, payload, f"household:{o.agent_id}")
-        else:
-            payload["unfilled"] = rest.remaining
-            self.model.bus.emit(t, EventType.ORDER_EXPIRED, payload, f"household:{o.agent_id}")
-
-    def _publish(self, t: int) -> None:
-        s, rows = self.state, self.cfg.rounds * len(self._ids)
-        recent = self.records[-rows:]
-        for k, inst in enumerate(self._ids):
-            px = [row[4] for row in recent if row[3] == inst]
-            self.model.bus.emit(t, EventType.MARKET_CLEARED, {
-                "market": inst, "kind": "call_auction", "firm": firm_of(inst), "rounds": self.cfg.rounds,
-                "open": px[0], "close": px[-1], "high": max(px), "low": min(px),
-                "volume": float(s.session_volume[k]), "value": float(s.value[k]),
-            }, "market")  # fmt: skip

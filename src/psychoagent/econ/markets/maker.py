@@ -1,4 +1,4 @@
-"""A designated market maker for each stock (and, optionally, steel): it quotes both sides of every call auction
+"""A designated market maker for each stock and, optionally, for steel: it quotes both sides of every call auction
 around the last price, skewed against its inventory, and keeps that inventory within bounds.
 
 Quotes (Ho & Stoll 1981; Avellaneda & Stoikov 2008, in logs): the reservation price is the last price shifted
@@ -15,8 +15,11 @@ together with a steel maker, raised the stocks' monthly return autocorrelation t
 Balance sheet: at the first session the maker takes `inventory_share` of each stock's float from households (the
 shares it holds as a legacy position, like the treasury's opening bonds; no money moves) and households subscribe
 its capital, cash worth `capital` x that inventory at the opening prices, paid from their deposits in proportion
-to them. Households hold no steel at the opening, so a steel target is `inventory_share` x households' strategic
-steel holding, bought in the market from an empty stock. Its cash is money, counted in the model's money stock;
+to them. Households hold no steel at the opening, so the maker buys its steel, `inventory_share` x households'
+strategic steel holding, from the steel firm's stock at the first session in which the firm has some, with cash
+households subscribe for it and for its capital (bought in the market from an empty stock instead, its bid rose
+with its inventory gap round after round where nobody sold steel, and in a 12-household economy steel reached
+10^12). Its cash is money, counted in the model's money stock;
 its shares earn dividends like any holder's. At a session's end it pays `payout` of its cash above the capital to
 households as an equal lump sum (its owners receive its trading profit), so money is only moved, never made.
 """
@@ -46,28 +49,42 @@ class MarketMaker:
         self.capital = 0.0
         self.opened = False
 
-    def open(self, units: np.ndarray, prices: np.ndarray, deposits: np.ndarray,
-             to_buy: dict[int, float] | None = None) -> None:  # fmt: skip
-        """Take the opening inventory from households' `units` (n x k, in place) and the capital from their
-        `deposits` (in place), at the opening `prices`; in the columns of `to_buy` (steel, which households do not
-        hold yet) the target is `inventory_share` x the units given, bought in the market from an empty stock."""
+    def open(self, units: np.ndarray, prices: np.ndarray, deposits: np.ndarray) -> None:
+        """Take the opening inventory of each stock from households' `units` (n x k, in place) and the capital from
+        their `deposits` (in place), at the opening `prices`; a column households hold none of (steel) waits for
+        `stock_up`."""
         self.opened = True
-        if not self.cols:
-            return
         share = self.cfg.inventory_share
         for k in self.cols:
-            if to_buy and k in to_buy:
-                self.target[k] = share * to_buy[k]
-                continue
             self.target[k] = share * float(units[:, k].sum())
             units[:, k] *= 1.0 - share
             self.units[k] = self.target[k]
-        want = self.cfg.capital * float(self.target @ prices)
+        self.cash = self.capital = self._subscribe(self.cfg.capital * float(self.target @ prices), deposits)
+
+    def stock_up(self, k: int, wanted: float, stock: float, price: float, deposits: np.ndarray) -> float:
+        """Buy the inventory of column k from its producer's `stock` at `price`, once: `inventory_share` x the
+        `wanted` units households mean to hold, at most the stock, paid with cash households subscribe from their
+        `deposits` (in place), with capital for it as for a stock; returns the units bought (the caller moves
+        them from the producer), 0 while the producer has none."""
+        if k not in self.cols or self.target[k] > 0 or stock <= 0 or price <= 0:
+            return 0.0
+        q = min(self.cfg.inventory_share * max(wanted, 0.0), stock)
+        paid = self._subscribe((1.0 + self.cfg.capital) * q * price, deposits)
+        q = min(q, paid / ((1.0 + self.cfg.capital) * price))
+        self.units[k] = self.target[k] = q
+        self.cash += paid - q * price
+        self.capital += paid - q * price
+        return q
+
+    @staticmethod
+    def _subscribe(want: float, deposits: np.ndarray) -> float:
+        """Cash households pay in from their deposits (in place, in proportion to them): `want`, at most all."""
         base = np.maximum(deposits, 0.0)
-        if base.sum() > 0 and want > 0:
-            paid = min(want, float(base.sum()))
-            deposits -= paid * base / base.sum()
-            self.cash = self.capital = paid
+        if base.sum() <= 0 or want <= 0:
+            return 0.0
+        paid = min(want, float(base.sum()))
+        deposits -= paid * base / base.sum()
+        return paid
 
     def quotes(self, k: int, price: float, volatility: float, flow: float,
                fee: float) -> tuple[OrderArrays, OrderArrays]:  # fmt: skip
