@@ -5,10 +5,11 @@ Ownership: shares outstanding per firm = shares_per_household x households, all 
 float follows the macro core's equity weights (by skill), so dividends are unchanged until households trade.
 Steel is held by households and by the steel firm, which acts as dealer (quotes both sides around a centre its
 posted price pulls the last price toward, `dealer_anchor`); a designated market maker (markets/maker.py) holds
-part of each stock's float, steel it bought from the steel firm, and cash, and quotes both sides of every stock
-and steel auction; units change hands only in auctions, so shares and steel are conserved. Money moves between buyers, sellers
-and the dealer; fees (fee_rate per side) are pooled and returned as an equal lump sum to households at the end
-of the session with the maker's payout, so total money is conserved and the cost still falls on those who trade.
+part of each stock's float and cash (with `maker.steel`, also steel it bought from the steel firm) and quotes both
+sides of every auction it makes a market in; units change hands only in auctions, so shares and steel are
+conserved. Money moves between buyers, sellers and the dealer; fees (fee_rate per side) are pooled and returned
+as an equal lump sum to households at the end of the session with the maker's payout, so total money is
+conserved and the cost still falls on those who trade.
 
 A session (one per month, inside `model.step()` after the goods market) starts by folding the month's news
 surprise into each instrument's information intensity (markets/state.py), then runs `rounds` rounds; in each,
@@ -363,13 +364,13 @@ class Markets:
         a_own, a_px, a_q = book_side(asks, qa, dealer[1])
         res = call_auction(b_px, b_q, a_px, a_q, float(s.price[k]))
         dealer_net, price = 0.0, res.price
+        others = (b_own != MAKER, a_own != MAKER)  # the flow investors and the maker read is everyone else's
         if res.traded:
             dealer_net = self._settle(k, res.price, b_own, res.bid_fill, a_own, res.ask_fill)
         elif inst == STEEL:  # the maker's quotes alone do not move steel (module docstring)
-            price = quote_price(b_px[b_own != MAKER], a_px[a_own != MAKER], res.price)
+            price = quote_price(b_px[others[0]], a_px[others[1]], res.price)
         else:
             price = quote_price(b_px, a_px, res.price)
-        others = (b_own != MAKER, a_own != MAKER)  # the flow investors and the maker read is everyone else's
         ret = s.after_auction(k, price, res.volume, float(b_q[others[0]].sum()), float(a_q[others[1]].sum()))
         period = (t - 1) * self.cfg.rounds + r + 1
         y = self.treasury.yield_at(price) if inst == BOND else None
